@@ -1,0 +1,100 @@
+/**
+ * The one place chart coordinates live. Every Helm release the platform installs takes its chart name,
+ * repository, pinned version and timeout from here; stack config may override the version, repository
+ * URL (for mirrors) and timeout, never the chart name, because each component's values are written for
+ * this chart.
+ *
+ * Versions are pinned, not floating, so two `pulumi up` runs a month apart install the same thing.
+ * The README's "Charts" table lists what changed from MARA's 2022 pins and why.
+ */
+
+/** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
+export type ChartId =
+    | "ingress"
+    | "certManager"
+    | "prometheus"
+    | "statsd"
+    | "logstore"
+    | "logagent"
+    | "otelOperator"
+    | "postgresExporter";
+
+/** Where a chart comes from and how long Helm may take to install it. */
+export interface ChartEntry {
+    /** Human name used in messages and docs. */
+    readonly title: string;
+    /** Chart name in its repository. */
+    readonly chart: string;
+    /** Helm repository URL (https) the chart is fetched from. */
+    readonly repositoryUrl: string;
+    /** Pinned chart version. */
+    readonly version: string;
+    /** Seconds Helm may wait for the release to become ready before failing. */
+    readonly timeoutSeconds: number;
+    /** The chart MARA installed in this slot, when it was a different chart (its legacy keys then do not apply). */
+    readonly maraChart?: string;
+}
+
+export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
+    ingress: {
+        title: "NGINX Ingress Controller",
+        chart: "nginx-ingress",
+        repositoryUrl: "https://helm.nginx.com/stable",
+        version: "2.6.4",
+        timeoutSeconds: 600,
+    },
+    certManager: {
+        title: "cert-manager",
+        chart: "cert-manager",
+        repositoryUrl: "https://charts.jetstack.io",
+        version: "v1.21.1",
+        timeoutSeconds: 600,
+    },
+    prometheus: {
+        title: "kube-prometheus-stack",
+        chart: "kube-prometheus-stack",
+        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
+        version: "88.5.3",
+        timeoutSeconds: 900,
+    },
+    statsd: {
+        title: "Prometheus statsd exporter",
+        chart: "prometheus-statsd-exporter",
+        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
+        version: "1.0.0",
+        timeoutSeconds: 600,
+    },
+    logstore: {
+        title: "Elastic Cloud on Kubernetes operator (Elasticsearch and Kibana)",
+        chart: "eck-operator",
+        repositoryUrl: "https://helm.elastic.co",
+        version: "3.5.0",
+        timeoutSeconds: 900,
+        maraChart: "elasticsearch",
+    },
+    logagent: {
+        title: "Fluent Bit log agent",
+        chart: "fluent-bit",
+        repositoryUrl: "https://fluent.github.io/helm-charts",
+        version: "0.58.1",
+        timeoutSeconds: 600,
+        maraChart: "filebeat",
+    },
+    otelOperator: {
+        title: "OpenTelemetry operator",
+        chart: "opentelemetry-operator",
+        repositoryUrl: "https://open-telemetry.github.io/opentelemetry-helm-charts",
+        version: "0.122.0",
+        timeoutSeconds: 600,
+    },
+    postgresExporter: {
+        title: "Prometheus Postgres exporter",
+        chart: "prometheus-postgres-exporter",
+        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
+        version: "8.2.0",
+        timeoutSeconds: 600,
+    },
+};
+
+/** Chart ids in a stable order, for docs and generated files. */
+export const CHART_IDS = Object.keys(CHARTS) as ChartId[];

@@ -1,0 +1,9 @@
+/** Typed configuration: key table, chart catalogue, validation and loading. */
+export * from "./catalogue";
+export * from "./keys";
+export * from "./load";
+export * from "./model";
+export * from "./problems";
+export type { RawConfig } from "./resolve";
+export * from "./stackFile";
+export * from "./validate";

@@ -1,0 +1,755 @@
+/**
+ * Every configuration key the program reads: its canonical name, the MARA keys that mean the same
+ * thing, its type, default and description. This table is the single source for validation, the
+ * declarations in Pulumi.yaml (see `pulumiYaml.ts`), the README's config reference and first-run prompts.
+ *
+ * Canonical keys live in the project namespace (`mara:`) so no provider ever sees them. MARA's keys are
+ * accepted unchanged as legacy aliases; those in a provider's namespace (`eks:`, `linode:`,
+ * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
+ * reject unknown keys in its own namespace (MARA issue #175).
+ */
+import { CHARTS, ChartId } from "./catalogue";
+import {
+    boolean,
+    fqdn,
+    helmRepoUrl,
+    imageReference,
+    integer,
+    ipv4Cidr,
+    list,
+    oneOf,
+    text,
+    ValueType,
+} from "./valueTypes";
+
+/** A MARA key, optionally a field inside an object-valued key (MARA's `kic:nginx_plus`). */
+export interface LegacyKey {
+    /** Full key as written in a MARA stack file, e.g. `eks:min_size`. */
+    readonly key: string;
+    /** Field inside the key's object value, e.g. `kic:key_path` inside `kic:nginx_plus`. */
+    readonly field?: string;
+}
+
+/** How one setting is named, typed, defaulted and documented. */
+export interface KeySpec<T> {
+    /** Canonical full key (`mara:eksMinSize`, or a genuine provider key such as `aws:region`). */
+    readonly key: string;
+    /** MARA keys read when the canonical key is not set, in order of preference. */
+    readonly legacy: readonly LegacyKey[];
+    /** Parser and description of accepted values. */
+    readonly type: ValueType<T>;
+    /** Default applied when no key is set; also declared in Pulumi.yaml. */
+    readonly default?: T;
+    /** Words describing a default that depends on other settings (shown instead of a value). */
+    readonly defaultNote?: string;
+    /** One-line description for Pulumi.yaml, the README and prompts. */
+    readonly description: string;
+    /** The value must be stored encrypted (`pulumi config set --secret`). */
+    readonly secret?: boolean;
+    /** A sample value used in fix hints when there is no default. */
+    readonly example?: string;
+    /** Section of the config reference this key belongs to. */
+    readonly group: KeyGroup;
+}
+
+/** Sections of the config reference, in display order. */
+export const KEY_GROUPS = [
+    "Platform",
+    "AWS",
+    "DigitalOcean",
+    "Linode",
+    "Existing cluster",
+    "Ingress controller image",
+    "Ingress controller",
+    "Charts",
+    "Logs",
+    "Metrics",
+    "Bank of Sirius",
+] as const;
+export type KeyGroup = (typeof KEY_GROUPS)[number];
+
+/** Namespaces that belong to a Pulumi provider package: custom keys there draw a warning. */
+export const PROVIDER_NAMESPACES = ["eks", "linode", "digitalocean", "aws"] as const;
+
+/** The project namespace that holds canonical keys. */
+export const PROJECT_NAMESPACE = "mara";
+
+const legacy = (...keys: (string | LegacyKey)[]): LegacyKey[] =>
+    keys.map((k) => (typeof k === "string" ? { key: k } : k));
+
+interface SpecInput<T> {
+    key: string;
+    legacy?: (string | LegacyKey)[];
+    type: ValueType<T>;
+    default?: NoInfer<T>;
+    defaultNote?: string;
+    description: string;
+    secret?: boolean;
+    example?: string;
+    group: KeyGroup;
+}
+
+function spec<T>(s: SpecInput<T>): KeySpec<T> {
+    return { ...s, legacy: legacy(...(s.legacy ?? [])) };
+}
+
+/** Values accepted for `kubernetes:infra_type` / `mara:infraType`, with MARA's spellings as synonyms. */
+export const INFRA_TYPES = ["aws", "digitalocean", "linode", "kubeconfig"] as const;
+export type InfraType = (typeof INFRA_TYPES)[number];
+
+/** The Kubernetes version new EKS clusters get unless `eks:k8s_version` says otherwise. */
+export const DEFAULT_EKS_VERSION = "1.35";
+/**
+ * The oldest minor version EKS still creates clusters at (standard or extended support, Nov 2026).
+ * Older versions are accepted with a warning: the stack file still loads, but `pulumi up` would fail.
+ */
+export const OLDEST_EKS_VERSION = "1.32";
+
+/** The NGINX Ingress Controller image used when none is configured (matches the pinned chart). */
+export const DEFAULT_KIC_IMAGE = "nginx/nginx-ingress:5.5.4";
+
+const kubernetesName = text({
+    pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+    maxLength: 40,
+    allowed: "lower-case letters, digits and '-', starting and ending with a letter or digit, at most 40 characters",
+});
+const k8sMinorVersion = text({ pattern: /^1\.\d{1,2}$/, allowed: 'a Kubernetes minor version such as "1.35"' });
+const awsAz = text({ pattern: /^[a-z]{2}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
+const chartVersion = text({
+    pattern: /^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/,
+    allowed: 'a chart version such as "2.6.4" or "v1.21.1"',
+});
+const helmTimeout = integer(30, 7200, "seconds");
+const replicas = (min: number) => integer(min, 50);
+const dbIdentifier = text({ pattern: /^[a-z_][a-z0-9_]{0,62}$/, allowed: "a PostgreSQL identifier: lower-case letters, digits and '_', at most 63 characters" });
+const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
+
+/** The three keys every chart has: version, repository URL and Helm timeout. */
+function chartKeys<Id extends ChartId>(
+    id: Id,
+    maraKeys: { version?: string[]; url?: string[]; timeout?: string[] },
+): { [K in `${Id}ChartVersion` | `${Id}HelmRepoUrl`]: KeySpec<string> } & { [K in `${Id}HelmTimeout`]: KeySpec<number> } {
+    const c = CHARTS[id];
+    return {
+        [`${id}ChartVersion`]: spec({
+            key: `mara:${id}ChartVersion`,
+            legacy: maraKeys.version,
+            type: chartVersion,
+            default: c.version,
+            description: `Version of the ${c.chart} chart (${c.title}).`,
+            group: "Charts",
+        }),
+        [`${id}HelmRepoUrl`]: spec({
+            key: `mara:${id}HelmRepoUrl`,
+            legacy: maraKeys.url,
+            type: helmRepoUrl(),
+            default: c.repositoryUrl,
+            description: `Helm repository the ${c.chart} chart is fetched from (set it to use a mirror).`,
+            group: "Charts",
+        }),
+        [`${id}HelmTimeout`]: spec({
+            key: `mara:${id}HelmTimeout`,
+            legacy: maraKeys.timeout,
+            type: helmTimeout,
+            default: c.timeoutSeconds,
+            description: `Seconds Helm may wait for the ${c.chart} release to become ready.`,
+            group: "Charts",
+        }),
+    } as never;
+}
+
+/** The key table. Property names are the ids the validator and typed config refer to. */
+export const KEYS = {
+    // ---- Platform ---------------------------------------------------------------------------
+    infraType: spec({
+        key: "mara:infraType",
+        legacy: ["kubernetes:infra_type"],
+        type: oneOf(INFRA_TYPES, { AWS: "aws", DO: "digitalocean", LKE: "linode" }),
+        description: "Where the cluster comes from: aws (EKS), digitalocean (DOKS), linode (LKE) or kubeconfig (an existing cluster).",
+        example: "aws",
+        group: "Platform",
+    }),
+    clusterName: spec({
+        key: "mara:clusterName",
+        legacy: ["kubernetes:cluster_name"],
+        type: text({ maxLength: 100 }),
+        defaultNote: "mara-<stack>",
+        description: "Name of the Kubernetes cluster; also tags the cloud resources Kubernetes creates for it.",
+        group: "Platform",
+    }),
+    fqdn: spec({
+        key: "mara:fqdn",
+        legacy: ["kic-helm:fqdn"],
+        type: fqdn(),
+        description: "Public host name of the platform; required where the load balancer has no host name (DigitalOcean, Linode, existing clusters).",
+        example: "mara.example.com",
+        group: "Platform",
+    }),
+
+    // ---- AWS --------------------------------------------------------------------------------
+    awsRegion: spec({
+        key: "aws:region",
+        type: text({ pattern: /^[a-z]{2}(-[a-z]+)+-\d$/, allowed: "an AWS region such as us-east-1" }),
+        defaultNote: "AWS_REGION or AWS_DEFAULT_REGION from the environment",
+        description: "AWS region for the VPC, EKS cluster and ECR repository.",
+        example: "us-east-1",
+        group: "AWS",
+    }),
+    awsProfile: spec({
+        key: "aws:profile",
+        type: text({ pattern: /^[\w.+=,@-]+$/, allowed: "an AWS CLI profile name" }),
+        description: "AWS CLI profile for the provider and the generated kubeconfig (optional; the default credential chain is used otherwise).",
+        example: "default",
+        group: "AWS",
+    }),
+    vpcCidr: spec({
+        key: "mara:vpcCidr",
+        type: ipv4Cidr(16, 16),
+        default: "10.100.0.0/16",
+        description: "VPC address range; public /24 and private /20 subnets are carved from it per availability zone.",
+        group: "AWS",
+    }),
+    vpcAzs: spec({
+        key: "mara:vpcAzs",
+        legacy: ["vpc:azs"],
+        type: list(awsAz),
+        defaultNote: "the first mara:vpcAzCount zones of the region",
+        description: "Availability zones to create subnets in (at least 2, all in aws:region).",
+        example: '["us-east-1a","us-east-1b","us-east-1c"]',
+        group: "AWS",
+    }),
+    vpcAzCount: spec({
+        key: "mara:vpcAzCount",
+        type: integer(2, 6),
+        default: 3,
+        description: "How many availability zones to use when mara:vpcAzs is not set.",
+        group: "AWS",
+    }),
+    vpcNatGateways: spec({
+        key: "mara:vpcNatGateways",
+        type: oneOf(["perAz", "single"] as const),
+        default: "perAz",
+        description: "NAT gateways for the private subnets: one per availability zone (resilient) or a single shared one (cheaper).",
+        group: "AWS",
+    }),
+    eksVersion: spec({
+        key: "mara:eksVersion",
+        legacy: ["eks:k8s_version"],
+        type: k8sMinorVersion,
+        default: DEFAULT_EKS_VERSION,
+        description: "Kubernetes version of the EKS control plane and node group.",
+        group: "AWS",
+    }),
+    eksInstanceType: spec({
+        key: "mara:eksInstanceType",
+        legacy: ["eks:instance_type"],
+        type: text({ pattern: /^[a-z][a-z0-9-]*\.[a-z0-9]+$/, allowed: "an EC2 instance type such as t3.large" }),
+        default: "t3.large",
+        description: "EC2 instance type of the managed node group.",
+        group: "AWS",
+    }),
+    eksMinSize: spec({
+        key: "mara:eksMinSize",
+        legacy: ["eks:min_size"],
+        type: integer(0, 450, "nodes"),
+        default: 3,
+        description: "Minimum number of worker nodes.",
+        group: "AWS",
+    }),
+    eksMaxSize: spec({
+        key: "mara:eksMaxSize",
+        legacy: ["eks:max_size"],
+        type: integer(1, 450, "nodes"),
+        default: 12,
+        description: "Maximum number of worker nodes.",
+        group: "AWS",
+    }),
+    eksDesiredCapacity: spec({
+        key: "mara:eksDesiredCapacity",
+        legacy: ["eks:desired_capacity"],
+        type: integer(1, 450, "nodes"),
+        defaultNote: "3, kept within [min, max]",
+        description: "Number of worker nodes to start with (between the minimum and maximum).",
+        group: "AWS",
+    }),
+    ecrImageRetention: spec({
+        key: "mara:ecrImageRetention",
+        type: integer(1, 1000, "images"),
+        default: 20,
+        description: "How many ingress controller images the ECR lifecycle policy keeps; older ones expire.",
+        group: "AWS",
+    }),
+
+    // ---- DigitalOcean -------------------------------------------------------------------------
+    doToken: spec({
+        key: "digitalocean:token",
+        type: secretText,
+        secret: true,
+        defaultNote: "DIGITALOCEAN_TOKEN from the environment",
+        description: "DigitalOcean API token.",
+        group: "DigitalOcean",
+    }),
+    doK8sVersion: spec({
+        key: "mara:doK8sVersion",
+        legacy: ["docean:k8s_version"],
+        type: text({ pattern: /^(1\.\d{1,2}(\.\d+-do\.\d+)?|latest)$/, allowed: 'a DOKS version slug such as "1.35.1-do.0", a minor version such as "1.35", or "latest"' }),
+        default: "latest",
+        description: "Kubernetes version of the DOKS cluster.",
+        group: "DigitalOcean",
+    }),
+    doInstanceSize: spec({
+        key: "mara:doInstanceSize",
+        legacy: ["docean:instance_size"],
+        type: text({ pattern: /^[a-z0-9-]+$/, allowed: "a droplet size slug such as s-4vcpu-8gb" }),
+        default: "s-4vcpu-8gb",
+        description: "Droplet size of the node pool.",
+        group: "DigitalOcean",
+    }),
+    doNodeCount: spec({
+        key: "mara:doNodeCount",
+        legacy: ["docean:node_count"],
+        type: integer(1, 100, "nodes"),
+        default: 3,
+        description: "Number of nodes in the node pool.",
+        group: "DigitalOcean",
+    }),
+    doRegion: spec({
+        key: "mara:doRegion",
+        legacy: ["docean:region"],
+        type: text({ pattern: /^[a-z]{3}\d$/, allowed: "a DigitalOcean region slug such as sfo3" }),
+        default: "sfo3",
+        description: "DigitalOcean region of the cluster and registry.",
+        group: "DigitalOcean",
+    }),
+    doRegistryTier: spec({
+        key: "mara:doRegistryTier",
+        legacy: ["docean:container_registry_subscription_tier", "digitalocean:container_registry_subscription_tier"],
+        type: oneOf(["starter", "basic", "professional"] as const),
+        default: "starter",
+        description: "Subscription tier of the DigitalOcean container registry, when one is created.",
+        group: "DigitalOcean",
+    }),
+
+    // ---- Linode -------------------------------------------------------------------------------
+    linodeToken: spec({
+        key: "linode:token",
+        type: secretText,
+        secret: true,
+        defaultNote: "LINODE_TOKEN from the environment",
+        description: "Linode API token.",
+        group: "Linode",
+    }),
+    lkeK8sVersion: spec({
+        key: "mara:lkeK8sVersion",
+        legacy: ["linode:k8s_version"],
+        type: k8sMinorVersion,
+        description: "Kubernetes version of the LKE cluster.",
+        example: "1.34",
+        group: "Linode",
+    }),
+    lkeInstanceType: spec({
+        key: "mara:lkeInstanceType",
+        legacy: ["linode:instance_type"],
+        type: text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: "a Linode type such as g6-standard-8" }),
+        default: "g6-standard-8",
+        description: "Linode instance type of the node pool.",
+        group: "Linode",
+    }),
+    lkeNodeCount: spec({
+        key: "mara:lkeNodeCount",
+        legacy: ["linode:node_count"],
+        type: integer(1, 100, "nodes"),
+        default: 3,
+        description: "Number of nodes in the node pool.",
+        group: "Linode",
+    }),
+    lkeRegion: spec({
+        key: "mara:lkeRegion",
+        legacy: ["linode:region"],
+        type: text({ pattern: /^[a-z]{2}-[a-z]+(-\d)?$/, allowed: "a Linode region such as us-central" }),
+        description: "Linode region of the cluster and registry.",
+        example: "us-central",
+        group: "Linode",
+    }),
+    lkeHighAvailability: spec({
+        key: "mara:lkeHighAvailability",
+        legacy: ["linode:k8s_ha"],
+        type: boolean(),
+        default: true,
+        description: "Run the LKE control plane in high-availability mode.",
+        group: "Linode",
+    }),
+    harborSoaEmail: spec({
+        key: "mara:harborSoaEmail",
+        legacy: ["linode:soa_email"],
+        type: text({ pattern: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, allowed: "an email address" }),
+        description: "SOA email for the Harbor registry's DNS zone.",
+        example: "admin@example.com",
+        group: "Linode",
+    }),
+    harborInstanceType: spec({
+        key: "mara:harborInstanceType",
+        legacy: ["linode:harbor_instance_type"],
+        type: text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: "a Linode type such as g6-standard-1" }),
+        default: "g6-standard-1",
+        description: "Linode instance type of the Harbor registry host.",
+        group: "Linode",
+    }),
+    harborSshKeyPath: spec({
+        key: "mara:harborSshKeyPath",
+        legacy: ["linode:harbor_ssh_key_path"],
+        type: text(),
+        description: "Path of an SSH public key authorised on the Harbor host (optional).",
+        example: "~/.ssh/id_ed25519.pub",
+        group: "Linode",
+    }),
+    harborAdminPassword: spec({
+        key: "mara:harborAdminPassword",
+        legacy: ["linode:harbor_password"],
+        type: secretText,
+        secret: true,
+        defaultNote: "generated",
+        description: "Harbor administrator password.",
+        group: "Linode",
+    }),
+    harborDbPassword: spec({
+        key: "mara:harborDbPassword",
+        legacy: ["linode:harbor_db_password"],
+        type: secretText,
+        secret: true,
+        defaultNote: "generated",
+        description: "Harbor database password.",
+        group: "Linode",
+    }),
+    harborSudoPassword: spec({
+        key: "mara:harborSudoPassword",
+        legacy: ["linode:harbor_sudo_user_password"],
+        type: secretText,
+        secret: true,
+        defaultNote: "generated",
+        description: "Password of the sudo user on the Harbor host.",
+        group: "Linode",
+    }),
+
+    // ---- Existing cluster ---------------------------------------------------------------------
+    kubeconfig: spec({
+        key: "mara:kubeconfig",
+        legacy: ["kubernetes:kubeconfig"],
+        type: text(),
+        description: "Existing cluster only: path of a kubeconfig file, or the file's contents.",
+        example: "~/.kube/config",
+        group: "Existing cluster",
+    }),
+    kubeContext: spec({
+        key: "mara:kubeContext",
+        legacy: ["kubernetes:context_name"],
+        type: text(),
+        defaultNote: "the kubeconfig's current context",
+        description: "Existing cluster only: kubeconfig context to use.",
+        example: "my-cluster",
+        group: "Existing cluster",
+    }),
+
+    // ---- Ingress controller image -------------------------------------------------------------
+    kicImageOrigin: spec({
+        key: "mara:kicImageOrigin",
+        legacy: ["kic:image_origin"],
+        type: oneOf(["registry", "source"] as const),
+        default: "registry",
+        description: "registry: pull mara:kicImageName and push it to the cluster's registry; source: build it from mara:kicSrcUrl.",
+        group: "Ingress controller image",
+    }),
+    kicImageName: spec({
+        key: "mara:kicImageName",
+        legacy: ["kic:image_name"],
+        type: imageReference(),
+        default: DEFAULT_KIC_IMAGE,
+        description: "NGINX Ingress Controller image to pull (NGINX Plus images live in private-registry.nginx.com).",
+        group: "Ingress controller image",
+    }),
+    kicMakeTarget: spec({
+        key: "mara:kicMakeTarget",
+        legacy: ["kic:make_target"],
+        type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
+        default: "debian-image",
+        description: "make target used when building the image from source (…-plus targets build NGINX Plus).",
+        group: "Ingress controller image",
+    }),
+    kicSrcUrl: spec({
+        key: "mara:kicSrcUrl",
+        legacy: ["kic:src_url"],
+        type: text({
+            pattern: /^((https?|file|ssh):\/\/\S+|git@[\w.-]+:\S+|\/\S*|~\/\S*|\.{1,2}\/\S*)$/,
+            allowed: "an https:// tarball or git URL (with #tag), a git@host:org/repo.git URL, or a local path",
+        }),
+        default: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4",
+        description: "Source of the ingress controller when mara:kicImageOrigin is source.",
+        group: "Ingress controller image",
+    }),
+    kicAlwaysRebuild: spec({
+        key: "mara:kicAlwaysRebuild",
+        legacy: ["kic:always_rebuild"],
+        type: boolean(),
+        default: false,
+        description: "Rebuild the image from source on every update, even when its inputs did not change.",
+        group: "Ingress controller image",
+    }),
+    kicNginxPlusKeyPath: spec({
+        key: "mara:kicNginxPlusKeyPath",
+        legacy: [{ key: "kic:nginx_plus", field: "kic:key_path" }],
+        type: text(),
+        description: "Path of the NGINX Plus repository key (nginx-repo.key), for building NGINX Plus images.",
+        example: "/etc/ssl/nginx/nginx-repo.key",
+        group: "Ingress controller image",
+    }),
+    kicNginxPlusCertPath: spec({
+        key: "mara:kicNginxPlusCertPath",
+        legacy: [{ key: "kic:nginx_plus", field: "kic:cert_path" }],
+        type: text(),
+        description: "Path of the NGINX Plus repository certificate (nginx-repo.crt), for building NGINX Plus images.",
+        example: "/etc/ssl/nginx/nginx-repo.crt",
+        group: "Ingress controller image",
+    }),
+    kicImageRepository: spec({
+        key: "mara:kicImageRepository",
+        legacy: ["kic-helm:nginx_repository"],
+        type: imageReference(),
+        description: "MARA's existing-cluster image repository; combined with mara:kicImageTag into mara:kicImageName.",
+        example: "nginx/nginx-ingress",
+        group: "Ingress controller image",
+    }),
+    kicImageTag: spec({
+        key: "mara:kicImageTag",
+        legacy: ["kic-helm:nginx_tag"],
+        type: text({ pattern: /^[\w][\w.-]{0,127}$/, allowed: "an image tag such as 5.5.4" }),
+        description: "MARA's existing-cluster image tag; combined with mara:kicImageRepository into mara:kicImageName.",
+        example: "5.5.4",
+        group: "Ingress controller image",
+    }),
+    nginxJwt: spec({
+        key: "mara:nginxJwt",
+        type: secretText,
+        secret: true,
+        description: "JWT for private-registry.nginx.com, to pull NGINX Plus images without a registry of our own.",
+        group: "Ingress controller image",
+    }),
+
+    // ---- Ingress controller -------------------------------------------------------------------
+    ingressEnablePlus: spec({
+        key: "mara:ingressEnablePlus",
+        legacy: ["kic-helm:enable_plus", "kic-helm:nginx_plus_flag"],
+        type: boolean(),
+        default: false,
+        description: "Run the ingress controller in NGINX Plus mode (needs an NGINX Plus image).",
+        group: "Ingress controller",
+    }),
+    ...chartKeys("ingress", {
+        version: ["kic-helm:chart_version"],
+        url: ["kic-helm:helm_repo_url"],
+        timeout: ["kic-helm:helm_timeout"],
+    }),
+
+    // ---- Charts of the other add-ons ------------------------------------------------------------
+    ...chartKeys("certManager", {
+        version: ["certmgr:chart_version"],
+        url: ["certmgr:certmgr_helm_repo_url", "certmgr:helm_repo_url"],
+        timeout: ["certmgr:helm_timeout"],
+    }),
+    ...chartKeys("prometheus", {
+        version: ["prometheus:chart_version"],
+        url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
+        timeout: ["prometheus:helm_timeout"],
+    }),
+    ...chartKeys("statsd", {
+        version: ["prometheus:statsd_chart_version"],
+        url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
+        timeout: ["prometheus:helm_timeout"],
+    }),
+    ...chartKeys("logstore", {
+        version: ["logstore:chart_version"],
+        url: ["logstore:helm_repo_url"],
+        timeout: ["logstore:helm_timeout"],
+    }),
+    ...chartKeys("logagent", {
+        version: ["logagent:chart_version"],
+        url: ["logagent:helm_repo_url"],
+        timeout: ["logagent:helm_timeout"],
+    }),
+    ...chartKeys("otelOperator", {}),
+    ...chartKeys("postgresExporter", {
+        version: ["sirius:chart_version"],
+        url: ["sirius:helm_repo_url"],
+    }),
+
+    // ---- Logs -----------------------------------------------------------------------------------
+    logstoreMasterReplicas: spec({
+        key: "mara:logstoreMasterReplicas",
+        legacy: ["logstore:master_replicas"],
+        type: replicas(1),
+        default: 1,
+        description: "Elasticsearch master-eligible nodes (use an odd number).",
+        group: "Logs",
+    }),
+    logstoreDataReplicas: spec({
+        key: "mara:logstoreDataReplicas",
+        legacy: ["logstore:data_replicas"],
+        type: replicas(1),
+        default: 1,
+        description: "Elasticsearch data nodes.",
+        group: "Logs",
+    }),
+    logstoreIngestReplicas: spec({
+        key: "mara:logstoreIngestReplicas",
+        legacy: ["logstore:ingest_replicas"],
+        type: replicas(0),
+        default: 1,
+        description: "Elasticsearch ingest nodes.",
+        group: "Logs",
+    }),
+    logstoreCoordinatingReplicas: spec({
+        key: "mara:logstoreCoordinatingReplicas",
+        legacy: ["logstore:coordinating_replicas"],
+        type: replicas(0),
+        default: 1,
+        description: "Elasticsearch coordinating-only nodes.",
+        group: "Logs",
+    }),
+
+    // ---- Metrics --------------------------------------------------------------------------------
+    grafanaAdminPassword: spec({
+        key: "mara:grafanaAdminPassword",
+        legacy: ["prometheus:adminpass"],
+        type: secretText,
+        secret: true,
+        defaultNote: "generated",
+        description: "Grafana administrator password.",
+        group: "Metrics",
+    }),
+
+    // ---- Bank of Sirius -------------------------------------------------------------------------
+    siriusHostname: spec({
+        key: "mara:siriusHostname",
+        legacy: ["sirius:hostname"],
+        type: fqdn(),
+        defaultNote: "mara:fqdn, else the load balancer's host name",
+        description: "Host name of the Bank of Sirius ingress.",
+        example: "bank.example.com",
+        group: "Bank of Sirius",
+    }),
+    siriusAccountsAdmin: spec({
+        key: "mara:siriusAccountsAdmin",
+        legacy: ["sirius:accounts_admin"],
+        type: dbIdentifier,
+        default: "admin",
+        description: "User of the accounts database.",
+        group: "Bank of Sirius",
+    }),
+    siriusAccountsDb: spec({
+        key: "mara:siriusAccountsDb",
+        legacy: ["sirius:accounts_db"],
+        type: dbIdentifier,
+        default: "postgresdb",
+        description: "Name of the accounts database.",
+        group: "Bank of Sirius",
+    }),
+    siriusLedgerAdmin: spec({
+        key: "mara:siriusLedgerAdmin",
+        legacy: ["sirius:ledger_admin"],
+        type: dbIdentifier,
+        default: "admin",
+        description: "User of the ledger database.",
+        group: "Bank of Sirius",
+    }),
+    siriusLedgerDb: spec({
+        key: "mara:siriusLedgerDb",
+        legacy: ["sirius:ledger_db"],
+        type: dbIdentifier,
+        default: "postgresdb",
+        description: "Name of the ledger database.",
+        group: "Bank of Sirius",
+    }),
+    siriusAccountsPassword: spec({
+        key: "mara:siriusAccountsPassword",
+        legacy: ["sirius:accounts_pwd"],
+        type: secretText,
+        secret: true,
+        defaultNote: "generated",
+        description: "Password of the accounts database user.",
+        group: "Bank of Sirius",
+    }),
+    siriusLedgerPassword: spec({
+        key: "mara:siriusLedgerPassword",
+        legacy: ["sirius:ledger_pwd"],
+        type: secretText,
+        secret: true,
+        defaultNote: "generated",
+        description: "Password of the ledger database user.",
+        group: "Bank of Sirius",
+    }),
+    siriusDemoUser: spec({
+        key: "mara:siriusDemoUser",
+        legacy: ["sirius:demo_login_user"],
+        type: text({ pattern: /^[\w.@-]{1,64}$/, allowed: "a user name of letters, digits, '.', '_', '@' and '-'" }),
+        default: "testuser",
+        description: "Demo login user created in Bank of Sirius.",
+        group: "Bank of Sirius",
+    }),
+    siriusDemoPassword: spec({
+        key: "mara:siriusDemoPassword",
+        legacy: ["sirius:demo_login_pwd"],
+        type: secretText,
+        secret: true,
+        defaultNote: "generated",
+        description: "Password of the demo login user.",
+        group: "Bank of Sirius",
+    }),
+} as const;
+
+export type KeyId = keyof typeof KEYS;
+/** The parsed value type of a key id. */
+export type KeyValue<K extends KeyId> = (typeof KEYS)[K] extends KeySpec<infer T> ? T : never;
+
+/**
+ * MARA keys that are accepted and deliberately not used, with the reason shown when they are set to
+ * something other than what we install.
+ */
+export const INFORMATIONAL_KEYS: Readonly<Record<string, string>> = {
+    "kic-helm:helm_repo_name": "Helm releases are installed from the repository URL; the local repo name is not used.",
+    "certmgr:certmgr_helm_repo_name": "Helm releases are installed from the repository URL; the local repo name is not used.",
+    "prometheus:prometheus_helm_repo_name": "Helm releases are installed from the repository URL; the local repo name is not used.",
+    "prometheus:helm_repo_name": "Helm releases are installed from the repository URL; the local repo name is not used.",
+    "logstore:helm_repo_name": "Helm releases are installed from the repository URL; the local repo name is not used.",
+    "logagent:helm_repo_name": "Helm releases are installed from the repository URL; the local repo name is not used.",
+    "sirius:helm_repo_name": "Helm releases are installed from the repository URL; the local repo name is not used.",
+};
+
+/**
+ * MARA's `*:chart_name` keys, per chart. The chart name is fixed by the catalogue because each
+ * component's values are written for that chart; a MARA key naming a different chart (MARA's Bitnami
+ * Elasticsearch or Filebeat) means the section's version and repository keys describe that other chart
+ * and are ignored with a warning.
+ */
+export const LEGACY_CHART_NAME_KEYS: Readonly<Record<string, ChartId>> = {
+    "kic-helm:chart_name": "ingress",
+    "certmgr:chart_name": "certManager",
+    "prometheus:chart_name": "prometheus",
+    "prometheus:statsd_chart_name": "statsd",
+    "logstore:chart_name": "logstore",
+    "logagent:chart_name": "logagent",
+    "sirius:chart": "postgresExporter",
+};
+
+/** Namespaces MARA used for its own settings; unknown keys there are reported as likely typos. */
+export const MARA_NAMESPACES = [
+    "mara",
+    "kic",
+    "kic-helm",
+    "vpc",
+    "eks",
+    "logstore",
+    "logagent",
+    "certmgr",
+    "prometheus",
+    "sirius",
+    "docean",
+] as const;

@@ -1,0 +1,151 @@
+/**
+ * The typed, validated configuration the program runs on. `loadConfig()` returns one frozen
+ * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { InfraType } from "./keys";
+
+export type { InfraType };
+
+/** Where a Helm chart comes from and how long its release may take. */
+export interface ChartSettings {
+    /** Chart name in the repository (fixed by the catalogue). */
+    readonly chart: string;
+    /** Pinned chart version. */
+    readonly version: string;
+    /** Helm repository URL. */
+    readonly repositoryUrl: string;
+    /** Seconds Helm waits for the release to be ready. */
+    readonly timeoutSeconds: number;
+}
+
+/** Settings of the AWS path: VPC, EKS and ECR. */
+export interface AwsInfraConfig {
+    readonly type: "aws";
+    /** AWS region of every AWS resource. */
+    readonly region: string;
+    /** AWS CLI profile for the provider and kubeconfig, when set. */
+    readonly profile?: string;
+    readonly vpc: {
+        /** VPC CIDR block (a /16). */
+        readonly cidr: string;
+        /** Explicit availability zones, or undefined to take the first `availabilityZoneCount` of the region. */
+        readonly availabilityZones?: readonly string[];
+        /** Number of availability zones (the length of `availabilityZones` when those are given). */
+        readonly availabilityZoneCount: number;
+        /** NAT gateway layout for the private subnets. */
+        readonly natGateways: "perAz" | "single";
+    };
+    readonly eks: {
+        /** Kubernetes minor version, e.g. "1.35". */
+        readonly version: string;
+        /** EC2 instance type of the managed node group. */
+        readonly instanceType: string;
+        readonly minSize: number;
+        readonly maxSize: number;
+        readonly desiredSize: number;
+    };
+    readonly ecr: {
+        /** Name of the ECR repository for the ingress controller image. */
+        readonly repositoryName: string;
+        /** Images kept by the lifecycle policy. */
+        readonly imageRetention: number;
+    };
+}
+
+/** Settings of the DigitalOcean path (DOKS, DOCR, DNS). */
+export interface DigitalOceanInfraConfig {
+    readonly type: "digitalocean";
+    /** API token (secret), from config or DIGITALOCEAN_TOKEN. */
+    readonly token?: pulumi.Output<string>;
+    readonly region: string;
+    readonly k8sVersion: string;
+    readonly instanceSize: string;
+    readonly nodeCount: number;
+    readonly registryTier: "starter" | "basic" | "professional";
+}
+
+/** Settings of the Linode path (LKE and Harbor). */
+export interface LinodeInfraConfig {
+    readonly type: "linode";
+    /** API token (secret), from config or LINODE_TOKEN. */
+    readonly token?: pulumi.Output<string>;
+    readonly region?: string;
+    readonly k8sVersion?: string;
+    readonly instanceType: string;
+    readonly nodeCount: number;
+    readonly highAvailability: boolean;
+    readonly harbor: {
+        readonly soaEmail?: string;
+        readonly instanceType: string;
+        readonly sshKeyPath?: string;
+        readonly adminPassword?: pulumi.Output<string>;
+        readonly dbPassword?: pulumi.Output<string>;
+        readonly sudoPassword?: pulumi.Output<string>;
+    };
+}
+
+/** Settings of an existing cluster reached through a kubeconfig. */
+export interface KubeconfigInfraConfig {
+    readonly type: "kubeconfig";
+    /** Path of a kubeconfig file, or its contents. */
+    readonly kubeconfig?: string;
+    /** Context to use; the kubeconfig's current context when unset. */
+    readonly context?: string;
+}
+
+/** Infrastructure settings, discriminated by `type` (the normalised `kubernetes:infra_type`). */
+export type InfraConfig = AwsInfraConfig | DigitalOceanInfraConfig | LinodeInfraConfig | KubeconfigInfraConfig;
+
+/** The whole validated configuration. */
+export interface MaraConfig {
+    /** Pulumi project name. */
+    readonly project: string;
+    /** Pulumi stack name. */
+    readonly stack: string;
+    /** Kubernetes cluster name (created, or the existing cluster's). */
+    readonly clusterName: string;
+    /** Public host name of the platform, when configured. */
+    readonly fqdn?: string;
+    /** Infrastructure provider settings. */
+    readonly infra: InfraConfig;
+    /** NGINX Ingress Controller image. */
+    readonly kic: {
+        readonly imageOrigin: "registry" | "source";
+        readonly imageName: string;
+        readonly makeTarget: string;
+        readonly sourceUrl: string;
+        readonly alwaysRebuild: boolean;
+        /** NGINX Plus repository key and certificate paths, when building NGINX Plus. */
+        readonly nginxPlus?: { readonly keyPath: string; readonly certPath: string };
+        /** JWT for NGINX's private registry (secret), when configured. */
+        readonly nginxJwt?: pulumi.Output<string>;
+    };
+    /** NGINX Ingress Controller release. */
+    readonly ingress: { readonly chart: ChartSettings; readonly enablePlus: boolean };
+    readonly certManager: { readonly chart: ChartSettings };
+    readonly logstore: {
+        readonly chart: ChartSettings;
+        readonly replicas: { readonly master: number; readonly data: number; readonly ingest: number; readonly coordinating: number };
+    };
+    readonly logagent: { readonly chart: ChartSettings };
+    readonly prometheus: {
+        readonly chart: ChartSettings;
+        readonly statsdChart: ChartSettings;
+        /** Grafana admin password (secret), when configured; generated otherwise. */
+        readonly grafanaAdminPassword?: pulumi.Output<string>;
+    };
+    readonly observability: { readonly otelOperatorChart: ChartSettings };
+    readonly sirius: {
+        readonly hostname?: string;
+        readonly accountsAdmin: string;
+        readonly accountsDb: string;
+        readonly ledgerAdmin: string;
+        readonly ledgerDb: string;
+        readonly demoUser: string;
+        readonly accountsPassword?: pulumi.Output<string>;
+        readonly ledgerPassword?: pulumi.Output<string>;
+        readonly demoPassword?: pulumi.Output<string>;
+        readonly postgresExporterChart: ChartSettings;
+    };
+}

@@ -1,0 +1,180 @@
+/**
+ * Reads one key from raw config: the canonical key or one of its MARA aliases, parsed by its type.
+ * Pure: no Pulumi runtime, so `mara validate` and tests can use it on a stack file.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { KeySpec, LegacyKey, PROVIDER_NAMESPACES } from "./keys";
+import { ConfigProblem, configSetCommand } from "./problems";
+
+/** Configuration as Pulumi hands it over: full keys to raw strings (arrays and objects as JSON). */
+export interface RawConfig {
+    /** Pulumi project name. */
+    readonly project: string;
+    /** Pulumi stack name. */
+    readonly stack: string;
+    /** Every config value, keyed `namespace:name`. */
+    readonly values: Readonly<Record<string, string>>;
+    /** Keys whose values were stored encrypted. */
+    readonly secretKeys: ReadonlySet<string>;
+    /** Environment variables consulted for credentials and region (AWS_REGION, LINODE_TOKEN, ...). */
+    readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A resolved key: where its value came from and what it parsed to. */
+export interface Resolved<T> {
+    /** Parsed value (the default when nothing was set); undefined when unset without default, or invalid. */
+    readonly value?: T;
+    /** The key the value was read from; undefined when the default applied. */
+    readonly source?: string;
+    /** The raw string that was read. */
+    readonly raw?: string;
+}
+
+/** A MARA key in a provider's namespace that was read under its canonical name. */
+interface Rename {
+    readonly from: string;
+    readonly to: string;
+    readonly value: string;
+    readonly secret: boolean;
+}
+
+/** Collects problems and warnings while keys are resolved. */
+export class Findings {
+    readonly problems: ConfigProblem[] = [];
+    private readonly messages: string[] = [];
+    private readonly warned = new Set<string>();
+    private readonly renames = new Map<string, Rename[]>();
+
+    /** Warnings, with one summary per provider namespace whose keys were read under new names. */
+    get warnings(): string[] {
+        const renameWarnings = [...this.renames].map(
+            ([ns, list]) =>
+                `Keys in the "${ns}" namespace belong to the ${ns} provider, which may reject keys it does not know. ` +
+                `Read under their new names: ${list.map((r) => `${r.from} → ${r.to}`).join(", ")}. Rename them: ` +
+                list.map((r) => `pulumi config rm ${r.from} && ${configSetCommand(r.to, r.value, r.secret)}`).join(" && "),
+        );
+        return [...renameWarnings, ...this.messages];
+    }
+
+    /** Records that a provider-namespace MARA key was read as its canonical key. */
+    renamed(namespace: string, rename: Rename): void {
+        const list = this.renames.get(namespace) ?? [];
+        if (!list.some((r) => r.from === rename.from)) list.push(rename);
+        this.renames.set(namespace, list);
+    }
+
+    /** Records a problem; the same problem reached through two settings (a shared MARA key) counts once. */
+    problem(p: ConfigProblem): void {
+        if (this.problems.some((q) => q.key === p.key && q.value === p.value && q.problem === p.problem)) return;
+        this.problems.push(p);
+    }
+
+    /** Adds a warning once, however many keys lead to it. */
+    warn(message: string): void {
+        if (this.warned.has(message)) return;
+        this.warned.add(message);
+        this.messages.push(message);
+    }
+}
+
+/** Reads a MARA alias, digging into an object-valued key when the alias names a field. */
+export function readLegacy(values: RawConfig["values"], l: LegacyKey): string | undefined {
+    const raw = values[l.key];
+    if (raw === undefined || l.field === undefined) return raw;
+    try {
+        const obj: unknown = JSON.parse(raw);
+        if (obj && typeof obj === "object" && !Array.isArray(obj)) {
+            const field = (obj as Record<string, unknown>)[l.field];
+            if (field === undefined || field === null) return undefined;
+            return typeof field === "string" ? field : JSON.stringify(field);
+        }
+    } catch {
+        // Not an object: treated as unset below, with the whole-key problem reported by the caller.
+    }
+    return undefined;
+}
+
+/** Names a legacy key as the user wrote it, including the field for object-valued keys. */
+export const legacyName = (l: LegacyKey) => (l.field ? `${l.key}.${l.field}` : l.key);
+
+const namespaceOf = (key: string) => key.slice(0, Math.max(0, key.indexOf(":")));
+
+/** Options that change how one key is resolved. */
+export interface ResolveOptions {
+    /** Skip the MARA aliases (they describe a chart we no longer install). */
+    readonly ignoreLegacy?: boolean;
+}
+
+/**
+ * Resolves one key. Precedence: the canonical key, unless it only holds its declared default (the
+ * Pulumi CLI fills project defaults in), in which case an explicitly set MARA alias wins; then the
+ * aliases in order; then the default. Conflicting explicit values are a problem, not a silent choice.
+ */
+export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings, opts: ResolveOptions = {}): Resolved<T> {
+    const canonical = raw.values[spec.key];
+    const aliases = opts.ignoreLegacy ? [] : spec.legacy;
+    const alias = aliases.map((l) => ({ l, raw: readLegacy(raw.values, l) })).find((a) => a.raw !== undefined);
+    const defaultText = spec.default === undefined ? undefined : spec.type.render(spec.default);
+
+    let source: string;
+    let text: string;
+    // The key a fix hint tells the user to set: the one they wrote, unless it is a field of an object.
+    let fixKey = spec.key;
+    if (canonical !== undefined && alias && canonical.trim() !== defaultText) {
+        const a = spec.type.parse(canonical);
+        const b = spec.type.parse(alias.raw!);
+        if (!(a.ok && b.ok && JSON.stringify(a.value) === JSON.stringify(b.value))) {
+            findings.problem({
+                key: spec.key,
+                value: spec.secret ? undefined : canonical,
+                problem: `is set together with ${legacyName(alias.l)}${spec.secret ? "" : ` = ${JSON.stringify(alias.raw)}`}, and the two disagree`,
+                allowed: "one of the two keys",
+                fix: `keep ${spec.key} and remove the MARA key: pulumi config rm ${alias.l.key}`,
+            });
+            return {};
+        }
+        source = spec.key;
+        text = canonical;
+    } else if (alias) {
+        source = legacyName(alias.l);
+        text = alias.raw!;
+        if (!alias.l.field) fixKey = alias.l.key;
+    } else if (canonical !== undefined) {
+        source = spec.key;
+        text = canonical;
+    } else {
+        return { value: spec.default };
+    }
+
+    const parsed = spec.type.parse(text);
+    if (!parsed.ok) {
+        const hint = spec.example ?? defaultText ?? "<value>";
+        findings.problem({
+            key: source,
+            value: spec.secret ? undefined : text,
+            problem: parsed.reason,
+            allowed: spec.type.allowed,
+            fix: configSetCommand(fixKey, hint, spec.secret),
+        });
+        return { source, raw: text };
+    }
+    if (alias && source !== spec.key) {
+        const ns = namespaceOf(alias.l.key);
+        if ((PROVIDER_NAMESPACES as readonly string[]).includes(ns) && ns !== namespaceOf(spec.key)) {
+            findings.renamed(ns, { from: alias.l.key, to: spec.key, value: spec.secret ? "<value>" : text, secret: spec.secret === true });
+        }
+    }
+    const storedKey = alias && source !== spec.key ? alias.l.key : spec.key;
+    if (spec.secret && !raw.secretKeys.has(storedKey)) {
+        findings.warn(
+            `${source} is stored in plain text in the stack file; encrypt it: ${configSetCommand(spec.key, "<value>", true)}` +
+                (source !== spec.key ? ` && pulumi config rm ${source}` : ""),
+        );
+    }
+    return { value: parsed.value, source, raw: text };
+}
+
+/** Wraps a resolved secret as a secret Output, so it can never be printed or exported in plain text. */
+export function secretOutput(r: Resolved<string>): pulumi.Output<string> | undefined {
+    return r.value === undefined ? undefined : pulumi.secret(r.value);
+}

@@ -1,0 +1,267 @@
+/**
+ * Value types for configuration keys. Pulumi hands every config value to the program as a string
+ * (arrays and objects as JSON), so each type parses that string and, when it cannot, says why in
+ * words a person can act on. `allowed` is the sentence shown after "Allowed:" in error messages.
+ */
+
+/** The declaration types Pulumi.yaml supports for project config. */
+export type PulumiConfigType = "string" | "integer" | "boolean" | "array";
+
+/** Outcome of parsing one raw config string. */
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** How one kind of config value is read and described. */
+export interface ValueType<T> {
+    /** The type declared for the key in Pulumi.yaml. */
+    readonly pulumiType: PulumiConfigType;
+    /** What values are accepted, in plain words ("a whole number from 1 to 450"). */
+    readonly allowed: string;
+    /** Parses the raw string Pulumi stores. */
+    parse(raw: string): ParseResult<T>;
+    /** Renders a parsed value back to the string form used in Pulumi.yaml defaults and fix hints. */
+    render(value: T): string;
+}
+
+const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
+const fail = <T>(reason: string): ParseResult<T> => ({ ok: false, reason });
+
+/** Any non-empty string, optionally restricted by a pattern. */
+export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: number } = {}): ValueType<string> {
+    const allowed = opts.allowed ?? "any non-empty text";
+    return {
+        pulumiType: "string",
+        allowed,
+        parse(raw) {
+            const value = raw.trim();
+            if (value === "") return fail("is empty");
+            if (opts.maxLength !== undefined && value.length > opts.maxLength) {
+                return fail(`is ${value.length} characters long (at most ${opts.maxLength})`);
+            }
+            if (opts.pattern && !opts.pattern.test(value)) return fail("has the wrong form");
+            return ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+/** A whole number within [min, max]. Rejects "3.5", "abc", "1e3" and empty strings. */
+export function integer(min: number, max: number, unit = ""): ValueType<number> {
+    const suffix = unit ? ` ${unit}` : "";
+    return {
+        pulumiType: "integer",
+        allowed: `a whole number from ${min} to ${max}${suffix}`,
+        parse(raw) {
+            const value = raw.trim();
+            if (!/^[+-]?\d+$/.test(value)) {
+                return fail(/^[+-]?\d*\.\d+$/.test(value) ? "is not a whole number" : "is not a number");
+            }
+            const n = Number(value);
+            if (n < min) return fail(n < 0 && min >= 0 ? "is negative" : `is below the minimum of ${min}`);
+            if (n > max) return fail(`is above the maximum of ${max}`);
+            return ok(n);
+        },
+        render: (v) => String(v),
+    };
+}
+
+const TRUE_WORDS = ["true", "yes", "y", "1", "on"];
+const FALSE_WORDS = ["false", "no", "n", "0", "off"];
+
+/** A boolean; accepts the spellings MARA's runner accepted (yes/no, y/n, 1/0, true/false). */
+export function boolean(): ValueType<boolean> {
+    return {
+        pulumiType: "boolean",
+        allowed: "true or false",
+        parse(raw) {
+            const value = raw.trim().toLowerCase();
+            if (TRUE_WORDS.includes(value)) return ok(true);
+            if (FALSE_WORDS.includes(value)) return ok(false);
+            return fail("is not a boolean");
+        },
+        render: (v) => String(v),
+    };
+}
+
+/**
+ * One of a fixed set of values, compared case-insensitively. `synonyms` maps other accepted spellings
+ * (MARA's `AWS`, `DO`, `LKE`) to the canonical value.
+ */
+export function oneOf<T extends string>(
+    values: readonly T[],
+    synonyms: Readonly<Record<string, T>> = {},
+): ValueType<T> {
+    const spelled = [...values, ...Object.keys(synonyms).filter((s) => !values.includes(s as T))];
+    return {
+        pulumiType: "string",
+        allowed: `one of ${spelled.map((v) => `"${v}"`).join(", ")}`,
+        parse(raw) {
+            const value = raw.trim().toLowerCase();
+            const exact = values.find((v) => v.toLowerCase() === value);
+            if (exact) return ok(exact);
+            const synonym = Object.entries(synonyms).find(([s]) => s.toLowerCase() === value);
+            if (synonym) return ok(synonym[1]);
+            return fail("is not a known value");
+        },
+        render: (v) => v,
+    };
+}
+
+/** A list of strings, stored by Pulumi as a JSON array; a comma-separated string is accepted too. */
+export function list(item: ValueType<string>): ValueType<string[]> {
+    return {
+        pulumiType: "array",
+        allowed: `a list where each entry is ${item.allowed}`,
+        parse(raw) {
+            let entries: unknown;
+            const trimmed = raw.trim();
+            if (trimmed.startsWith("[")) {
+                try {
+                    entries = JSON.parse(trimmed);
+                } catch {
+                    return fail("is not a valid list");
+                }
+            } else {
+                entries = trimmed === "" ? [] : trimmed.split(",").map((s) => s.trim());
+            }
+            if (!Array.isArray(entries)) return fail("is not a list");
+            const out: string[] = [];
+            for (const entry of entries) {
+                if (typeof entry !== "string") return fail(`has an entry that is not text (${JSON.stringify(entry)})`);
+                const parsed = item.parse(entry);
+                if (!parsed.ok) return fail(`has an entry "${entry}" that ${parsed.reason}`);
+                out.push(parsed.value);
+            }
+            return ok(out);
+        },
+        render: (v) => JSON.stringify(v),
+    };
+}
+
+/**
+ * An http(s) URL for a Helm chart repository, or an `oci://` registry reference. Catches the doubled
+ * scheme in MARA's own example file (`https://https://…`), which `new URL` happily parses.
+ */
+export function helmRepoUrl(): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: "an http(s):// Helm repository URL or an oci:// registry reference, e.g. https://helm.nginx.com/stable",
+        parse(raw) {
+            const value = raw.trim();
+            let url: URL;
+            try {
+                url = new URL(value);
+            } catch {
+                return fail("is not a URL");
+            }
+            if (!["https:", "http:", "oci:"].includes(url.protocol)) return fail(`uses the unsupported scheme "${url.protocol}"`);
+            if (/^[a-z]+:\/\/[^/]*[a-z]+:\/\//i.test(value) || /^(https?|oci):\/\/(https?|oci)[:/]/i.test(value)) {
+                return fail("repeats the scheme");
+            }
+            if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) {
+                return fail(`has an invalid host "${url.hostname}"`);
+            }
+            return ok(value.replace(/\/+$/, ""));
+        },
+        render: (v) => v,
+    };
+}
+
+/** A DNS hostname (RFC 1123), at most 253 characters, with at least one dot. */
+export function fqdn(): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: "a fully qualified domain name such as mara.example.com",
+        parse(raw) {
+            const value = raw.trim().toLowerCase().replace(/\.$/, "");
+            if (!isHostname(value) || !value.includes(".")) return fail("is not a valid domain name");
+            return ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+/**
+ * A container image reference, following the distribution reference grammar:
+ * `[registry[:port]/]path[:tag][@sha256:digest]`, with lower-case path components.
+ */
+export function imageReference(): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: "an image reference such as nginx/nginx-ingress:5.2.1 or registry.example.com:5000/team/image:tag",
+        parse(raw) {
+            const value = raw.trim();
+            const reason = imageReferenceProblem(value);
+            return reason ? fail(reason) : ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+const TAG = /^[\w][\w.-]{0,127}$/;
+const DIGEST = /^sha256:[a-f0-9]{64}$/;
+
+/** Returns why `ref` is not a valid image reference, or undefined when it is. */
+export function imageReferenceProblem(ref: string): string | undefined {
+    if (ref === "") return "is empty";
+    if (/\s/.test(ref)) return "contains white space";
+    if (/^[a-z]+:\/\//i.test(ref)) return "starts with a URL scheme (leave out http:// or https://)";
+    let rest = ref;
+    const at = rest.indexOf("@");
+    if (at >= 0) {
+        if (!DIGEST.test(rest.slice(at + 1))) return "has a malformed digest (expected @sha256:<64 hex digits>)";
+        rest = rest.slice(0, at);
+    }
+    const lastSlash = rest.lastIndexOf("/");
+    const colon = rest.lastIndexOf(":");
+    if (colon > lastSlash) {
+        const tag = rest.slice(colon + 1);
+        if (!TAG.test(tag)) return tag === "" ? "ends with ':' but has no tag" : `has an invalid tag "${tag}"`;
+        rest = rest.slice(0, colon);
+    }
+    const parts = rest.split("/");
+    const first = parts[0] ?? "";
+    if (parts.length > 1 && (first.includes(".") || first.includes(":") || first === "localhost")) {
+        const [host, port] = first.split(":");
+        if (!isHostname(host ?? "") && !isIpv4(host ?? "") && host !== "localhost") return `has an invalid registry host "${first}"`;
+        if (port !== undefined && !/^\d{1,5}$/.test(port)) return `has an invalid registry port "${port}"`;
+        parts.shift();
+    }
+    if (parts.length === 0 || parts.some((p) => p === "")) return "has an empty path component";
+    const bad = parts.find((p) => !PATH_COMPONENT.test(p));
+    if (bad) return `has an invalid repository name component "${bad}" (lower-case letters, digits, '.', '_' and '-' only)`;
+    return undefined;
+}
+
+/** True for an RFC 1123 hostname (labels of letters, digits and hyphens). */
+export function isHostname(value: string): boolean {
+    if (value.length === 0 || value.length > 253) return false;
+    return value
+        .split(".")
+        .every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label));
+}
+
+function isIpv4(value: string): boolean {
+    const parts = value.split(".");
+    return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+}
+
+/** An IPv4 CIDR block with the given prefix length range, e.g. 10.100.0.0/16. */
+export function ipv4Cidr(minPrefix: number, maxPrefix: number): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: `an IPv4 CIDR block with a prefix from /${minPrefix} to /${maxPrefix}, e.g. 10.100.0.0/16`,
+        parse(raw) {
+            const value = raw.trim();
+            const m = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(value);
+            if (!m || !isIpv4(m[1]!)) return fail("is not an IPv4 CIDR block");
+            const prefix = Number(m[2]);
+            if (prefix < minPrefix || prefix > maxPrefix) return fail(`has prefix /${prefix}`);
+            const ip = m[1]!.split(".").reduce((acc, o) => (acc << 8) + Number(o), 0) >>> 0;
+            const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
+            if ((ip & mask) >>> 0 !== ip) return fail("has host bits set (not a network address)");
+            return ok(value);
+        },
+        render: (v) => v,
+    };
+}

@@ -1,0 +1,50 @@
+/** Runs the whole program under mocks from raw config, the way `pulumi up` / `pulumi preview` would. */
+import * as pulumi from "@pulumi/pulumi";
+import { vi } from "vitest";
+import program from "../../index";
+import type { RawConfig } from "../../config";
+import { installMocks, Registration, settle } from "./mocks";
+
+/** Environment variables the program consults; cleared so the host's settings cannot leak into tests. */
+const PROGRAM_ENV = ["AWS_REGION", "AWS_DEFAULT_REGION", "DIGITALOCEAN_TOKEN", "LINODE_TOKEN"];
+
+export interface ProgramRun {
+    registrations: Registration[];
+    calls: pulumi.runtime.MockCallArgs[];
+    outputs?: Record<string, pulumi.Input<unknown>>;
+    warnings: string[];
+    error?: unknown;
+}
+
+/** Runs the program; a thrown error is returned (with what was registered before it), not rethrown. */
+export async function runProgram(raw: RawConfig, opts: { preview?: boolean } = {}): Promise<ProgramRun> {
+    const saved = Object.fromEntries(PROGRAM_ENV.map((k) => [k, process.env[k]]));
+    PROGRAM_ENV.forEach((k) => delete process.env[k]);
+    Object.entries(raw.env).forEach(([k, v]) => (process.env[k] = v));
+    const warnings: string[] = [];
+    const warn = vi.spyOn(pulumi.log, "warn").mockImplementation((msg: string) => {
+        warnings.push(msg);
+        return Promise.resolve();
+    });
+    try {
+        const { registrations, calls } = await installMocks({
+            config: { ...raw.values },
+            secretKeys: [...raw.secretKeys],
+            preview: opts.preview,
+            project: raw.project,
+            stack: raw.stack,
+        });
+        let outputs: ProgramRun["outputs"];
+        let error: unknown;
+        try {
+            outputs = program();
+        } catch (e) {
+            error = e;
+        }
+        await settle();
+        return { registrations, calls, outputs, warnings, error };
+    } finally {
+        warn.mockRestore();
+        PROGRAM_ENV.forEach((k) => (saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k])));
+    }
+}
