@@ -7,3 +7,6 @@ export * from "./problems";
 export type { RawConfig } from "./resolve";
 export * from "./stackFile";
 export * from "./validate";
+export * from "./pulumiYaml";
+export * from "./reference";
+export * from "./stackExample";

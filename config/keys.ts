@@ -175,6 +175,7 @@ export const KEYS = {
         type: text({ maxLength: 100 }),
         defaultNote: "mara-<stack>",
         description: "Name of the Kubernetes cluster; also tags the cloud resources Kubernetes creates for it.",
+        example: "mara-dev",
         group: "Platform",
     }),
     fqdn: spec({
@@ -269,6 +270,7 @@ export const KEYS = {
         legacy: ["eks:desired_capacity"],
         type: integer(1, 450, "nodes"),
         defaultNote: "3, kept within [min, max]",
+        example: "3",
         description: "Number of worker nodes to start with (between the minimum and maximum).",
         group: "AWS",
     }),

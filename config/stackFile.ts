@@ -35,7 +35,7 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
     const values: Record<string, string> = {};
     const secretKeys = new Set<string>();
     for (const [rawKey, value] of Object.entries(config as Record<string, unknown>)) {
-        const key = normaliseKey(rawKey);
+        const key = normaliseKey(rawKey, project);
         if (isSecure(value)) {
             secretKeys.add(key);
             values[key] = opts.secrets?.[key] ?? ENCRYPTED_PLACEHOLDER;
@@ -46,9 +46,13 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
     return { project, stack: opts.stack ?? "dev", values, secretKeys, env: opts.env ?? {} };
 }
 
-/** `proj:config:key` is Pulumi's legacy spelling of `proj:key`. */
-function normaliseKey(key: string): string {
+/**
+ * Normalises a key as the Pulumi CLI does: `proj:config:key` is the legacy spelling of `proj:key`, and a
+ * key without a namespace belongs to the project.
+ */
+function normaliseKey(key: string, project: string): string {
     const parts = key.split(":");
+    if (parts.length === 1) return `${project}:${key}`;
     return parts.length === 3 && parts[1] === "config" ? `${parts[0]}:${parts[2]}` : key;
 }
 

@@ -150,11 +150,14 @@ function chartOf(id: KeyId): ChartId | undefined {
 /** Unknown keys in namespaces we own are typos until proven otherwise. */
 function checkKeyNames(raw: RawConfig, findings: Findings): void {
     for (const key of Object.keys(raw.values)) {
-        if (!key.includes(":")) {
-            const guess = closest(key.replace(".", ":"), KNOWN_KEYS);
+        const name = key.slice(key.indexOf(":") + 1);
+        const dotted = /^([a-z-]+)\.(\w+)$/.exec(name);
+        // The CLI files a key written without a colon under the project; MARA's example has one such typo.
+        if (key.startsWith(`${PROJECT_NAMESPACE}:`) && dotted && (MARA_NAMESPACES as readonly string[]).includes(dotted[1]!)) {
+            const meant = `${dotted[1]}:${dotted[2]}`;
             findings.warn(
-                `"${key}" is not a Pulumi config key (keys are <namespace>:<name>) and is ignored` +
-                    (guess ? `; did you mean ${guess}?` : "."),
+                `"${name}" is ignored: it has a dot where a colon belongs, so Pulumi files it under the project as ${key}` +
+                    (KNOWN_KEYS.includes(meant) ? `; write it as ${meant}.` : "."),
             );
             continue;
         }
