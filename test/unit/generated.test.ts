@@ -1,0 +1,86 @@
+/** The files generated from the key table must match it; run `npm run gen` after changing config/keys.ts. */
+import * as fs from "fs";
+import * as path from "path";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { CHARTS, KEYS, KeySpec, parseStackFile, renderConfigReference, renderPulumiYaml, renderStackExample, validateConfig } from "../../config";
+
+const ROOT = path.join(__dirname, "..", "..");
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
+
+describe("generated files", () => {
+    it("Pulumi.yaml is up to date", () => {
+        expect(read("Pulumi.yaml"), "run `npm run gen`").toBe(renderPulumiYaml());
+    });
+
+    it("Pulumi.dev.yaml.example is up to date", () => {
+        expect(read("Pulumi.dev.yaml.example"), "run `npm run gen`").toBe(renderStackExample());
+    });
+
+    it("the README's configuration reference is up to date", () => {
+        expect(read("README.md"), "run `npm run gen`").toContain(renderConfigReference());
+    });
+});
+
+describe("Pulumi.yaml", () => {
+    const project = parse(read("Pulumi.yaml"));
+
+    it("is a TypeScript nodejs project named mara", () => {
+        expect(project.name).toBe("mara");
+        expect(project.runtime).toEqual({ name: "nodejs", options: { typescript: true, packagemanager: "npm" } });
+    });
+
+    it("disables the default providers of every package whose configuration matters", () => {
+        expect(project.config["pulumi:disable-default-providers"]).toEqual(["aws", "kubernetes", "linode", "digitalocean", "docker"]);
+    });
+
+    it("declares each defaulted mara: key with the code's type and default, and no key without a default", () => {
+        const specs = (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.key.startsWith("mara:"));
+        for (const spec of specs) {
+            const decl = project.config[spec.key.slice("mara:".length)];
+            if (spec.default === undefined) {
+                // A declared key without a default would be required by the Pulumi CLI.
+                expect(decl, spec.key).toBeUndefined();
+                continue;
+            }
+            expect(decl, spec.key).toMatchObject({ type: spec.type.pulumiType, default: spec.default });
+            expect(decl.description.length, spec.key).toBeGreaterThan(10);
+        }
+    });
+
+    it("declares chart defaults equal to the catalogue", () => {
+        for (const [id, chart] of Object.entries(CHARTS)) {
+            expect(project.config[`${id}ChartVersion`].default).toBe(chart.version);
+            expect(project.config[`${id}HelmRepoUrl`].default).toBe(chart.repositoryUrl);
+        }
+    });
+
+    it("runs transpile-only under Pulumi (ts-node reads tsconfig's ts-node section)", () => {
+        expect(JSON.parse(read("tsconfig.json"))["ts-node"]).toEqual({ transpileOnly: true });
+    });
+});
+
+describe("Pulumi.dev.yaml.example", () => {
+    it("is a valid AWS stack file as it stands", () => {
+        const result = validateConfig(parseStackFile(read("Pulumi.dev.yaml.example")));
+        expect(result.problems).toEqual([]);
+        expect(result.config?.infra.type).toBe("aws");
+    });
+
+    it("stays valid with every commented key switched on", () => {
+        const text = read("Pulumi.dev.yaml.example")
+            .split("\n")
+            .filter((l) => !/^\s+#\s+secure:/.test(l))
+            .map((l) => l.replace(/^ {2}# (mara:\w+|aws:\w+): (?!$)/, "  $1: "))
+            .join("\n");
+        const raw = parseStackFile(text);
+        expect(Object.keys(raw.values).length).toBeGreaterThan(40);
+        // The example's AWS section must hold together; keys for other clouds are inert on AWS.
+        expect(validateConfig(raw).problems).toEqual([]);
+    });
+
+    it("lists every key", () => {
+        const text = read("Pulumi.dev.yaml.example");
+        for (const spec of Object.values(KEYS) as KeySpec<unknown>[]) expect(text, spec.key).toContain(`${spec.key}:`);
+    });
+});

@@ -1,0 +1,349 @@
+import { describe, expect, it } from "vitest";
+import { ConfigProblem, formatProblem, validateConfig } from "../../config";
+import { aws, fixture, rawConfig } from "../support/config";
+
+/** Problems of a config as the one-line messages users see. */
+const problems = (values: Record<string, string>) => validateConfig(aws(values)).problems.map(formatProblem);
+const only = (values: Record<string, string>): ConfigProblem => {
+    const found = validateConfig(aws(values)).problems;
+    expect(found, found.map(formatProblem).join("\n")).toHaveLength(1);
+    return found[0]!;
+};
+
+describe("infrastructure type", () => {
+    it("lists every valid value when the type is unknown", () => {
+        expect(problems({ "kubernetes:infra_type": "gcp" })).toEqual([
+            'kubernetes:infra_type = "gcp": is not a known value. Allowed: one of "aws", "digitalocean", "linode", "kubeconfig", "AWS", "DO", "LKE". Fix: pulumi config set kubernetes:infra_type aws',
+        ]);
+    });
+
+    it("says how to set it when it is missing", () => {
+        const result = validateConfig(rawConfig({ "aws:region": "us-east-1" }));
+        expect(result.problems.map(formatProblem)).toEqual([
+            'kubernetes:infra_type: is not set. Allowed: one of "aws", "digitalocean", "linode", "kubeconfig" (MARA\'s AWS, DO and LKE also work). Fix: pulumi config set kubernetes:infra_type aws (or mara:infraType)',
+        ]);
+    });
+
+    it.each([
+        ["AWS", "aws"],
+        ["aws", "aws"],
+        ["DO", "digitalocean"],
+        ["digitalocean", "digitalocean"],
+        ["LKE", "linode"],
+        ["Linode", "linode"],
+        ["kubeconfig", "kubeconfig"],
+    ])("accepts %s case-insensitively as %s", (written, type) => {
+        const values: Record<string, string> = { "kubernetes:infra_type": written, "aws:region": "us-east-1", "kic-helm:fqdn": "mara.example.com" };
+        if (type === "linode") Object.assign(values, { "linode:region": "us-central", "linode:k8s_version": "1.34" });
+        if (type === "kubeconfig") values["kubernetes:kubeconfig"] = "/home/me/.kube/config";
+        const result = validateConfig(rawConfig(values));
+        expect(result.problems.map(formatProblem)).toEqual([]);
+        expect(result.config?.infra.type).toBe(type);
+    });
+});
+
+describe("EKS sizes", () => {
+    it("rejects a minimum above the maximum", () => {
+        expect(formatProblem(only({ "eks:min_size": "5", "eks:max_size": "2" }))).toBe(
+            'eks:min_size = "5": is greater than eks:max_size (2). Allowed: a minimum no greater than the maximum. Fix: lower eks:min_size or raise eks:max_size, e.g. pulumi config set eks:max_size 12',
+        );
+    });
+
+    it.each([
+        ["eks:min_size", "three", "is not a number"],
+        ["eks:max_size", "12.5", "is not a whole number"],
+        ["eks:desired_capacity", "", "is not a number"],
+        ["kic-helm:helm_timeout", "5m", "is not a number"],
+        ["logstore:data_replicas", "2.0", "is not a whole number"],
+        ["linode:node_count", "three", "is not a number"],
+        ["docean:node_count", "1e3", "is not a number"],
+    ])("rejects non-integer %s = %j", (key, value, problem) => {
+        const p = only({ [key]: value });
+        expect(p.key).toBe(key);
+        expect(p.value).toBe(value);
+        expect(p.problem).toBe(problem);
+        expect(p.allowed).toMatch(/^a whole number from \d+ to \d+/);
+        expect(p.fix).toMatch(new RegExp(`^pulumi config set ${key} \\d+$`));
+    });
+
+    it("rejects a desired capacity outside [min, max] and proposes the nearest bound", () => {
+        expect(formatProblem(only({ "eks:min_size": "2", "eks:max_size": "4", "eks:desired_capacity": "6" }))).toBe(
+            'eks:desired_capacity = "6": is outside [2, 4], the node group\'s minimum (eks:min_size) and maximum (eks:max_size). Allowed: a whole number from 2 to 4. Fix: pulumi config set eks:desired_capacity 4',
+        );
+    });
+
+    it("defaults the desired capacity to 3 kept within the configured range", () => {
+        const sizes = (values: Record<string, string>) => {
+            const infra = validateConfig(aws(values)).config!.infra;
+            return infra.type === "aws" ? infra.eks : undefined;
+        };
+        expect(sizes({})).toMatchObject({ minSize: 3, maxSize: 12, desiredSize: 3 });
+        expect(sizes({ "eks:min_size": "5", "eks:max_size": "8" })).toMatchObject({ desiredSize: 5 });
+        expect(sizes({ "eks:min_size": "1", "eks:max_size": "2" })).toMatchObject({ desiredSize: 2 });
+    });
+
+    it("rejects timeouts out of range", () => {
+        expect(formatProblem(only({ "kic-helm:helm_timeout": "10" }))).toBe(
+            'kic-helm:helm_timeout = "10": is below the minimum of 30. Allowed: a whole number from 30 to 7200 seconds. Fix: pulumi config set kic-helm:helm_timeout 600',
+        );
+    });
+});
+
+describe("availability zones", () => {
+    it("rejects zones of another region (MARA's example: us-west-1 zones with region us-east-1)", () => {
+        const found = validateConfig(aws({ "vpc:azs": '["us-west-1a","us-west-1b"]' })).problems;
+        expect(found.map((p) => p.problem)).toEqual([
+            'lists "us-west-1a", which is in region us-west-1, not us-east-1',
+            'lists "us-west-1b", which is in region us-west-1, not us-east-1',
+        ]);
+        expect(found[0]).toMatchObject({
+            key: "vpc:azs",
+            value: '["us-west-1a","us-west-1b"]',
+            allowed: "availability zones of us-east-1, such as us-east-1a, us-east-1b and us-east-1c",
+        });
+        expect(found[0]!.fix).toContain("or change aws:region to the zones' region");
+    });
+
+    it("accepts Local Zone names of the region", () => {
+        expect(problems({ "vpc:azs": '["us-east-1a","us-east-1-bos-1a"]' })).toEqual([]);
+    });
+
+    it("requires two distinct zones, because EKS does", () => {
+        expect(only({ "vpc:azs": '["us-east-1a"]' }).problem).toBe("lists fewer than two zones; EKS needs subnets in at least two");
+        expect(only({ "vpc:azs": '["us-east-1a","us-east-1a"]' }).problem).toBe("lists us-east-1a more than once");
+    });
+
+    it("reads a comma-separated list too", () => {
+        const infra = validateConfig(aws({ "mara:vpcAzs": "us-east-1a, us-east-1c" })).config!.infra;
+        expect(infra.type === "aws" && infra.vpc.availabilityZones).toEqual(["us-east-1a", "us-east-1c"]);
+    });
+
+    it("checks names against the region from the environment when aws:region is not set", () => {
+        const raw = rawConfig({ "kubernetes:infra_type": "aws", "vpc:azs": '["eu-west-1a","eu-west-1b"]' }, { env: { AWS_REGION: "us-east-1" } });
+        expect(validateConfig(raw).problems.map((p) => p.problem)[0]).toBe('lists "eu-west-1a", which is in region eu-west-1, not us-east-1');
+    });
+});
+
+describe("region", () => {
+    it("is required for AWS, from config or environment", () => {
+        expect(validateConfig(rawConfig({ "kubernetes:infra_type": "aws" })).problems.map(formatProblem)).toEqual([
+            "aws:region: is not set. Allowed: an AWS region such as us-east-1. Fix: pulumi config set aws:region us-east-1 (or export AWS_REGION)",
+        ]);
+        const fromEnv = validateConfig(rawConfig({ "kubernetes:infra_type": "aws" }, { env: { AWS_DEFAULT_REGION: "eu-west-1" } }));
+        expect(fromEnv.config?.infra).toMatchObject({ type: "aws", region: "eu-west-1" });
+    });
+
+    it("rejects a malformed region", () => {
+        expect(only({ "aws:region": "us_east_1" })).toMatchObject({ key: "aws:region", problem: "has the wrong form" });
+    });
+});
+
+describe("negative and out-of-range counts", () => {
+    it.each(["logstore:master_replicas", "logstore:data_replicas", "logstore:ingest_replicas", "logstore:coordinating_replicas"])(
+        "rejects a negative %s",
+        (key) => {
+            expect(only({ [key]: "-1" })).toMatchObject({ key, value: "-1", problem: "is negative" });
+        },
+    );
+
+    it("requires at least one Elasticsearch master and warns about an even number", () => {
+        expect(only({ "logstore:master_replicas": "0" }).problem).toBe("is below the minimum of 1");
+        expect(validateConfig(aws({ "logstore:master_replicas": "2" })).warnings).toContain(
+            "logstore:master_replicas = 2: an even number of Elasticsearch masters tolerates no more failures than 1; use an odd number.",
+        );
+    });
+});
+
+describe("Helm repository URLs", () => {
+    it("rejects MARA's doubled scheme", () => {
+        expect(formatProblem(only({ "prometheus:helm_repo_url": "https://https://prometheus-community.github.io/helm-charts" }))).toBe(
+            'prometheus:helm_repo_url = "https://https://prometheus-community.github.io/helm-charts": repeats the scheme. Allowed: an http(s):// Helm repository URL or an oci:// registry reference, e.g. https://helm.nginx.com/stable. Fix: pulumi config set prometheus:helm_repo_url https://prometheus-community.github.io/helm-charts',
+        );
+    });
+
+    it.each([
+        ["ftp://charts.example.com", 'uses the unsupported scheme "ftp:"'],
+        ["helm.nginx.com/stable", "is not a URL"],
+        ["https://bad_host/charts", 'has an invalid host "bad_host"'],
+    ])("rejects %s", (url, problem) => {
+        expect(only({ "kic-helm:helm_repo_url": url }).problem).toBe(problem);
+    });
+
+    it("accepts mirrors and OCI registries", () => {
+        const cfg = validateConfig(aws({ "kic-helm:helm_repo_url": "oci://ghcr.io/nginx/charts", "certmgr:certmgr_helm_repo_url": "https://mirror.example.com:8443/jetstack/" })).config!;
+        expect(cfg.ingress.chart.repositoryUrl).toBe("oci://ghcr.io/nginx/charts");
+        expect(cfg.certManager.chart.repositoryUrl).toBe("https://mirror.example.com:8443/jetstack");
+    });
+});
+
+describe("image names and enums", () => {
+    it.each([
+        ["Nginx/Ingress:1.0", 'has an invalid repository name component "Nginx" (lower-case letters, digits, \'.\', \'_\' and \'-\' only)'],
+        ["nginx/nginx-ingress:", "ends with ':' but has no tag"],
+        ["https://docker.io/nginx/nginx-ingress:5.5.4", "starts with a URL scheme (leave out http:// or https://)"],
+        ["nginx/nginx ingress:1", "contains white space"],
+        ["nginx//ingress:1", "has an empty path component"],
+        ["nginx/nginx-ingress@sha256:abc", "has a malformed digest (expected @sha256:<64 hex digits>)"],
+    ])("rejects kic:image_name %j", (image, problem) => {
+        expect(only({ "kic:image_name": image })).toMatchObject({ key: "kic:image_name", value: image, problem });
+    });
+
+    it.each([
+        "nginx/nginx-ingress:2.4.2",
+        "docker.io/nginx/nginx-ingress:2.4.2-alpine",
+        "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:2.4.2-ot",
+        "localhost:5000/kic:dev",
+        `nginx/nginx-ingress@sha256:${"a".repeat(64)}`,
+    ])("accepts kic:image_name %s", (image) => {
+        expect(validateConfig(aws({ "kic:image_name": image })).config?.kic.imageName).toBe(image);
+    });
+
+    it("rejects kic:image_origin ftp and lists the values", () => {
+        expect(formatProblem(only({ "kic:image_origin": "ftp" }))).toBe(
+            'kic:image_origin = "ftp": is not a known value. Allowed: one of "registry", "source". Fix: pulumi config set kic:image_origin registry',
+        );
+    });
+
+    it("rejects an unknown NAT gateway layout", () => {
+        expect(only({ "mara:vpcNatGateways": "none" })).toMatchObject({ problem: "is not a known value", allowed: 'one of "perAz", "single"' });
+    });
+
+    it("composes MARA's existing-cluster image keys into the image name", () => {
+        expect(validateConfig(aws({ "kic-helm:nginx_repository": "nginx/nginx-ingress", "kic-helm:nginx_tag": "5.4.0" })).config?.kic.imageName).toBe(
+            "nginx/nginx-ingress:5.4.0",
+        );
+    });
+});
+
+describe("NGINX Plus", () => {
+    it("requires the repository key and certificate to build a Plus image from source", () => {
+        const p = only({ "kic:image_origin": "source", "kic:make_target": "debian-image-plus" });
+        expect(p.key).toBe("kic:make_target");
+        expect(p.fix).toBe(
+            "pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key && pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt",
+        );
+    });
+
+    it("reads the paths from MARA's nested kic:nginx_plus object", () => {
+        const cfg = validateConfig(
+            aws({
+                "kic:image_origin": "source",
+                "kic:make_target": "debian-image-plus",
+                "kic:nginx_plus": JSON.stringify({ "kic:key_path": "/k/repo.key", "kic:cert_path": "/k/repo.crt" }),
+            }),
+        ).config!;
+        expect(cfg.kic.nginxPlus).toEqual({ keyPath: "/k/repo.key", certPath: "/k/repo.crt" });
+    });
+
+    it("warns when Plus mode is enabled for an open-source image", () => {
+        expect(validateConfig(aws({ "kic-helm:enable_plus": "true" })).warnings.join("\n")).toContain(
+            "kic-helm:enable_plus is true but the ingress controller image (nginx/nginx-ingress:5.5.4) is not an NGINX Plus image",
+        );
+    });
+});
+
+describe("MARA keys and canonical keys", () => {
+    it("reads a MARA key when the canonical key only holds its Pulumi.yaml default", () => {
+        const cfg = validateConfig(aws({ "mara:eksMinSize": "3", "eks:min_size": "4", "eks:max_size": "6" })).config!;
+        expect(cfg.infra.type === "aws" && cfg.infra.eks.minSize).toBe(4);
+    });
+
+    it("rejects a canonical key and a MARA key that disagree", () => {
+        expect(formatProblem(only({ "mara:eksMinSize": "5", "eks:min_size": "4" }))).toBe(
+            'mara:eksMinSize = "5": is set together with eks:min_size = "4", and the two disagree. Allowed: one of the two keys. Fix: keep mara:eksMinSize and remove the MARA key: pulumi config rm eks:min_size',
+        );
+    });
+
+    it("warns once per provider namespace, naming the new keys and the commands", () => {
+        const { warnings } = validateConfig(aws({ "eks:min_size": "2", "eks:max_size": "5" }));
+        expect(warnings).toContain(
+            'Keys in the "eks" namespace belong to the eks provider, which may reject keys it does not know. Read under their new names: eks:min_size → mara:eksMinSize, eks:max_size → mara:eksMaxSize. Rename them: pulumi config rm eks:min_size && pulumi config set mara:eksMinSize 2 && pulumi config rm eks:max_size && pulumi config set mara:eksMaxSize 5',
+        );
+    });
+
+    it("does not warn about MARA keys outside provider namespaces", () => {
+        expect(validateConfig(aws({ "kic-helm:chart_version": "2.6.4", "logstore:data_replicas": "3" })).warnings).toEqual([]);
+    });
+
+    it("rejects unknown keys in the mara namespace with a suggestion", () => {
+        expect(formatProblem(only({ "mara:eksMinSzie": "3" }))).toBe(
+            'mara:eksMinSzie = "3": is not a setting this program knows. Allowed: the keys listed in the README\'s configuration reference and Pulumi.yaml. Fix: did you mean mara:eksMinSize? Remove it with: pulumi config rm mara:eksMinSzie',
+        );
+    });
+
+    it("warns about likely typos in MARA namespaces", () => {
+        expect(validateConfig(aws({ "kic-helm:chart_verison": "2.6.4" })).warnings).toEqual([
+            "kic-helm:chart_verison is not a setting this program reads and is ignored; did you mean kic-helm:chart_version?",
+        ]);
+    });
+
+    it("ignores MARA's Bitnami Elasticsearch settings rather than applying them to the ECK operator", () => {
+        const result = validateConfig(aws({ "logstore:chart_name": "elasticsearch", "logstore:chart_version": "19.4.4" }));
+        expect(result.config?.logstore.chart).toMatchObject({ chart: "eck-operator", version: "3.5.0" });
+        expect(result.warnings[0]).toMatch(/^logstore:chart_name = "elasticsearch" is ignored: this platform installs the eck-operator chart/);
+    });
+
+    it("ignores a bare logstore:chart_version, which in a MARA file describes the Bitnami chart", () => {
+        expect(validateConfig(aws({ "logstore:chart_version": "19.4.4" })).config?.logstore.chart.version).toBe("3.5.0");
+    });
+
+    it("warns about chart pins older than the tested version", () => {
+        const result = validateConfig(aws({ "certmgr:chart_version": "v1.10.0" }));
+        expect(result.config?.certManager.chart.version).toBe("v1.10.0");
+        expect(result.warnings).toEqual([
+            "certmgr:chart_version = v1.10.0 pins an older cert-manager chart than the v1.21.1 this platform is written and tested for; its values may not apply. Remove the key to use v1.21.1.",
+        ]);
+    });
+
+    it("warns that EKS no longer offers MARA's default Kubernetes version", () => {
+        expect(validateConfig(aws({ "eks:k8s_version": "1.21" })).warnings).toContain(
+            "eks:k8s_version = 1.21: EKS no longer creates clusters older than 1.32, so `pulumi up` would fail. Set eks:k8s_version to 1.35 or remove it to use the default.",
+        );
+    });
+});
+
+describe("secrets", () => {
+    it("wraps secret values as secret Outputs", async () => {
+        const cfg = validateConfig(aws({ "mara:grafanaAdminPassword": "s3cret" }, { secret: ["mara:grafanaAdminPassword"] })).config!;
+        const { isSecret } = await import("@pulumi/pulumi");
+        expect(await isSecret(cfg.prometheus.grafanaAdminPassword!)).toBe(true);
+    });
+
+    it("warns about a secret stored in plain text, with the command that encrypts it", () => {
+        expect(validateConfig(aws({ "prometheus:adminpass": "strongpass" })).warnings).toEqual([
+            "prometheus:adminpass is stored in plain text in the stack file; encrypt it: pulumi config set --secret mara:grafanaAdminPassword '<value>' && pulumi config rm prometheus:adminpass",
+        ]);
+    });
+
+    it("never puts a secret value in a problem message", () => {
+        const p = only({ "mara:siriusAccountsPassword": "  " });
+        expect(p.value).toBeUndefined();
+        expect(formatProblem(p)).not.toContain("  ");
+    });
+});
+
+describe("cluster name", () => {
+    it("defaults to mara-<stack>, cleaned for cloud naming rules", () => {
+        expect(validateConfig(aws()).config?.clusterName).toBe("mara-dev");
+        const raw = { ...aws(), stack: "Team_A.Prod" };
+        expect(validateConfig(raw).config?.clusterName).toBe("mara-team-a-prod");
+    });
+
+    it("rejects a name a new cluster cannot have", () => {
+        expect(only({ "kubernetes:cluster_name": "My Cluster" })).toMatchObject({ key: "kubernetes:cluster_name", problem: "cannot name a new cluster" });
+    });
+});
+
+describe("reporting", () => {
+    it("reports every problem at once", () => {
+        const found = problems({ "eks:min_size": "x", "kic:image_origin": "ftp", "logstore:master_replicas": "-2", "kic-helm:helm_repo_url": "ftp://x.example.com" });
+        expect(found).toHaveLength(4);
+    });
+
+    it("returns a frozen config", () => {
+        const cfg = validateConfig(fixture("minimal-aws")).config!;
+        expect(Object.isFrozen(cfg)).toBe(true);
+        expect(Object.isFrozen(cfg.infra)).toBe(true);
+        expect(() => ((cfg as { stack: string }).stack = "x")).toThrow();
+    });
+});
