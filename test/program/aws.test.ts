@@ -1,0 +1,198 @@
+/**
+ * The whole program on the AWS path, run as `pulumi up` and as a first `pulumi preview` on an empty
+ * stack, from a MARA-format stack file, a minimal one and one written with this program's own keys.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ConfigError } from "../../config";
+import { aws, fixture } from "../support/config";
+import { find, ofType, promiseOf, Registration } from "../support/mocks";
+import { ProgramRun, runProgram } from "../support/program";
+
+const FIXTURES = ["mara-aws", "minimal-aws", "canonical-aws"] as const;
+
+/** Packages whose resources must never use a default provider (Pulumi.yaml disables them). */
+const EXPLICIT_ONLY = ["aws", "kubernetes", "linode", "digitalocean", "docker"];
+const pkg = (type: string) => type.split(":")[0]!;
+const plan = (regs: Registration[]) => regs.map((r) => `${r.type}::${r.name}`).sort();
+const providerRefOf = (regs: Registration[], type: string) => {
+    const providers = ofType(regs, type);
+    expect(providers, type).toHaveLength(1);
+    return `${providers[0]!.urn}::${providers[0]!.name}-id`;
+};
+
+describe.each(FIXTURES)("stack file %s", (name) => {
+    let up: ProgramRun;
+    let preview: ProgramRun;
+
+    beforeAll(async () => {
+        up = await runProgram(fixture(name));
+        preview = await runProgram(fixture(name), { preview: true });
+    });
+
+    it("runs without error as pulumi up and as a first pulumi preview", () => {
+        expect(up.error).toBeUndefined();
+        expect(preview.error).toBeUndefined();
+    });
+
+    it("registers the same resources in preview, with every cloud value unknown, as in an update", () => {
+        expect(plan(preview.registrations)).toEqual(plan(up.registrations));
+        expect(up.registrations.length).toBeGreaterThan(30);
+    });
+
+    it("gives every resource an explicit provider: one AWS provider, one Kubernetes provider", () => {
+        for (const run of [up, preview]) {
+            const awsRef = providerRefOf(run.registrations, "pulumi:providers:aws");
+            for (const r of run.registrations.filter((x) => x.custom && EXPLICIT_ONLY.includes(pkg(x.type)))) {
+                expect(r.provider, `${r.type} ${r.name} uses a default provider`).not.toBe("");
+                if (pkg(r.type) === "aws") expect(r.provider, r.name).toMatch(/pulumi:providers:aws::aws::/);
+            }
+            for (const r of run.registrations.filter((x) => pkg(x.type) === "eks")) expect(r.providers.aws, r.name).toMatch(/::pulumi:providers:aws::aws::/);
+            if (run === up) for (const r of run.registrations.filter((x) => pkg(x.type) === "eks")) expect(r.providers.aws).toBe(awsRef);
+            expect(ofType(run.registrations, "pulumi:providers:kubernetes")).toHaveLength(1);
+        }
+    });
+
+    it("makes the Kubernetes provider wait for the node group and the storage driver", () => {
+        const provider = find(up.registrations, "pulumi:providers:kubernetes", "kubeconfig-provider");
+        expect(provider.dependencies).toContain(find(up.registrations, "eks:index:ManagedNodeGroup", "eks-nodes").urn);
+        expect(provider.dependencies).toContain(find(up.registrations, "aws:eks/addon:Addon", "eks-ebs-csi").urn);
+    });
+
+    it("builds the cluster on the VPC's subnets", () => {
+        const cluster = find(up.registrations, "eks:index:Cluster", "eks-cluster");
+        const subnets = ofType(up.registrations, "aws:ec2/subnet:Subnet").map((s) => s.urn);
+        expect(cluster.dependencies).toEqual(expect.arrayContaining(subnets));
+    });
+
+    it("exports the kubeconfig as a secret and the cluster, network and registry as plain outputs", async () => {
+        const outputs = up.outputs!;
+        expect(Object.keys(outputs).sort()).toEqual(
+            ["azs", "cluster_name", "infra_type", "kubeconfig", "oidc_provider_arn", "private_subnet_ids", "public_subnet_ids", "registry_id", "repository_url", "vpc_id"].sort(),
+        );
+        expect(await pulumi.isSecret(outputs.kubeconfig as pulumi.Output<string>)).toBe(true);
+        for (const [key, value] of Object.entries(outputs)) {
+            if (key === "kubeconfig" || !pulumi.Output.isInstance(value)) continue;
+            expect(await pulumi.isSecret(value), key).toBe(false);
+        }
+        expect(outputs.infra_type).toBe("aws");
+        expect(await promiseOf(outputs.repository_url as pulumi.Output<string>)).toMatch(/^123456789012\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com\/ingress-controller-dev$/);
+    });
+
+    it("never exports the registry's push credentials", async () => {
+        for (const value of Object.values(up.outputs!)) {
+            const plain = pulumi.Output.isInstance(value) ? await promiseOf(value as pulumi.Output<unknown>) : value;
+            expect(JSON.stringify(plain)).not.toContain("ecr-push-token");
+        }
+    });
+});
+
+describe("MARA-format stack file", () => {
+    let run: ProgramRun;
+    beforeAll(async () => {
+        run = await runProgram(fixture("mara-aws"));
+    });
+
+    it("configures the AWS provider from aws:region and aws:profile, tagging everything", () => {
+        expect(find(run.registrations, "pulumi:providers:aws", "aws").inputs).toMatchObject({
+            region: "us-east-1",
+            profile: "myProfile",
+            defaultTags: JSON.stringify({ tags: { "mara:project": "mara", "mara:stack": "dev", "mara:cluster": "mara-dev" } }),
+        });
+    });
+
+    it("honours MARA's EKS and VPC keys", () => {
+        expect(find(run.registrations, "eks:index:Cluster", "eks-cluster").inputs).toMatchObject({ name: "mara-dev", version: "1.21" });
+        expect(find(run.registrations, "eks:index:ManagedNodeGroup", "eks-nodes").inputs).toMatchObject({
+            instanceTypes: ["t2.large"],
+            scalingConfig: { minSize: 3, maxSize: 12, desiredSize: 3 },
+        });
+        const zones = ofType(run.registrations, "aws:ec2/subnet:Subnet").map((s) => s.inputs!.availabilityZone);
+        expect(zones.sort()).toEqual(["us-east-1a", "us-east-1a", "us-east-1b", "us-east-1b"]);
+        expect(ofType(run.registrations, "aws:ec2/natGateway:NatGateway")).toHaveLength(2);
+    });
+
+    it("logs the warnings for its stale settings", () => {
+        expect(run.warnings.some((w) => w.startsWith('Keys in the "eks" namespace belong to the eks provider'))).toBe(true);
+        expect(run.warnings).toContain(
+            "eks:k8s_version = 1.21: EKS no longer creates clusters older than 1.32, so `pulumi up` would fail. Set eks:k8s_version to 1.35 or remove it to use the default.",
+        );
+    });
+});
+
+describe("minimal stack file", () => {
+    it("uses current defaults: three zones from the region, one NAT gateway each, EKS 1.35 on t3.large", async () => {
+        const run = await runProgram(fixture("minimal-aws"));
+        expect(run.warnings).toEqual([]);
+        expect(ofType(run.registrations, "aws:ec2/subnet:Subnet").map((s) => s.inputs!.availabilityZone).sort()).toEqual(
+            ["us-east-1a", "us-east-1a", "us-east-1b", "us-east-1b", "us-east-1c", "us-east-1c"],
+        );
+        expect(ofType(run.registrations, "aws:ec2/natGateway:NatGateway")).toHaveLength(3);
+        expect(find(run.registrations, "eks:index:Cluster", "eks-cluster").inputs).toMatchObject({ version: "1.35" });
+        expect(find(run.registrations, "eks:index:ManagedNodeGroup", "eks-nodes").inputs).toMatchObject({
+            instanceTypes: ["t3.large"],
+            scalingConfig: { minSize: 3, maxSize: 12, desiredSize: 3 },
+        });
+        expect(find(run.registrations, "pulumi:providers:aws", "aws").inputs!.profile).toBeUndefined();
+    });
+});
+
+describe("native stack file", () => {
+    it("applies mara: keys: a single NAT gateway, the chosen region, sizes and cluster name", async () => {
+        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "g", "mara:siriusAccountsPassword": "a" } }));
+        expect(ofType(run.registrations, "aws:ec2/natGateway:NatGateway")).toHaveLength(1);
+        expect(find(run.registrations, "pulumi:providers:aws", "aws").inputs!.region).toBe("eu-west-1");
+        expect(find(run.registrations, "eks:index:Cluster", "eks-cluster").inputs).toMatchObject({ name: "platform-eu" });
+        expect(find(run.registrations, "eks:index:ManagedNodeGroup", "eks-nodes").inputs).toMatchObject({
+            instanceTypes: ["m6i.large"],
+            scalingConfig: { minSize: 2, maxSize: 6, desiredSize: 3 },
+        });
+        const subnet = find(run.registrations, "aws:ec2/subnet:Subnet", "vpc-public-0");
+        expect((subnet.inputs!.tags as Record<string, string>)["kubernetes.io/cluster/platform-eu"]).toBe("shared");
+    });
+});
+
+describe("bad input stops the program before anything is registered", () => {
+    it.each([
+        [{ "kubernetes:infra_type": "gcp" }, "kubernetes:infra_type"],
+        [{ "eks:min_size": "5", "eks:max_size": "2" }, "eks:min_size"],
+        [{ "eks:min_size": "three" }, "eks:min_size"],
+        [{ "eks:desired_capacity": "20" }, "eks:desired_capacity"],
+        [{ "kic-helm:helm_timeout": "300s" }, "kic-helm:helm_timeout"],
+        [{ "vpc:azs": '["us-west-1a","us-west-1b"]' }, "vpc:azs"],
+        [{ "logstore:master_replicas": "-3" }, "logstore:master_replicas"],
+        [{ "prometheus:helm_repo_url": "https://https://prometheus-community.github.io/helm-charts" }, "prometheus:helm_repo_url"],
+        [{ "kic:image_name": "NGINX/ingress:latest" }, "kic:image_name"],
+        [{ "kic:image_origin": "ftp" }, "kic:image_origin"],
+    ])("%j", async (values, key) => {
+        for (const preview of [false, true]) {
+            const run = await runProgram(aws(values), { preview });
+            expect(run.error).toBeInstanceOf(ConfigError);
+            const message = (run.error as Error).message;
+            expect(message).toMatch(/^MARA configuration is invalid \(\d problems?\); nothing was created\./);
+            expect(message).toContain(`${key} `);
+            expect(message).toContain("Allowed: ");
+            expect(message).toContain("Fix: ");
+            expect(run.registrations).toEqual([]);
+        }
+    });
+
+    it("a ConfigError hides the stack trace from the Pulumi CLI", async () => {
+        const run = await runProgram(aws({ "eks:min_size": "x" }));
+        expect(pulumi.RunError.isInstance(run.error)).toBe(true);
+    });
+
+    it.each(["DO", "LKE", "kubeconfig"])("infra type %s is recognised but not available yet, and nothing is created", async (type) => {
+        const run = await runProgram(
+            aws({
+                "kubernetes:infra_type": type,
+                "kic-helm:fqdn": "mara.example.com",
+                "linode:region": "us-central",
+                "linode:k8s_version": "1.34",
+                "kubernetes:kubeconfig": "/home/me/.kube/config",
+            }),
+        );
+        expect((run.error as Error).message).toMatch(/is recognised but not available in this release yet; only "aws" is\. Nothing was created\./);
+        expect(run.registrations).toEqual([]);
+    });
+});
