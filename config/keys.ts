@@ -108,11 +108,6 @@ export const OLDEST_EKS_VERSION = "1.32";
 /** The NGINX Ingress Controller image used when none is configured (matches the pinned chart). */
 export const DEFAULT_KIC_IMAGE = "nginx/nginx-ingress:5.5.4";
 
-const kubernetesName = text({
-    pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
-    maxLength: 40,
-    allowed: "lower-case letters, digits and '-', starting and ending with a letter or digit, at most 40 characters",
-});
 const k8sMinorVersion = text({ pattern: /^1\.\d{1,2}$/, allowed: 'a Kubernetes minor version such as "1.35"' });
 const awsAz = text({ pattern: /^[a-z]{2}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
 const chartVersion = text({

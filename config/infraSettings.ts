@@ -1,0 +1,188 @@
+/** Validation and typed settings of each infrastructure type (AWS, DigitalOcean, Linode, existing cluster). */
+import { KEYS, KeyValue, OLDEST_EKS_VERSION } from "./keys";
+import type { AwsInfraConfig, DigitalOceanInfraConfig, InfraConfig, KubeconfigInfraConfig, LinodeInfraConfig } from "./model";
+import { configSetCommand } from "./problems";
+import { Findings, legacyName, RawConfig, secretOutput } from "./resolve";
+import { compareVersions, Get, GetResolved, KeyOf } from "./lookup";
+import { availabilityZoneProblem } from "./zones";
+
+/** Builds the settings of the configured infrastructure type, recording its problems. */
+export function buildInfra(
+    type: NonNullable<KeyValue<"infraType">>,
+    raw: RawConfig,
+    r: GetResolved,
+    v: Get,
+    keyOf: KeyOf,
+    findings: Findings,
+): InfraConfig | undefined {
+    switch (type) {
+        case "aws":
+            return buildAws(raw, r, v, keyOf, findings);
+        case "digitalocean":
+            return buildDigitalOcean(raw, r, v);
+        case "linode":
+            return buildLinode(raw, r, v, findings);
+        case "kubeconfig":
+            return buildKubeconfig(v, findings);
+        default:
+            return undefined;
+    }
+}
+
+function buildAws(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): AwsInfraConfig | undefined {
+    const envRegion = raw.env.AWS_REGION ?? raw.env.AWS_DEFAULT_REGION;
+    let region = v("awsRegion");
+    if (region === undefined && r("awsRegion").source === undefined) {
+        if (envRegion !== undefined) {
+            const parsed = KEYS.awsRegion.type.parse(envRegion);
+            if (parsed.ok) region = parsed.value;
+            else findings.problem({ key: "AWS_REGION", value: envRegion, problem: parsed.reason, allowed: KEYS.awsRegion.type.allowed, fix: "export AWS_REGION=us-east-1" });
+        } else {
+            findings.problem({
+                key: "aws:region",
+                problem: "is not set",
+                allowed: KEYS.awsRegion.type.allowed,
+                fix: `${configSetCommand("aws:region", "us-east-1")} (or export AWS_REGION)`,
+            });
+        }
+    }
+
+    const azs = v("vpcAzs");
+    if (azs && region) {
+        const azKey = keyOf("vpcAzs");
+        for (const az of azs) {
+            const why = availabilityZoneProblem(az, region);
+            if (why) {
+                findings.problem({
+                    key: azKey,
+                    value: JSON.stringify(azs),
+                    problem: `lists "${az}", which ${why}`,
+                    allowed: `availability zones of ${region}, such as ${region}a, ${region}b and ${region}c`,
+                    fix: `set ${azKey} to zones of ${region} (or remove it to use the first ${v("vpcAzCount")} zones), or change aws:region to the zones' region`,
+                });
+            }
+        }
+        const dupes = azs.filter((az, i) => azs.indexOf(az) !== i);
+        if (dupes.length > 0) {
+            findings.problem({ key: azKey, value: JSON.stringify(azs), problem: `lists ${dupes.join(", ")} more than once`, allowed: "distinct availability zones", fix: `remove the duplicates from ${azKey}` });
+        }
+        if (azs.length < 2 || azs.length > 6) {
+            findings.problem({
+                key: azKey,
+                value: JSON.stringify(azs),
+                problem: azs.length < 2 ? "lists fewer than two zones; EKS needs subnets in at least two" : "lists more than six zones",
+                allowed: "two to six availability zones",
+                fix: `list two to six zones of ${region} in ${azKey}`,
+            });
+        }
+    }
+
+    const version = v("eksVersion");
+    if (version && compareVersions(version, OLDEST_EKS_VERSION) < 0) {
+        findings.warn(
+            `${keyOf("eksVersion")} = ${version}: EKS no longer creates clusters older than ${OLDEST_EKS_VERSION}, so \`pulumi up\` would fail. ` +
+                `Set ${keyOf("eksVersion")} to ${KEYS.eksVersion.default} or remove it to use the default.`,
+        );
+    }
+
+    const min = v("eksMinSize");
+    const max = v("eksMaxSize");
+    if (min !== undefined && max !== undefined && min > max) {
+        findings.problem({
+            key: keyOf("eksMinSize"),
+            value: String(min),
+            problem: `is greater than ${keyOf("eksMaxSize")} (${max})`,
+            allowed: `a minimum no greater than the maximum`,
+            fix: `lower ${keyOf("eksMinSize")} or raise ${keyOf("eksMaxSize")}, e.g. ${configSetCommand(keyOf("eksMaxSize"), String(Math.max(min, 12)))}`,
+        });
+    }
+    let desired = v("eksDesiredCapacity");
+    if (min !== undefined && max !== undefined && min <= max) {
+        if (desired === undefined && r("eksDesiredCapacity").source === undefined) {
+            desired = Math.max(1, Math.min(Math.max(3, min), max));
+        } else if (desired !== undefined && (desired < min || desired > max)) {
+            findings.problem({
+                key: keyOf("eksDesiredCapacity"),
+                value: String(desired),
+                problem: `is outside [${min}, ${max}], the node group's minimum (${keyOf("eksMinSize")}) and maximum (${keyOf("eksMaxSize")})`,
+                allowed: `a whole number from ${min} to ${max}`,
+                fix: configSetCommand(keyOf("eksDesiredCapacity"), String(Math.min(Math.max(desired, min), max))),
+            });
+        }
+    }
+
+    if (!region || !version || min === undefined || max === undefined || desired === undefined) return undefined;
+    return {
+        type: "aws",
+        region,
+        profile: v("awsProfile"),
+        vpc: {
+            cidr: v("vpcCidr")!,
+            availabilityZones: azs,
+            availabilityZoneCount: azs?.length ?? v("vpcAzCount")!,
+            natGateways: v("vpcNatGateways")!,
+        },
+        eks: { version, instanceType: v("eksInstanceType")!, minSize: min, maxSize: max, desiredSize: desired },
+        ecr: {
+            repositoryName: `ingress-controller-${raw.stack}`.toLowerCase().replace(/[^a-z0-9._/-]+/g, "-"),
+            imageRetention: v("ecrImageRetention")!,
+        },
+    };
+}
+
+function buildDigitalOcean(raw: RawConfig, r: GetResolved, v: Get): DigitalOceanInfraConfig {
+    const envToken = raw.env.DIGITALOCEAN_TOKEN;
+    return {
+        type: "digitalocean",
+        token: secretOutput(r("doToken")) ?? secretOutput({ value: envToken }),
+        region: v("doRegion")!,
+        k8sVersion: v("doK8sVersion")!,
+        instanceSize: v("doInstanceSize")!,
+        nodeCount: v("doNodeCount")!,
+        registryTier: v("doRegistryTier")!,
+    };
+}
+
+function buildLinode(raw: RawConfig, r: GetResolved, v: Get, findings: Findings): LinodeInfraConfig {
+    for (const id of ["lkeRegion", "lkeK8sVersion"] as const) {
+        if (r(id).source === undefined) {
+            const legacyKey = KEYS[id].legacy[0]!;
+            findings.problem({
+                key: legacyName(legacyKey),
+                problem: "is not set",
+                allowed: KEYS[id].type.allowed,
+                fix: `${configSetCommand(KEYS[id].key, KEYS[id].example ?? "<value>")}`,
+            });
+        }
+    }
+    return {
+        type: "linode",
+        token: secretOutput(r("linodeToken")) ?? secretOutput({ value: raw.env.LINODE_TOKEN }),
+        region: v("lkeRegion"),
+        k8sVersion: v("lkeK8sVersion"),
+        instanceType: v("lkeInstanceType")!,
+        nodeCount: v("lkeNodeCount")!,
+        highAvailability: v("lkeHighAvailability")!,
+        harbor: {
+            soaEmail: v("harborSoaEmail"),
+            instanceType: v("harborInstanceType")!,
+            sshKeyPath: v("harborSshKeyPath"),
+            adminPassword: secretOutput(r("harborAdminPassword")),
+            dbPassword: secretOutput(r("harborDbPassword")),
+            sudoPassword: secretOutput(r("harborSudoPassword")),
+        },
+    };
+}
+
+function buildKubeconfig(v: Get, findings: Findings): KubeconfigInfraConfig {
+    const kubeconfig = v("kubeconfig");
+    if (kubeconfig === undefined) {
+        findings.problem({
+            key: "kubernetes:kubeconfig",
+            problem: "is not set, and an existing cluster is reached only through a kubeconfig",
+            allowed: "the path of a kubeconfig file, or its contents",
+            fix: `${configSetCommand("kubernetes:kubeconfig", "~/.kube/config")} (or ${KEYS.kubeconfig.key})`,
+        });
+    }
+    return { type: "kubeconfig", kubeconfig, context: v("kubeContext") };
+}

@@ -1,0 +1,66 @@
+/** Validation and typed settings of the NGINX Ingress Controller image (MARA's kic:* keys). */
+import { KEYS } from "./keys";
+import type { MaraConfig } from "./model";
+import { configSetCommand } from "./problems";
+import { Findings, secretOutput } from "./resolve";
+import type { Get, GetResolved, KeyOf } from "./lookup";
+
+/** Builds the image settings, checking NGINX Plus requirements. */
+export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): MaraConfig["kic"] {
+    // Values that failed to parse are undefined here; their problems are already recorded.
+    let imageName = v("kicImageName") ?? "";
+    const repo = r("kicImageRepository");
+    const tag = r("kicImageTag");
+    if (repo.source || tag.source) {
+        if (r("kicImageName").source) {
+            findings.warn(`${repo.source ?? tag.source} is ignored because ${keyOf("kicImageName")} is set.`);
+        } else if (repo.value !== undefined || tag.value !== undefined) {
+            const [defaultRepo, defaultTag] = splitImage(imageName);
+            imageName = `${repo.value ?? defaultRepo}:${tag.value ?? defaultTag}`;
+        }
+    }
+
+    const makeTarget = v("kicMakeTarget") ?? "";
+    const keyPath = v("kicNginxPlusKeyPath");
+    const certPath = v("kicNginxPlusCertPath");
+    const origin = v("kicImageOrigin") ?? "registry";
+    if (origin === "source" && makeTarget.includes("plus") && (keyPath === undefined || certPath === undefined)) {
+        findings.problem({
+            key: keyOf("kicMakeTarget"),
+            value: makeTarget,
+            problem: "builds NGINX Plus, which needs the NGINX Plus repository key and certificate, but they are not configured",
+            allowed: "an NGINX Plus target together with both certificate paths, or an open-source target such as debian-image",
+            fix: `${configSetCommand(KEYS.kicNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")} && ${configSetCommand(KEYS.kicNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")}`,
+        });
+    }
+    if ((keyPath === undefined) !== (certPath === undefined)) {
+        const missing = keyPath === undefined ? "kicNginxPlusKeyPath" : "kicNginxPlusCertPath";
+        findings.problem({
+            key: KEYS[missing].key,
+            problem: "is not set, but its NGINX Plus partner is",
+            allowed: "both the key and the certificate path, or neither",
+            fix: configSetCommand(KEYS[missing].key, KEYS[missing].example!),
+        });
+    }
+    const plusImage = origin === "source" ? makeTarget.includes("plus") : imageName.includes("plus");
+    if (v("ingressEnablePlus") && !plusImage) {
+        findings.warn(
+            `${keyOf("ingressEnablePlus")} is true but the ingress controller image (${origin === "source" ? `make target ${makeTarget}` : imageName}) ` +
+                `is not an NGINX Plus image; the controller will not start in Plus mode.`,
+        );
+    }
+    return {
+        imageOrigin: origin,
+        imageName,
+        makeTarget,
+        sourceUrl: v("kicSrcUrl")!,
+        alwaysRebuild: v("kicAlwaysRebuild")!,
+        nginxPlus: keyPath !== undefined && certPath !== undefined ? { keyPath, certPath } : undefined,
+        nginxJwt: secretOutput(r("nginxJwt")),
+    };
+}
+
+function splitImage(image: string): [string, string] {
+    const at = image.lastIndexOf(":");
+    return at > image.lastIndexOf("/") ? [image.slice(0, at), image.slice(at + 1)] : [image, "latest"];
+}
