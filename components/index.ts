@@ -1,6 +1,15 @@
 /** The components of the MARA platform: the library surface of this package. */
+export * from "./certManager";
 export * from "./ecr";
 export * from "./eks";
+export * from "./helmRelease";
+export * from "./ingressController";
+export * from "./kicImage";
 export * from "./kubeconfig";
+export * from "./logAgent";
+export * from "./logstore";
+export * from "./observability";
+export * from "./prometheus";
+export * from "./secrets";
 export * from "./vpc";
 export * from "./vpcLayout";

@@ -61,9 +61,11 @@ export const KEY_GROUPS = [
     "Existing cluster",
     "Ingress controller image",
     "Ingress controller",
+    "Certificates",
     "Charts",
     "Logs",
     "Metrics",
+    "Tracing",
     "Bank of Sirius",
 ] as const;
 export type KeyGroup = (typeof KEY_GROUPS)[number];
@@ -115,6 +117,7 @@ const chartVersion = text({
     allowed: 'a chart version such as "2.6.4" or "v1.21.1"',
 });
 const helmTimeout = integer(30, 7200, "seconds");
+const volumeSize = text({ pattern: /^\d+(\.\d+)?(Mi|Gi|Ti)$/, allowed: "a volume size such as 10Gi" });
 const replicas = (min: number) => integer(min, 50);
 const dbIdentifier = text({ pattern: /^[a-z_][a-z0-9_]{0,62}$/, allowed: "a PostgreSQL identifier: lower-case letters, digits and '_', at most 63 characters" });
 const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
@@ -540,6 +543,47 @@ export const KEYS = {
         description: "Run the ingress controller in NGINX Plus mode (needs an NGINX Plus image).",
         group: "Ingress controller",
     }),
+    ingressReplicas: spec({
+        key: "mara:ingressReplicas",
+        type: integer(1, 20),
+        default: 1,
+        description: "Number of ingress controller pods.",
+        group: "Ingress controller",
+    }),
+    storageClass: spec({
+        key: "mara:storageClass",
+        type: text({ pattern: /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, allowed: "a StorageClass name such as gp3" }),
+        defaultNote: "the platform's class (gp2 on EKS)",
+        description: "StorageClass for the platform's persistent volumes (Prometheus, Grafana, Elasticsearch, databases).",
+        example: "gp3",
+        group: "Platform",
+    }),
+
+    // ---- Certificates -------------------------------------------------------------------------
+    tlsIssuer: spec({
+        key: "mara:tlsIssuer",
+        legacy: ["sirius:cert_type"],
+        type: oneOf<"selfsigned" | "acme">(["selfsigned", "acme"], { http01: "acme", "self-signed": "selfsigned" }),
+        default: "selfsigned",
+        description: "Issuer of the platform's TLS certificates: a self-signed ClusterIssuer, or ACME (Let's Encrypt, HTTP-01) which needs mara:acmeEmail and a public host name.",
+        group: "Certificates",
+    }),
+    acmeEmail: spec({
+        key: "mara:acmeEmail",
+        legacy: ["sirius:cert_email"],
+        type: text({ pattern: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, allowed: "an email address" }),
+        description: "Account email for the ACME issuer; setting it creates the ACME ClusterIssuer.",
+        example: "ops@example.com",
+        group: "Certificates",
+    }),
+    acmeServer: spec({
+        key: "mara:acmeServer",
+        type: helmRepoUrl(),
+        default: "https://acme-v02.api.letsencrypt.org/directory",
+        description: "ACME directory URL (Let's Encrypt production by default; its staging URL for tests).",
+        group: "Certificates",
+    }),
+
     ...chartKeys("ingress", {
         version: ["kic-helm:chart_version"],
         url: ["kic-helm:helm_repo_url"],
@@ -612,7 +656,36 @@ export const KEYS = {
         group: "Logs",
     }),
 
+    logstoreVersion: spec({
+        key: "mara:logstoreVersion",
+        type: text({ pattern: /^[89]\.\d+\.\d+$/, allowed: 'an Elasticsearch 8.x or 9.x version such as "9.5.0"' }),
+        default: "9.5.0",
+        description: "Elasticsearch and Kibana version run by the ECK operator.",
+        group: "Logs",
+    }),
+    logstoreStorageSize: spec({
+        key: "mara:logstoreStorageSize",
+        type: volumeSize,
+        default: "10Gi",
+        description: "Volume size of each Elasticsearch data node.",
+        group: "Logs",
+    }),
+
     // ---- Metrics --------------------------------------------------------------------------------
+    prometheusStorageSize: spec({
+        key: "mara:prometheusStorageSize",
+        type: volumeSize,
+        default: "10Gi",
+        description: "Volume size of Prometheus.",
+        group: "Metrics",
+    }),
+    dashboardStorageSize: spec({
+        key: "mara:dashboardStorageSize",
+        type: volumeSize,
+        default: "5Gi",
+        description: "Volume size of Grafana and of Alertmanager.",
+        group: "Metrics",
+    }),
     grafanaAdminPassword: spec({
         key: "mara:grafanaAdminPassword",
         legacy: ["prometheus:adminpass"],
@@ -621,6 +694,15 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Grafana administrator password.",
         group: "Metrics",
+    }),
+
+    // ---- Tracing --------------------------------------------------------------------------------
+    otelCollectorVariant: spec({
+        key: "mara:otelCollectorVariant",
+        type: oneOf(["basic", "debug", "full"] as const),
+        default: "basic",
+        description: "OpenTelemetry collector configuration: basic (OTLP, batched, logged), debug (every span logged) or full (adds Zipkin/Jaeger receivers and span metrics for Prometheus).",
+        group: "Tracing",
     }),
 
     // ---- Bank of Sirius -------------------------------------------------------------------------

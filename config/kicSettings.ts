@@ -24,15 +24,6 @@ export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Finding
     const keyPath = v("kicNginxPlusKeyPath");
     const certPath = v("kicNginxPlusCertPath");
     const origin = v("kicImageOrigin") ?? "registry";
-    if (origin === "source" && makeTarget.includes("plus") && (keyPath === undefined || certPath === undefined)) {
-        findings.problem({
-            key: keyOf("kicMakeTarget"),
-            value: makeTarget,
-            problem: "builds NGINX Plus, which needs the NGINX Plus repository key and certificate, but they are not configured",
-            allowed: "an NGINX Plus target together with both certificate paths, or an open-source target such as debian-image",
-            fix: `${configSetCommand(KEYS.kicNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")} && ${configSetCommand(KEYS.kicNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")}`,
-        });
-    }
     if ((keyPath === undefined) !== (certPath === undefined)) {
         const missing = keyPath === undefined ? "kicNginxPlusKeyPath" : "kicNginxPlusCertPath";
         findings.problem({
@@ -40,6 +31,34 @@ export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Finding
             problem: "is not set, but its NGINX Plus partner is",
             allowed: "both the key and the certificate path, or neither",
             fix: configSetCommand(KEYS[missing].key, KEYS[missing].example!),
+        });
+    }
+    if (v("ingressEnablePlus") && r("nginxJwt").value === undefined) {
+        findings.problem({
+            key: keyOf("ingressEnablePlus"),
+            value: "true",
+            problem: "turns on NGINX Plus, which needs its license token, and mara:nginxJwt is not set",
+            allowed: "false, or true together with the JWT from MyF5 in mara:nginxJwt",
+            fix: `${configSetCommand(KEYS.nginxJwt.key, "<jwt>", true)} (or ${configSetCommand(keyOf("ingressEnablePlus"), "false")})`,
+        });
+    }
+    if (origin === "source" && makeTarget.includes("plus")) {
+        findings.problem({
+            key: keyOf("kicMakeTarget"),
+            value: makeTarget,
+            problem: "builds NGINX Plus, which needs BuildKit secrets that Pulumi's Docker provider cannot pass",
+            allowed: "debian-image, alpine-image or ubi-image for source builds",
+            fix: `build the image with \`make ${makeTarget}\` and push it, then ${configSetCommand(KEYS.kicImageOrigin.key, "registry")} && ${configSetCommand(KEYS.kicImageName.key, "<your-registry>/nginx-plus-ingress:<tag>")}`,
+        });
+    }
+    const srcUrl = v("kicSrcUrl") ?? "";
+    if (origin === "source" && !isLocalPath(srcUrl)) {
+        findings.problem({
+            key: keyOf("kicSrcUrl"),
+            value: srcUrl,
+            problem: "is not a local directory; source builds run from a checkout on this machine",
+            allowed: "an absolute path or file:// URL of a kubernetes-ingress checkout",
+            fix: `git clone --branch v5.5.4 https://github.com/nginx/kubernetes-ingress.git ~/kubernetes-ingress && ${configSetCommand(keyOf("kicSrcUrl"), "~/kubernetes-ingress")}`,
         });
     }
     const plusImage = origin === "source" ? makeTarget.includes("plus") : imageName.includes("plus");
@@ -63,4 +82,9 @@ export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Finding
 function splitImage(image: string): [string, string] {
     const at = image.lastIndexOf(":");
     return at > image.lastIndexOf("/") ? [image.slice(0, at), image.slice(at + 1)] : [image, "latest"];
+}
+
+/** Whether a source location is on this machine (path or file:// URL). */
+export function isLocalPath(url: string): boolean {
+    return url.startsWith("/") || url.startsWith("~/") || url.startsWith("./") || url.startsWith("../") || url.startsWith("file://");
 }

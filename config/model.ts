@@ -107,6 +107,8 @@ export interface MaraConfig {
     readonly clusterName: string;
     /** Public host name of the platform, when configured. */
     readonly fqdn?: string;
+    /** StorageClass for persistent volumes; the platform's default when unset. */
+    readonly storageClass?: string;
     /** Infrastructure provider settings. */
     readonly infra: InfraConfig;
     /** NGINX Ingress Controller image. */
@@ -122,20 +124,31 @@ export interface MaraConfig {
         readonly nginxJwt?: pulumi.Output<string>;
     };
     /** NGINX Ingress Controller release. */
-    readonly ingress: { readonly chart: ChartSettings; readonly enablePlus: boolean };
-    readonly certManager: { readonly chart: ChartSettings };
+    readonly ingress: { readonly chart: ChartSettings; readonly enablePlus: boolean; readonly replicas: number };
+    readonly certManager: {
+        readonly chart: ChartSettings;
+        /** Issuer of the platform's certificates. */
+        readonly issuer: "selfsigned" | "acme";
+        /** ACME account email; an ACME ClusterIssuer is created when set. */
+        readonly acmeEmail?: string;
+        readonly acmeServer: string;
+    };
     readonly logstore: {
         readonly chart: ChartSettings;
+        readonly version: string;
+        readonly storageSize: string;
         readonly replicas: { readonly master: number; readonly data: number; readonly ingest: number; readonly coordinating: number };
     };
     readonly logagent: { readonly chart: ChartSettings };
     readonly prometheus: {
         readonly chart: ChartSettings;
         readonly statsdChart: ChartSettings;
+        readonly storageSize: string;
+        readonly dashboardStorageSize: string;
         /** Grafana admin password (secret), when configured; generated otherwise. */
         readonly grafanaAdminPassword?: pulumi.Output<string>;
     };
-    readonly observability: { readonly otelOperatorChart: ChartSettings };
+    readonly observability: { readonly otelOperatorChart: ChartSettings; readonly collectorVariant: "basic" | "debug" | "full" };
     readonly sirius: {
         readonly hostname?: string;
         readonly accountsAdmin: string;

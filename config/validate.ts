@@ -78,6 +78,7 @@ export function validateConfig(raw: RawConfig): ValidationResult {
     const kic = buildKic(r, v, keyOf, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
+    checkCertificates(v, keyOf, findings);
 
     if (findings.problems.length > 0 || !infra) {
         return { problems: findings.problems, warnings: findings.warnings };
@@ -95,12 +96,15 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         stack: raw.stack,
         clusterName,
         fqdn: v("fqdn"),
+        storageClass: v("storageClass"),
         infra,
         kic,
-        ingress: { chart: chart("ingress"), enablePlus: v("ingressEnablePlus")! },
-        certManager: { chart: chart("certManager") },
+        ingress: { chart: chart("ingress"), enablePlus: v("ingressEnablePlus")!, replicas: v("ingressReplicas")! },
+        certManager: { chart: chart("certManager"), issuer: v("tlsIssuer")!, acmeEmail: v("acmeEmail"), acmeServer: v("acmeServer")! },
         logstore: {
             chart: chart("logstore"),
+            version: v("logstoreVersion")!,
+            storageSize: v("logstoreStorageSize")!,
             replicas: {
                 master: v("logstoreMasterReplicas")!,
                 data: v("logstoreDataReplicas")!,
@@ -112,9 +116,11 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         prometheus: {
             chart: chart("prometheus"),
             statsdChart: chart("statsd"),
+            storageSize: v("prometheusStorageSize")!,
+            dashboardStorageSize: v("dashboardStorageSize")!,
             grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
         },
-        observability: { otelOperatorChart: chart("otelOperator") },
+        observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: v("otelCollectorVariant")! },
         sirius: {
             hostname: v("siriusHostname"),
             accountsAdmin: v("siriusAccountsAdmin")!,
@@ -238,6 +244,19 @@ function checkLogstore(v: Get, keyOf: KeyOf, findings: Findings): void {
         findings.warn(
             `${keyOf("logstoreMasterReplicas")} = ${masters}: an even number of Elasticsearch masters tolerates no more failures than ${masters - 1}; use an odd number.`,
         );
+    }
+}
+
+/** ACME needs an account email; it is the only setting Let's Encrypt insists on. */
+function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
+    if (v("tlsIssuer") === "acme" && v("acmeEmail") === undefined) {
+        findings.problem({
+            key: keyOf("tlsIssuer"),
+            value: "acme",
+            problem: "needs an ACME account email, and mara:acmeEmail is not set",
+            allowed: "selfsigned, or acme together with mara:acmeEmail",
+            fix: `${configSetCommand(KEYS.acmeEmail.key, "ops@example.com")} (or ${configSetCommand(keyOf("tlsIssuer"), "selfsigned")})`,
+        });
     }
 }
 

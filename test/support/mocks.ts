@@ -32,6 +32,8 @@ export interface Registration {
     propertyDependencies: Record<string, string[]>;
     /** Inputs as the mock received them (secrets still wrapped; see {@link unwrapSecrets}). */
     inputs?: Record<string, unknown>;
+    /** True for `Resource.get` reads of existing resources. */
+    read?: boolean;
 }
 
 /** Options of {@link installMocks}. */
@@ -79,6 +81,25 @@ function computedState(args: pulumi.runtime.MockResourceArgs, regs: Registration
                 oidcProviderArn: `arn:aws:iam::${ACCOUNT}:oidc-provider/oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
                 oidcProviderUrl: `oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
             };
+        case "docker:index/image:Image":
+            return { repoDigest: `${String(args.inputs.imageName).split(":")[0]}@sha256:${"ab".repeat(32)}`, registryServer: "registry" };
+        case "random:index/randomPassword:RandomPassword":
+            return { result: `generated-${args.name}`, bcryptHash: "hash" };
+        case "kubernetes:helm.sh/v3:Release":
+            return {
+                status: {
+                    name: args.inputs.name,
+                    namespace: args.inputs.namespace,
+                    chart: args.inputs.chart,
+                    version: args.inputs.version,
+                    status: "deployed",
+                    revision: 1,
+                },
+            };
+        case "kubernetes:core/v1:Service":
+            return args.inputs.spec && (args.inputs.spec as Record<string, unknown>).type === "LoadBalancer"
+                ? { status: { loadBalancer: { ingress: [{ hostname: "a1b2c3-123.elb.us-east-1.amazonaws.com" }] } } }
+                : {};
         default:
             return {};
     }
@@ -163,6 +184,27 @@ export async function installMocks(o: MockOptions = {}) {
         registrations.push(reg);
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
         return register(req, (err: any, resp: any) => {
+            if (resp) reg.urn = resp.getUrn();
+            cb(err, resp);
+        });
+    };
+    const read = monitor.readResource.bind(monitor);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    monitor.readResource = (req: any, cb: any) => {
+        const reg: Registration = {
+            type: req.getType(),
+            name: req.getName(),
+            parent: req.getParent(),
+            custom: true,
+            provider: req.getProvider(),
+            providers: {},
+            dependencies: req.getDependenciesList(),
+            propertyDependencies: {},
+            read: true,
+        };
+        registrations.push(reg);
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        return read(req, (err: any, resp: any) => {
             if (resp) reg.urn = resp.getUrn();
             cb(err, resp);
         });

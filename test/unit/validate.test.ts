@@ -216,29 +216,44 @@ describe("image names and enums", () => {
 });
 
 describe("NGINX Plus", () => {
-    it("requires the repository key and certificate to build a Plus image from source", () => {
-        const p = only({ "kic:image_origin": "source", "kic:make_target": "debian-image-plus" });
-        expect(p.key).toBe("kic:make_target");
-        expect(p.fix).toBe(
-            "pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key && pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt",
-        );
+    it("refuses to build NGINX Plus from source, which needs BuildKit secrets, and says what to do instead", () => {
+        const p = only({ "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "kic:src_url": "/src/kubernetes-ingress" });
+        expect(p).toMatchObject({ key: "kic:make_target", value: "debian-image-plus" });
+        expect(p.problem).toBe("builds NGINX Plus, which needs BuildKit secrets that Pulumi's Docker provider cannot pass");
+        expect(p.fix).toContain("build the image with `make debian-image-plus` and push it, then pulumi config set mara:kicImageOrigin registry");
     });
 
-    it("reads the paths from MARA's nested kic:nginx_plus object", () => {
-        const cfg = validateConfig(
-            aws({
-                "kic:image_origin": "source",
-                "kic:make_target": "debian-image-plus",
-                "kic:nginx_plus": JSON.stringify({ "kic:key_path": "/k/repo.key", "kic:cert_path": "/k/repo.crt" }),
-            }),
-        ).config!;
+    it("builds from a local checkout only, and says how to get one", () => {
+        const p = only({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginxinc/kubernetes-ingress.git#v2.2.0" });
+        expect(p).toMatchObject({ key: "kic:src_url", problem: "is not a local directory; source builds run from a checkout on this machine" });
+        expect(p.fix).toMatch(/^git clone --branch v5\.5\.4 https:\/\/github\.com\/nginx\/kubernetes-ingress\.git ~\/kubernetes-ingress && pulumi config set kic:src_url/);
+        expect(validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": "file:///src/kic" })).problems).toEqual([]);
+    });
+
+    it("reads the repository key and certificate paths from MARA's nested kic:nginx_plus object", () => {
+        const cfg = validateConfig(aws({ "kic:nginx_plus": JSON.stringify({ "kic:key_path": "/k/repo.key", "kic:cert_path": "/k/repo.crt" }) })).config!;
         expect(cfg.kic.nginxPlus).toEqual({ keyPath: "/k/repo.key", certPath: "/k/repo.crt" });
     });
 
+    it("needs the license JWT to run NGINX Plus", () => {
+        expect(formatProblem(only({ "kic-helm:enable_plus": "true", "kic:image_name": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" }))).toBe(
+            'kic-helm:enable_plus = "true": turns on NGINX Plus, which needs its license token, and mara:nginxJwt is not set. Allowed: false, or true together with the JWT from MyF5 in mara:nginxJwt. Fix: pulumi config set --secret mara:nginxJwt \'<jwt>\' (or pulumi config set kic-helm:enable_plus false)',
+        );
+    });
+
     it("warns when Plus mode is enabled for an open-source image", () => {
-        expect(validateConfig(aws({ "kic-helm:enable_plus": "true" })).warnings.join("\n")).toContain(
+        const result = validateConfig(aws({ "kic-helm:enable_plus": "true", "mara:nginxJwt": "jwt" }, { secret: ["mara:nginxJwt"] }));
+        expect(result.warnings.join("\n")).toContain(
             "kic-helm:enable_plus is true but the ingress controller image (nginx/nginx-ingress:5.5.4) is not an NGINX Plus image",
         );
+    });
+});
+
+describe("certificates", () => {
+    it("needs an email for the ACME issuer and reads MARA's SumoLogic-branch keys", () => {
+        expect(only({ "sirius:cert_type": "http01" })).toMatchObject({ key: "sirius:cert_type", problem: "needs an ACME account email, and mara:acmeEmail is not set" });
+        const cfg = validateConfig(aws({ "sirius:cert_type": "http01", "sirius:cert_email": "ops@example.com" })).config!;
+        expect(cfg.certManager).toMatchObject({ issuer: "acme", acmeEmail: "ops@example.com", acmeServer: "https://acme-v02.api.letsencrypt.org/directory" });
     });
 });
 

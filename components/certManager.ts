@@ -1,0 +1,101 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { CHARTS } from "../config/catalogue";
+import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+
+/** An ACME (Let's Encrypt) issuer solving HTTP-01 challenges through the ingress controller. */
+export interface AcmeIssuerArgs {
+    /** Account email for expiry notices. Required. */
+    email: string;
+    /** ACME directory URL. Default Let's Encrypt production. */
+    server?: string;
+    /** Ingress class that serves the HTTP-01 challenges. Default `nginx`. */
+    ingressClassName?: string;
+}
+
+/** Arguments of {@link CertManager}. */
+export interface CertManagerArgs {
+    /** Chart coordinates. Default: the catalogue's cert-manager entry. */
+    chart?: ChartSettings;
+    /** Namespace for cert-manager. Default `cert-manager`. */
+    namespace?: string;
+    /** Adds an ACME ClusterIssuer named `letsencrypt` when set. The self-signed issuer is always created. */
+    acme?: AcmeIssuerArgs;
+}
+
+/** Let's Encrypt's production directory. */
+export const LETSENCRYPT_PRODUCTION = "https://acme-v02.api.letsencrypt.org/directory";
+/** Name of the self-signed ClusterIssuer (MARA's). */
+export const SELF_SIGNED_ISSUER = "selfsigned-issuer";
+/** Name of the ACME ClusterIssuer. */
+export const ACME_ISSUER = "letsencrypt";
+
+/**
+ * cert-manager with its CRDs, a self-signed ClusterIssuer and, optionally, an ACME one. The issuers are
+ * created only after the release is complete, and the release completes only when the chart's
+ * `startupapicheck` hook has reached the webhook; so the issuers never hit a webhook that is not
+ * answering yet (MARA's "run `pulumi up` twice" failure).
+ */
+export class CertManager extends pulumi.ComponentResource {
+    /** Namespace cert-manager runs in. */
+    public readonly namespace: pulumi.Output<string>;
+    /** Name of the self-signed ClusterIssuer. */
+    public readonly selfSignedIssuer: pulumi.Output<string>;
+    /** Name of the ACME ClusterIssuer, when one was requested. */
+    public readonly acmeIssuer?: pulumi.Output<string>;
+    /** Status of the Helm release. */
+    public readonly status: pulumi.Output<string>;
+
+    constructor(name: string, args: CertManagerArgs = {}, opts?: pulumi.ComponentResourceOptions) {
+        super("mara:addons:CertManager", name, {}, opts);
+        if (args.acme && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(args.acme.email)) {
+            throw new Error(`CertManager: acme.email "${args.acme.email}" is not an email address; Let's Encrypt requires one.`);
+        }
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "cert-manager", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const release = helmRelease(
+            `${name}-release`,
+            { release: "certmgr", namespace: ns.metadata.name, chart: args.chart ?? CHARTS.certManager, values: certManagerValues() },
+            { parent: this },
+        );
+        const issuerOpts = { parent: this, dependsOn: [release] };
+        const selfSigned = new k8s.apiextensions.CustomResource(
+            `${name}-selfsigned`,
+            { apiVersion: "cert-manager.io/v1", kind: "ClusterIssuer", metadata: { name: SELF_SIGNED_ISSUER }, spec: { selfSigned: {} } },
+            issuerOpts,
+        );
+        if (args.acme) {
+            const acme = new k8s.apiextensions.CustomResource(
+                `${name}-acme`,
+                { apiVersion: "cert-manager.io/v1", kind: "ClusterIssuer", metadata: { name: ACME_ISSUER }, spec: acmeIssuerSpec(args.acme) },
+                issuerOpts,
+            );
+            this.acmeIssuer = acme.metadata.name;
+        }
+        this.namespace = ns.metadata.name;
+        this.selfSignedIssuer = selfSigned.metadata.name;
+        this.status = release.status.status;
+        this.registerOutputs({ namespace: this.namespace, selfSignedIssuer: this.selfSignedIssuer, acmeIssuer: this.acmeIssuer, status: this.status });
+    }
+}
+
+/** Chart values: CRDs installed and removed with the release; the startup check gates completion on the webhook. */
+export function certManagerValues(): Record<string, unknown> {
+    return {
+        crds: { enabled: true, keep: false },
+        // The post-install hook that keeps the release pending until the webhook answers; slow clusters need more than 1m.
+        startupapicheck: { enabled: true, timeout: "5m" },
+        prometheus: { enabled: true, servicemonitor: { enabled: false } },
+    };
+}
+
+/** Spec of an ACME ClusterIssuer solving HTTP-01 through an ingress class. */
+export function acmeIssuerSpec(a: AcmeIssuerArgs): Record<string, unknown> {
+    return {
+        acme: {
+            server: a.server ?? LETSENCRYPT_PRODUCTION,
+            email: a.email,
+            privateKeySecretRef: { name: `${ACME_ISSUER}-account-key` },
+            solvers: [{ http01: { ingress: { ingressClassName: a.ingressClassName ?? "nginx" } } }],
+        },
+    };
+}

@@ -1,0 +1,55 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import type { ChartSettings } from "../config/model";
+
+export type { ChartSettings };
+
+/** What {@link helmRelease} needs besides the chart coordinates. */
+export interface HelmReleaseArgs {
+    /** Helm release name (fixed, because Service names derive from it). */
+    release: string;
+    /** Namespace to install into; it must exist (components create their own, with labels). */
+    namespace: pulumi.Input<string>;
+    /** Chart, version, repository and timeout, normally from the catalogue in config/. */
+    chart: ChartSettings;
+    /** Chart values. Never put secrets here: reference Kubernetes Secrets from the values instead. */
+    values: pulumi.Input<Record<string, unknown>>;
+}
+
+/**
+ * A real Helm release (`helm list` shows it; hooks and CRDs work), waiting for its workloads to become
+ * ready within the chart's timeout and cleaning up what a failed install created. `helm.v3.Release` is
+ * used rather than `helm.v4.Chart`, which renders on the provider side and fails on a fresh stack whose
+ * kubeconfig is still unknown at preview.
+ */
+export function helmRelease(name: string, a: HelmReleaseArgs, opts: pulumi.CustomResourceOptions): k8s.helm.v3.Release {
+    const oci = a.chart.repositoryUrl.startsWith("oci://");
+    return new k8s.helm.v3.Release(
+        name,
+        {
+            name: a.release,
+            namespace: a.namespace,
+            chart: oci ? `${a.chart.repositoryUrl}/${a.chart.chart}` : a.chart.chart,
+            version: a.chart.version,
+            repositoryOpts: oci ? undefined : { repo: a.chart.repositoryUrl },
+            values: a.values,
+            timeout: a.chart.timeoutSeconds,
+            cleanupOnFail: true,
+            createNamespace: false,
+        },
+        opts,
+    );
+}
+
+/** Labels every namespace of the platform carries. */
+export const PLATFORM_LABELS = { "app.kubernetes.io/part-of": "mara" } as const;
+
+/** A namespace with the platform's labels plus `labels`. Its name is fixed: other components address Services in it. */
+export function platformNamespace(
+    name: string,
+    namespace: string,
+    labels: Record<string, string>,
+    opts: pulumi.CustomResourceOptions,
+): k8s.core.v1.Namespace {
+    return new k8s.core.v1.Namespace(name, { metadata: { name: namespace, labels: { ...PLATFORM_LABELS, ...labels } } }, opts);
+}

@@ -1,0 +1,253 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { CHARTS } from "../config/catalogue";
+import type { RegistryCredentials } from "./ecr";
+import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+
+/** Arguments of {@link IngressController}. */
+export interface IngressControllerArgs {
+    /** Chart coordinates. Default: the catalogue's nginx-ingress entry. */
+    chart?: ChartSettings;
+    /** Namespace. Default `nginx-ingress`. */
+    namespace?: string;
+    /** Controller image repository (no tag), e.g. the KicImage's repository or `nginx/nginx-ingress`. Required. */
+    imageRepository: pulumi.Input<string>;
+    /** Controller image tag. Required. */
+    imageTag: pulumi.Input<string>;
+    /** Credentials of the registry the image is pulled from, when it is private and the nodes cannot pull on their own. */
+    registryCredentials?: pulumi.Input<RegistryCredentials>;
+    /**
+     * JWT from MyF5 for NGINX Plus: pulls from private-registry.nginx.com and, with `nginxPlus`, is the
+     * controller's license token. Secret.
+     */
+    nginxJwt?: pulumi.Input<string>;
+    /** Run as NGINX Plus (needs a Plus image and `nginxJwt`). Default false. */
+    nginxPlus?: boolean;
+    /** Controller replicas. Default 1. */
+    replicas?: number;
+    /** Annotations for the LoadBalancer Service, e.g. the platform's load balancer type. */
+    serviceAnnotations?: Record<string, string>;
+    /** Whether the cloud gives the load balancer a host name (AWS) or only an IP. Default `hostname`. */
+    loadBalancerAddress?: "hostname" | "ip";
+    /** Public host name of the platform; reported as the host name where the load balancer has none. */
+    fqdn?: string;
+    /** OTLP gRPC endpoint (`host:port`) NGINX sends traces to; tracing is off when unset. */
+    tracingEndpoint?: pulumi.Input<string>;
+    /** IngressClass to create and make the cluster default. Default `nginx`. */
+    ingressClassName?: string;
+}
+
+/** Helm release name; the chart derives object names from it (`kic-nginx-ingress-…`). */
+export const KIC_RELEASE = "kic";
+/** Name of the controller's LoadBalancer Service (the name the chart would give it). */
+export const KIC_SERVICE = `${KIC_RELEASE}-nginx-ingress-controller`;
+/** Labels of the chart's metrics Service, which a ServiceMonitor selects. */
+export const KIC_METRICS_LABELS = { "app.kubernetes.io/instance": KIC_RELEASE, service: "nginx-ingress-prometheus-service" } as const;
+/** Name of the image pull secret (MARA's). */
+export const PULL_SECRET = "ingress-controller-registry";
+/** Name of the NGINX Plus license Secret the chart expects. */
+export const LICENSE_SECRET = "license-token";
+
+/**
+ * The fields of MARA's access-log format (remote address and user, time, request, status, bytes,
+ * referrer, user agent, upstream timing and status, URI, request length and time, proxied host, upstream
+ * address and bytes, request ID), written as JSON so the log agent stores them as structured fields.
+ */
+export const ACCESS_LOG_FORMAT = JSON.stringify({
+    time: "$time_iso8601",
+    remote_addr: "$remote_addr",
+    remote_user: "$remote_user",
+    request: "$request",
+    status: "$status",
+    body_bytes_sent: "$body_bytes_sent",
+    http_referer: "$http_referer",
+    http_user_agent: "$http_user_agent",
+    request_id: "$request_id",
+    request_length: "$request_length",
+    request_time: "$request_time",
+    uri: "$uri",
+    proxy_host: "$proxy_host",
+    upstream_addr: "$upstream_addr",
+    upstream_status: "$upstream_status",
+    upstream_response_time: "$upstream_response_time",
+    upstream_bytes_sent: "$upstream_bytes_sent",
+});
+
+/**
+ * NGINX Ingress Controller (NGINX Inc's `nginx-ingress` chart) with MARA's settings. The chart's own
+ * Service is replaced by one this component owns, so its load balancer address is a plain output (no
+ * read of a chart-made object, which fails on a first preview) and destroy removes the cloud load
+ * balancer before the cluster. Metrics (9113) and the status/dashboard port (8080) are published on an
+ * internal Service only; MARA put them on the internet-facing load balancer.
+ */
+export class IngressController extends pulumi.ComponentResource {
+    /** Namespace of the controller. */
+    public readonly namespace: pulumi.Output<string>;
+    /** IngressClass the controller serves (the cluster default). */
+    public readonly ingressClassName: pulumi.Output<string>;
+    /** The load balancer's host name, or `fqdn` where the cloud gives only an IP (MARA's `lb_ingress_hostname`). */
+    public readonly loadBalancerHostname: pulumi.Output<string | undefined>;
+    /** The load balancer's IP address, where the cloud gives one (MARA's `lb_ingress_ip`). */
+    public readonly loadBalancerIp: pulumi.Output<string | undefined>;
+    /** Status of the Helm release. */
+    public readonly status: pulumi.Output<string>;
+
+    constructor(name: string, args: IngressControllerArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("mara:addons:IngressController", name, {}, opts);
+        if (args.nginxPlus && !args.nginxJwt) {
+            throw new Error("IngressController: nginxPlus needs nginxJwt, the NGINX Plus license token (a JWT from MyF5).");
+        }
+        const replicas = args.replicas ?? 1;
+        if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`IngressController: replicas must be a whole number of at least 1; got ${replicas}.`);
+        const className = args.ingressClassName ?? "nginx";
+
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "nginx-ingress", { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
+        const dependsOn: pulumi.Resource[] = [ns];
+        const pullSecret = args.registryCredentials || args.nginxJwt;
+        if (pullSecret) {
+            dependsOn.push(
+                new k8s.core.v1.Secret(
+                    `${name}-pull-secret`,
+                    {
+                        metadata: { name: PULL_SECRET, namespace: ns.metadata.name },
+                        type: "kubernetes.io/dockerconfigjson",
+                        stringData: { ".dockerconfigjson": dockerConfigJson(args.registryCredentials, args.nginxJwt) },
+                    },
+                    { parent: this },
+                ),
+            );
+        }
+        if (args.nginxPlus) {
+            dependsOn.push(
+                new k8s.core.v1.Secret(
+                    `${name}-license`,
+                    {
+                        metadata: { name: LICENSE_SECRET, namespace: ns.metadata.name },
+                        type: "nginx.com/license",
+                        stringData: { "license.jwt": pulumi.secret(args.nginxJwt!) },
+                    },
+                    { parent: this },
+                ),
+            );
+        }
+
+        const release = helmRelease(
+            `${name}-release`,
+            {
+                release: KIC_RELEASE,
+                namespace: ns.metadata.name,
+                chart: args.chart ?? CHARTS.ingress,
+                values: pulumi.all([args.imageRepository, args.imageTag, args.tracingEndpoint]).apply(([repository, tag, tracing]) =>
+                    ingressControllerValues({ repository, tag, tracingEndpoint: tracing, nginxPlus: !!args.nginxPlus, pullSecret: !!pullSecret, replicas, className }),
+                ),
+            },
+            { parent: this, dependsOn },
+        );
+
+        const selector = { "app.kubernetes.io/name": "nginx-ingress", "app.kubernetes.io/instance": KIC_RELEASE };
+        const service = new k8s.core.v1.Service(
+            `${name}-service`,
+            {
+                metadata: {
+                    name: KIC_SERVICE,
+                    namespace: ns.metadata.name,
+                    labels: { ...selector, app: "kic-nginx-ingress" },
+                    annotations: { ...args.serviceAnnotations, "co.elastic.logs/module": "nginx" },
+                },
+                spec: {
+                    type: "LoadBalancer",
+                    externalTrafficPolicy: "Local",
+                    selector,
+                    ports: [
+                        { name: "http", port: 80, targetPort: 80, protocol: "TCP" },
+                        { name: "https", port: 443, targetPort: 443, protocol: "TCP" },
+                    ],
+                },
+            },
+            { parent: this, dependsOn: [release] },
+        );
+        new k8s.core.v1.Service(
+            `${name}-internal`,
+            {
+                metadata: { name: `${KIC_SERVICE}-internal`, namespace: ns.metadata.name, labels: { ...selector, app: "kic-nginx-ingress" } },
+                spec: {
+                    type: "ClusterIP",
+                    selector,
+                    ports: [
+                        { name: "dashboard", port: 8080, targetPort: 8080, protocol: "TCP" },
+                        { name: "prometheus", port: 9113, targetPort: 9113, protocol: "TCP" },
+                    ],
+                },
+            },
+            { parent: this, dependsOn: [release] },
+        );
+
+        const ingress = service.status.loadBalancer.ingress.apply((list) => list?.[0]);
+        this.namespace = ns.metadata.name;
+        this.ingressClassName = pulumi.output(className);
+        this.loadBalancerIp = ingress.apply((i) => i?.ip);
+        this.loadBalancerHostname =
+            (args.loadBalancerAddress ?? "hostname") === "hostname" ? ingress.apply((i) => i?.hostname ?? args.fqdn) : pulumi.output(args.fqdn);
+        this.status = release.status.status;
+        this.registerOutputs({
+            namespace: this.namespace,
+            ingressClassName: this.ingressClassName,
+            loadBalancerHostname: this.loadBalancerHostname,
+            loadBalancerIp: this.loadBalancerIp,
+            status: this.status,
+        });
+    }
+}
+
+/** What {@link ingressControllerValues} needs. */
+export interface KicValuesInput {
+    repository: string;
+    tag: string;
+    nginxPlus: boolean;
+    pullSecret: boolean;
+    replicas: number;
+    className: string;
+    tracingEndpoint?: string;
+}
+
+/** The chart values: MARA's settings for chart 2.x, with the chart's Service switched off (see the class comment). */
+export function ingressControllerValues(v: KicValuesInput): Record<string, unknown> {
+    const tracing = v.tracingEndpoint
+        ? { "otel-exporter-endpoint": v.tracingEndpoint, "otel-service-name": "nginx-ingress", "otel-trace-in-http": "true" }
+        : {};
+    return {
+        controller: {
+            // A digest reference ("sha256:…") pins the image exactly; the chart takes it as `digest`.
+            image: { repository: v.repository, ...(v.tag.startsWith("sha256:") ? { digest: v.tag } : { tag: v.tag }), pullPolicy: "IfNotPresent" },
+            nginxplus: v.nginxPlus,
+            ...(v.nginxPlus ? { mgmt: { licenseTokenSecretName: LICENSE_SECRET } } : {}),
+            replicaCount: v.replicas,
+            healthStatus: true,
+            appprotect: { enable: false },
+            config: { name: "nginx-config", entries: { "log-format": ACCESS_LOG_FORMAT, "log-format-escaping": "json", ...tracing } },
+            serviceAccount: v.pullSecret ? { imagePullSecretName: PULL_SECRET } : {},
+            service: { create: false },
+            reportIngressStatus: { externalService: KIC_SERVICE },
+            pod: { annotations: { "co.elastic.logs/module": "nginx" } },
+            ingressClass: { name: v.className, create: true, setAsDefaultIngress: true },
+            enableCustomResources: true,
+            enableCertManager: true,
+        },
+        prometheus: { create: true, port: 9113, service: { create: true } },
+    };
+}
+
+/** A `.dockerconfigjson` document with auths for the image registry and, with a JWT, NGINX's private registry. */
+export function dockerConfigJson(credentials?: pulumi.Input<RegistryCredentials>, nginxJwt?: pulumi.Input<string>): pulumi.Output<string> {
+    return pulumi.secret(
+        pulumi.all([credentials, nginxJwt]).apply(([c, jwt]) => {
+            const auths: Record<string, { username: string; password: string; auth: string }> = {};
+            const add = (server: string, username: string, password: string) =>
+                (auths[server] = { username, password, auth: Buffer.from(`${username}:${password}`).toString("base64") });
+            if (c) add(c.server, c.username, c.password);
+            // NGINX's registry takes the JWT as user name and any password.
+            if (jwt) add("private-registry.nginx.com", jwt, "none");
+            return JSON.stringify({ auths });
+        }),
+    );
+}

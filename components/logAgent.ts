@@ -1,0 +1,156 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { CHARTS } from "../config/catalogue";
+import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+
+/** Arguments of {@link LogAgent}. */
+export interface LogAgentArgs {
+    /** Chart coordinates of Fluent Bit. Default: the catalogue's fluent-bit entry. */
+    chart?: ChartSettings;
+    /** Namespace. Default `logagent`. */
+    namespace?: string;
+    /** Elasticsearch host, e.g. the Logstore's `elasticsearchHost`. Required. */
+    elasticsearchHost: pulumi.Input<string>;
+    /** Elasticsearch HTTP port. Default 9200. */
+    elasticsearchPort?: number;
+    /** Elasticsearch user to write as. Required. */
+    username: pulumi.Input<string>;
+    /** That user's password. Secret; it reaches the pods through a Kubernetes Secret. Required. */
+    password: pulumi.Input<string>;
+    /**
+     * Host directory with the kubelet's container log files (`/var/log/containers` on every
+     * containerd node). Comes from the provider factory's platform facts. Required.
+     */
+    containerLogPath: string;
+    /** Host directory those log files link into (`/var/log/pods`). Required. */
+    podLogPath: string;
+    /** Container runtime of the nodes; selects the log line parser. Required. */
+    containerRuntime: "containerd" | "docker";
+    /** Index name prefix; daily indices `<prefix>-YYYY.MM.DD`. Default `kubernetes`. */
+    indexPrefix?: string;
+}
+
+/** Where Fluent Bit keeps its read positions on each node, so a restart neither loses nor repeats lines. */
+const STATE_DIR = "/var/lib/fluent-bit";
+
+/**
+ * Fluent Bit as a DaemonSet: tails every container's log on every node from the path that is right for
+ * the cluster's runtime (MARA's Filebeat read `/var/lib/docker/containers`, which is empty on containerd
+ * nodes, MARA issue #76), adds Kubernetes metadata and ships to Elasticsearch with credentials from a
+ * Kubernetes Secret. Elastic's Filebeat chart has been unmaintained since 2022.
+ */
+export class LogAgent extends pulumi.ComponentResource {
+    /** Namespace of the log agent. */
+    public readonly namespace: pulumi.Output<string>;
+    /** Status of the Helm release. */
+    public readonly status: pulumi.Output<string>;
+
+    constructor(name: string, args: LogAgentArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("mara:observability:LogAgent", name, {}, opts);
+        for (const [key, value] of [["containerLogPath", args.containerLogPath], ["podLogPath", args.podLogPath]] as const) {
+            if (!value?.startsWith("/")) throw new Error(`LogAgent: ${key} must be an absolute host path; got "${value}".`);
+        }
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "logagent", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const credentials = new k8s.core.v1.Secret(
+            `${name}-credentials`,
+            {
+                metadata: { name: "elasticsearch-credentials", namespace: ns.metadata.name },
+                type: "kubernetes.io/basic-auth",
+                stringData: { username: args.username, password: pulumi.secret(args.password) },
+            },
+            { parent: this },
+        );
+        const release = helmRelease(
+            `${name}-release`,
+            {
+                release: "fluent-bit",
+                namespace: ns.metadata.name,
+                chart: args.chart ?? CHARTS.logagent,
+                values: pulumi.all([args.elasticsearchHost, credentials.metadata.name]).apply(([host, secretName]) =>
+                    logAgentValues({ ...args, elasticsearchHost: host, secretName }),
+                ),
+            },
+            { parent: this },
+        );
+        this.namespace = ns.metadata.name;
+        this.status = release.status.status;
+        this.registerOutputs({ namespace: this.namespace, status: this.status });
+    }
+}
+
+/** What {@link logAgentValues} needs. */
+export interface LogAgentValuesInput {
+    elasticsearchHost: string;
+    elasticsearchPort?: number;
+    secretName: string;
+    containerLogPath: string;
+    podLogPath: string;
+    containerRuntime: "containerd" | "docker";
+    indexPrefix?: string;
+}
+
+/** Fluent Bit chart values. The config strings pass through Helm's `tpl`, so they must not contain `{{`. */
+export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> {
+    const parser = v.containerRuntime === "docker" ? "docker" : "cri";
+    const mounts = [
+        { name: "container-logs", hostPath: v.containerLogPath, readOnly: true },
+        { name: "pod-logs", hostPath: v.podLogPath, readOnly: true },
+        ...(v.containerRuntime === "docker" ? [{ name: "docker-containers", hostPath: "/var/lib/docker/containers", readOnly: true }] : []),
+        { name: "state", hostPath: STATE_DIR, readOnly: false },
+    ];
+    return {
+        kind: "DaemonSet",
+        // Logs of every node, including tainted ones (system and GPU pools).
+        tolerations: [{ operator: "Exists" }],
+        env: [
+            { name: "ES_USER", valueFrom: { secretKeyRef: { name: v.secretName, key: "username" } } },
+            { name: "ES_PASSWORD", valueFrom: { secretKeyRef: { name: v.secretName, key: "password" } } },
+        ],
+        daemonSetVolumes: mounts.map((m) => ({
+            name: m.name,
+            hostPath: { path: m.hostPath, ...(m.readOnly ? {} : { type: "DirectoryOrCreate" }) },
+        })),
+        daemonSetVolumeMounts: mounts.map((m) => ({ name: m.name, mountPath: m.hostPath, readOnly: m.readOnly })),
+        config: {
+            inputs: section("INPUT", {
+                Name: "tail",
+                Path: `${v.containerLogPath}/*.log`,
+                "multiline.parser": parser,
+                Tag: "kube.*",
+                DB: `${STATE_DIR}/tail-containers.db`,
+                Mem_Buf_Limit: "5MB",
+                Skip_Long_Lines: "On",
+            }),
+            filters: section("FILTER", {
+                Name: "kubernetes",
+                Match: "kube.*",
+                Merge_Log: "On",
+                Keep_Log: "Off",
+                "K8S-Logging.Parser": "On",
+                "K8S-Logging.Exclude": "On",
+            }),
+            outputs: section("OUTPUT", {
+                Name: "es",
+                Match: "kube.*",
+                Host: v.elasticsearchHost,
+                Port: String(v.elasticsearchPort ?? 9200),
+                HTTP_User: "${ES_USER}",
+                HTTP_Passwd: "${ES_PASSWORD}",
+                Logstash_Format: "On",
+                Logstash_Prefix: v.indexPrefix ?? "kubernetes",
+                // Elasticsearch 8 and later reject requests that name a mapping type.
+                Suppress_Type_Name: "On",
+                Replace_Dots: "On",
+                Generate_ID: "On",
+                Retry_Limit: "False",
+                tls: "Off",
+            }),
+        },
+    };
+}
+
+/** One section of Fluent Bit's classic configuration format. */
+export function section(kind: string, entries: Record<string, string>): string {
+    const width = Math.max(...Object.keys(entries).map((k) => k.length)) + 1;
+    return [`[${kind}]`, ...Object.entries(entries).map(([k, v]) => `    ${k.padEnd(width)}${v}`)].join("\n") + "\n";
+}

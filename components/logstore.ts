@@ -1,0 +1,222 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { CHARTS } from "../config/catalogue";
+import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+
+/** Elasticsearch node counts per role (MARA's `logstore:*_replicas`). */
+export interface LogstoreReplicas {
+    /** Master-eligible nodes; use an odd number. Default 1. */
+    master?: number;
+    /** Data nodes. Default 1. */
+    data?: number;
+    /** Ingest nodes; 0 leaves ingest to no one. Default 1. */
+    ingest?: number;
+    /** Coordinating-only nodes; 0 for none. Default 1. */
+    coordinating?: number;
+}
+
+/** Arguments of {@link Logstore}. */
+export interface LogstoreArgs {
+    /** Chart coordinates of the ECK operator. Default: the catalogue's eck-operator entry. */
+    chart?: ChartSettings;
+    /** Namespace of the operator, Elasticsearch and Kibana. Default `logstore`. */
+    namespace?: string;
+    /** Elasticsearch and Kibana version. Default {@link DEFAULT_ELASTIC_VERSION}. */
+    version?: string;
+    /** Nodes per role. */
+    replicas?: LogstoreReplicas;
+    /** Volume size of each data node. Default `10Gi`. */
+    storageSize?: string;
+    /** StorageClass of the volumes. Default: the cluster's default class. */
+    storageClassName?: string;
+    /**
+     * Password of the `log-writer` user, which may only create and write `kubernetes-*` indices.
+     * The user is created when this is set; the log agent authenticates as it. Secret.
+     */
+    logWriterPassword?: pulumi.Input<string>;
+}
+
+/** Elasticsearch and Kibana version installed when none is given (ECK 3.5's default stack version). */
+export const DEFAULT_ELASTIC_VERSION = "9.5.0";
+/** Name of the Elasticsearch cluster; ECK names its Service `<name>-es-http`. */
+export const ELASTICSEARCH_NAME = "elastic";
+/** Name of the Kibana instance; ECK names its Service `<name>-kb-http`. */
+export const KIBANA_NAME = "kibana";
+/** User the log agent writes as. */
+export const LOG_WRITER_USER = "log-writer";
+/** Index prefix the log agent writes to; the only indices the log writer may touch. */
+export const LOG_INDEX_PREFIX = "kubernetes";
+
+const QUANTITY = /^\d+(\.\d+)?(Mi|Gi|Ti)$/;
+
+/**
+ * Elasticsearch and Kibana run by Elastic's own operator (ECK), replacing MARA's Bitnami chart, whose
+ * images are no longer maintained for free. The operator's CRDs come with its release, so the
+ * Elasticsearch and Kibana resources are created after it. Node sets follow MARA's replica keys.
+ */
+export class Logstore extends pulumi.ComponentResource {
+    /** Namespace of the log store. */
+    public readonly namespace: pulumi.Output<string>;
+    /** In-cluster host name of Elasticsearch's HTTP Service. */
+    public readonly elasticsearchHost: pulumi.Output<string>;
+    /** Elasticsearch URL (plain HTTP inside the cluster; authentication is always on). */
+    public readonly elasticsearchUrl: pulumi.Output<string>;
+    /** In-cluster host name of Kibana's Service. */
+    public readonly kibanaHost: pulumi.Output<string>;
+    /** Kibana URL inside the cluster. */
+    public readonly kibanaUrl: pulumi.Output<string>;
+    /** Secret (in the log store's namespace) holding the `elastic` superuser's password under key `elastic`. */
+    public readonly adminSecretName: pulumi.Output<string>;
+    /** The user the log agent writes as, when `logWriterPassword` was given. */
+    public readonly logWriterUser?: pulumi.Output<string>;
+
+    constructor(name: string, args: LogstoreArgs = {}, opts?: pulumi.ComponentResourceOptions) {
+        super("mara:observability:Logstore", name, {}, opts);
+        const replicas = validateLogstoreArgs(args);
+        const version = args.version ?? DEFAULT_ELASTIC_VERSION;
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "logstore", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const operator = helmRelease(
+            `${name}-operator`,
+            {
+                release: "eck-operator",
+                namespace: ns.metadata.name,
+                chart: args.chart ?? CHARTS.logstore,
+                values: { installCRDs: true, webhook: { enabled: true, failurePolicy: "Ignore" } },
+            },
+            { parent: this },
+        );
+
+        const auth: Record<string, unknown> = {};
+        const authSecrets: pulumi.Resource[] = [];
+        if (args.logWriterPassword !== undefined) {
+            const roles = new k8s.core.v1.Secret(
+                `${name}-roles`,
+                { metadata: { name: "logstore-roles", namespace: ns.metadata.name }, stringData: { "roles.yml": LOG_WRITER_ROLE } },
+                { parent: this },
+            );
+            const user = new k8s.core.v1.Secret(
+                `${name}-log-writer`,
+                {
+                    metadata: { name: "logstore-log-writer", namespace: ns.metadata.name },
+                    type: "kubernetes.io/basic-auth",
+                    stringData: { username: LOG_WRITER_USER, password: pulumi.secret(args.logWriterPassword), roles: "mara_log_writer" },
+                },
+                { parent: this },
+            );
+            auth.roles = [{ secretName: roles.metadata.name }];
+            auth.fileRealm = [{ secretName: user.metadata.name }];
+            authSecrets.push(roles, user);
+            this.logWriterUser = pulumi.output(LOG_WRITER_USER);
+        }
+
+        const es = new k8s.apiextensions.CustomResource(
+            `${name}-elasticsearch`,
+            {
+                apiVersion: "elasticsearch.k8s.elastic.co/v1",
+                kind: "Elasticsearch",
+                metadata: { name: ELASTICSEARCH_NAME, namespace: ns.metadata.name },
+                spec: elasticsearchSpec(version, replicas, args.storageSize ?? "10Gi", args.storageClassName, auth),
+            },
+            { parent: this, dependsOn: [operator, ...authSecrets] },
+        );
+        const kibana = new k8s.apiextensions.CustomResource(
+            `${name}-kibana`,
+            {
+                apiVersion: "kibana.k8s.elastic.co/v1",
+                kind: "Kibana",
+                metadata: { name: KIBANA_NAME, namespace: ns.metadata.name },
+                spec: {
+                    version,
+                    count: 1,
+                    elasticsearchRef: { name: es.metadata.name },
+                    http: { tls: { selfSignedCertificate: { disabled: true } } },
+                    podTemplate: { spec: { containers: [{ name: "kibana", resources: memory("2Gi") }] } },
+                },
+            },
+            { parent: this, dependsOn: [operator] },
+        );
+
+        this.namespace = ns.metadata.name;
+        this.elasticsearchHost = pulumi.interpolate`${es.metadata.name}-es-http.${ns.metadata.name}.svc.cluster.local`;
+        this.elasticsearchUrl = pulumi.interpolate`http://${this.elasticsearchHost}:9200`;
+        this.kibanaHost = pulumi.interpolate`${kibana.metadata.name}-kb-http.${ns.metadata.name}.svc.cluster.local`;
+        this.kibanaUrl = pulumi.interpolate`http://${this.kibanaHost}:5601`;
+        this.adminSecretName = pulumi.interpolate`${es.metadata.name}-es-elastic-user`;
+        this.registerOutputs({
+            namespace: this.namespace,
+            elasticsearchHost: this.elasticsearchHost,
+            elasticsearchUrl: this.elasticsearchUrl,
+            kibanaHost: this.kibanaHost,
+            kibanaUrl: this.kibanaUrl,
+            adminSecretName: this.adminSecretName,
+            logWriterUser: this.logWriterUser,
+        });
+    }
+}
+
+/** Elasticsearch file-realm role of the log writer: create and write its own indices, nothing else. */
+export const LOG_WRITER_ROLE = `mara_log_writer:
+  cluster: ["monitor"]
+  indices:
+    - names: ["${LOG_INDEX_PREFIX}-*"]
+      privileges: ["create_index", "create_doc", "index", "auto_configure", "view_index_metadata"]
+`;
+
+const memory = (size: string) => ({ requests: { memory: size, cpu: "250m" }, limits: { memory: size } });
+
+/**
+ * The Elasticsearch spec: one node set per role with a non-zero count. Memory-mapped storage is off so
+ * nodes need no `vm.max_map_count` change; in-cluster HTTP is plain, authentication stays on.
+ */
+export function elasticsearchSpec(
+    version: string,
+    replicas: Required<LogstoreReplicas>,
+    storageSize: string,
+    storageClassName: string | undefined,
+    auth: Record<string, unknown>,
+): Record<string, unknown> {
+    const roles: [keyof LogstoreReplicas, string[], string, string][] = [
+        ["master", ["master"], "2Gi", "1Gi"],
+        ["data", ["data"], storageSize, "2Gi"],
+        ["ingest", ["ingest"], "1Gi", "1Gi"],
+        ["coordinating", [], "1Gi", "1Gi"],
+    ];
+    const nodeSets = roles
+        .filter(([role]) => replicas[role] > 0)
+        .map(([role, nodeRoles, storage, mem]) => ({
+            name: role,
+            count: replicas[role],
+            config: { "node.roles": nodeRoles, "node.store.allow_mmap": false },
+            podTemplate: { spec: { containers: [{ name: "elasticsearch", resources: memory(mem) }] } },
+            volumeClaimTemplates: [
+                {
+                    metadata: { name: "elasticsearch-data" },
+                    spec: {
+                        accessModes: ["ReadWriteOnce"],
+                        resources: { requests: { storage } },
+                        ...(storageClassName ? { storageClassName } : {}),
+                    },
+                },
+            ],
+        }));
+    return {
+        version,
+        http: { tls: { selfSignedCertificate: { disabled: true } } },
+        ...(Object.keys(auth).length ? { auth } : {}),
+        nodeSets,
+    };
+}
+
+/** Checks replica counts and sizes; returns the counts with defaults applied. */
+export function validateLogstoreArgs(args: LogstoreArgs): Required<LogstoreReplicas> {
+    const r = { master: 1, data: 1, ingest: 1, coordinating: 1, ...args.replicas };
+    for (const [role, min] of [["master", 1], ["data", 1], ["ingest", 0], ["coordinating", 0]] as const) {
+        if (!Number.isInteger(r[role]) || r[role] < min) {
+            throw new Error(`Logstore: replicas.${role} must be a whole number of at least ${min}; got ${r[role]}.`);
+        }
+    }
+    if (args.storageSize !== undefined && !QUANTITY.test(args.storageSize)) {
+        throw new Error(`Logstore: storageSize "${args.storageSize}" is not a volume size such as 10Gi.`);
+    }
+    return r;
+}

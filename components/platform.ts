@@ -1,0 +1,150 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { MaraConfig } from "../config/model";
+import type { ClusterInfrastructure } from "../providers/types";
+import { CertManager } from "./certManager";
+import { IngressController, KIC_METRICS_LABELS } from "./ingressController";
+import { KicImage } from "./kicImage";
+import { LogAgent } from "./logAgent";
+import { Logstore } from "./logstore";
+import { Observability } from "./observability";
+import { Prometheus } from "./prometheus";
+import { Secrets } from "./secrets";
+
+/** Arguments of {@link Platform}. */
+export interface PlatformArgs {
+    /** Validated configuration (from `loadConfig`). */
+    config: MaraConfig;
+    /** The cluster from the provider factory. */
+    cluster: ClusterInfrastructure;
+}
+
+/**
+ * Every add-on of the platform on one cluster, wired by their real dependencies rather than MARA's fixed
+ * order: the log agent waits for the log store, the OpenTelemetry operator for cert-manager, the ingress
+ * controller for its image; everything else installs in parallel. Pass the cluster's Kubernetes provider
+ * (and, when the image is pushed, a Docker provider) in `opts.providers`.
+ */
+export class Platform extends pulumi.ComponentResource {
+    public readonly secrets: Secrets;
+    public readonly kicImage?: KicImage;
+    public readonly ingressController: IngressController;
+    public readonly certManager: CertManager;
+    public readonly logstore: Logstore;
+    public readonly logAgent: LogAgent;
+    public readonly prometheus: Prometheus;
+    public readonly observability: Observability;
+
+    constructor(name: string, args: PlatformArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("mara:platform:Platform", name, {}, opts);
+        const { config: cfg, cluster } = args;
+        const child = { parent: this };
+        const storageClassName = cfg.storageClass ?? cluster.platform.storageClass;
+
+        this.secrets = new Secrets(
+            "secrets",
+            {
+                grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
+                accountsDbPassword: cfg.sirius.accountsPassword,
+                ledgerDbPassword: cfg.sirius.ledgerPassword,
+                demoUser: cfg.sirius.demoUser,
+                demoPassword: cfg.sirius.demoPassword,
+            },
+            child,
+        );
+
+        if (cluster.registry) {
+            this.kicImage = new KicImage(
+                "kic-image",
+                {
+                    origin: cfg.kic.imageOrigin,
+                    imageName: cfg.kic.imageName,
+                    sourceDir: cfg.kic.sourceUrl.replace(/^file:\/\//, ""),
+                    makeTarget: cfg.kic.makeTarget,
+                    version: /#v?([\w.-]+)$/.exec(cfg.kic.sourceUrl)?.[1],
+                    alwaysRebuild: cfg.kic.alwaysRebuild,
+                    repositoryUrl: cluster.registry.repositoryUrl,
+                    credentials: cluster.registry.credentials,
+                },
+                child,
+            );
+        }
+        const [imageRepository, imageTag] = this.kicImage
+            ? [this.kicImage.repository, this.kicImage.tag]
+            : splitImageName(cfg.kic.imageName);
+
+        this.certManager = new CertManager(
+            "cert-manager",
+            { chart: cfg.certManager.chart, acme: cfg.certManager.acmeEmail ? { email: cfg.certManager.acmeEmail, server: cfg.certManager.acmeServer } : undefined },
+            child,
+        );
+        this.observability = new Observability(
+            "observability",
+            { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
+            { parent: this, dependsOn: [this.certManager] },
+        );
+        this.ingressController = new IngressController(
+            "ingress-controller",
+            {
+                chart: cfg.ingress.chart,
+                imageRepository,
+                imageTag,
+                registryCredentials: cluster.registry?.needsPullSecret ? cluster.registry.credentials : undefined,
+                nginxJwt: cfg.kic.nginxJwt,
+                nginxPlus: cfg.ingress.enablePlus,
+                replicas: cfg.ingress.replicas,
+                serviceAnnotations: { ...cluster.platform.loadBalancerAnnotations },
+                loadBalancerAddress: cluster.platform.loadBalancerAddress,
+                fqdn: cfg.fqdn,
+                tracingEndpoint: this.observability.otlpGrpcEndpoint,
+            },
+            child,
+        );
+        this.logstore = new Logstore(
+            "logstore",
+            {
+                chart: cfg.logstore.chart,
+                version: cfg.logstore.version,
+                replicas: cfg.logstore.replicas,
+                storageSize: cfg.logstore.storageSize,
+                storageClassName,
+                logWriterPassword: this.secrets.logAgentPassword,
+            },
+            child,
+        );
+        this.logAgent = new LogAgent(
+            "log-agent",
+            {
+                chart: cfg.logagent.chart,
+                elasticsearchHost: this.logstore.elasticsearchHost,
+                username: this.logstore.logWriterUser!,
+                password: this.secrets.logAgentPassword,
+                containerLogPath: cluster.platform.containerLogPath,
+                podLogPath: cluster.platform.podLogPath,
+                containerRuntime: cluster.platform.containerRuntime,
+            },
+            { parent: this, dependsOn: [this.logstore] },
+        );
+        this.prometheus = new Prometheus(
+            "prometheus",
+            {
+                chart: cfg.prometheus.chart,
+                statsdChart: cfg.prometheus.statsdChart,
+                grafanaAdminPassword: this.secrets.grafanaAdminPassword,
+                storageSize: cfg.prometheus.storageSize,
+                dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
+                storageClassName,
+                ingressControllerMetrics: { namespace: this.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
+            },
+            child,
+        );
+        this.registerOutputs({});
+    }
+}
+
+/** Splits `repository:tag` (a digest reference keeps its digest as the "tag" after `@`). */
+export function splitImageName(image: string): [string, string] {
+    const at = image.indexOf("@");
+    if (at >= 0) return [image.slice(0, at), image.slice(at + 1)];
+    const colon = image.lastIndexOf(":");
+    return colon > image.lastIndexOf("/") ? [image.slice(0, colon), image.slice(colon + 1)] : [image, "latest"];
+}

@@ -1,0 +1,184 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { CHARTS } from "../config/catalogue";
+import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+
+/** A Service whose metrics Prometheus should scrape. */
+export interface ScrapeTarget {
+    /** Namespace of the Service. */
+    namespace: pulumi.Input<string>;
+    /** Labels selecting the Service. */
+    selector: Record<string, string>;
+    /** Name of the Service port serving `/metrics`. */
+    port: string;
+    /** Scrape interval. Default `15s`. */
+    interval?: string;
+}
+
+/** Arguments of {@link Prometheus}. */
+export interface PrometheusArgs {
+    /** kube-prometheus-stack chart coordinates. Default: the catalogue entry. */
+    chart?: ChartSettings;
+    /** prometheus-statsd-exporter chart coordinates. Default: the catalogue entry. */
+    statsdChart?: ChartSettings;
+    /** Namespace. Default `prometheus`. */
+    namespace?: string;
+    /** Grafana administrator password (from the Secrets component). Secret; required, never a literal default. */
+    grafanaAdminPassword: pulumi.Input<string>;
+    /** Prometheus volume size. Default `10Gi`. */
+    storageSize?: string;
+    /** Grafana and Alertmanager volume size. Default `5Gi`. */
+    dashboardStorageSize?: string;
+    /** StorageClass of the volumes. Default: the cluster's default class. */
+    storageClassName?: string;
+    /** The ingress controller's metrics Service, scraped through a ServiceMonitor when given. */
+    ingressControllerMetrics?: ScrapeTarget;
+}
+
+/** Helm release name; the chart names Services `prometheus-kube-prometheus-…` and `prometheus-grafana` from it. */
+export const PROMETHEUS_RELEASE = "prometheus";
+/** Helm release name of the statsd exporter; its Service is `statsd-prometheus-statsd-exporter`. */
+export const STATSD_RELEASE = "statsd";
+
+const QUANTITY = /^\d+(\.\d+)?(Mi|Gi|Ti)$/;
+
+/**
+ * kube-prometheus-stack (Prometheus, Alertmanager, Grafana, the Prometheus operator and its CRDs) with
+ * persistent volumes, every ServiceMonitor in the cluster selected, Grafana's admin password taken from a
+ * Kubernetes Secret, a ServiceMonitor for the ingress controller, and the statsd exporter Bank of Sirius
+ * reports to. ServiceMonitors are created after the release that installs their CRD.
+ */
+export class Prometheus extends pulumi.ComponentResource {
+    /** Namespace of the monitoring stack. */
+    public readonly namespace: pulumi.Output<string>;
+    /** In-cluster address of Prometheus (`host:port`). MARA's `prom_hostname` named a Service that did not exist. */
+    public readonly prometheusAddress: pulumi.Output<string>;
+    /** In-cluster address of Grafana (`host:port`). */
+    public readonly grafanaAddress: pulumi.Output<string>;
+    /** In-cluster address of Alertmanager (`host:port`). */
+    public readonly alertmanagerAddress: pulumi.Output<string>;
+    /** In-cluster host of the statsd exporter (UDP and TCP 9125). */
+    public readonly statsdHost: pulumi.Output<string>;
+    /** Status of the kube-prometheus-stack release. */
+    public readonly status: pulumi.Output<string>;
+
+    constructor(name: string, args: PrometheusArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("mara:observability:Prometheus", name, {}, opts);
+        for (const [key, size] of [["storageSize", args.storageSize], ["dashboardStorageSize", args.dashboardStorageSize]] as const) {
+            if (size !== undefined && !QUANTITY.test(size)) throw new Error(`Prometheus: ${key} "${size}" is not a volume size such as 10Gi.`);
+        }
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "prometheus", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const admin = new k8s.core.v1.Secret(
+            `${name}-grafana-admin`,
+            {
+                metadata: { name: "grafana-admin", namespace: ns.metadata.name },
+                stringData: { "admin-user": "admin", "admin-password": pulumi.secret(args.grafanaAdminPassword) },
+            },
+            { parent: this },
+        );
+        const release = helmRelease(
+            `${name}-release`,
+            {
+                release: PROMETHEUS_RELEASE,
+                namespace: ns.metadata.name,
+                chart: args.chart ?? CHARTS.prometheus,
+                values: admin.metadata.name.apply((secret) =>
+                    prometheusValues({
+                        grafanaAdminSecret: secret,
+                        storageSize: args.storageSize ?? "10Gi",
+                        dashboardStorageSize: args.dashboardStorageSize ?? "5Gi",
+                        storageClassName: args.storageClassName,
+                    }),
+                ),
+            },
+            { parent: this },
+        );
+
+        if (args.ingressControllerMetrics) {
+            const t = args.ingressControllerMetrics;
+            new k8s.apiextensions.CustomResource(
+                `${name}-nginx-ingress`,
+                {
+                    apiVersion: "monitoring.coreos.com/v1",
+                    kind: "ServiceMonitor",
+                    metadata: { name: "nginx-ingress", namespace: ns.metadata.name },
+                    spec: {
+                        namespaceSelector: { matchNames: [t.namespace] },
+                        selector: { matchLabels: t.selector },
+                        endpoints: [{ port: t.port, interval: t.interval ?? "15s", scheme: "http" }],
+                    },
+                },
+                { parent: this, dependsOn: [release] },
+            );
+        }
+        const statsd = helmRelease(
+            `${name}-statsd`,
+            {
+                release: STATSD_RELEASE,
+                namespace: ns.metadata.name,
+                chart: args.statsdChart ?? CHARTS.statsd,
+                values: ns.metadata.name.apply((namespace) => ({ serviceMonitor: { enabled: true, namespace }, serviceAccount: { create: true } })),
+            },
+            { parent: this, dependsOn: [release] },
+        );
+
+        const svc = (service: string, port: number) => pulumi.interpolate`${service}.${ns.metadata.name}.svc.cluster.local:${port}`;
+        this.namespace = ns.metadata.name;
+        this.prometheusAddress = svc(`${PROMETHEUS_RELEASE}-kube-prometheus-prometheus`, 9090);
+        this.alertmanagerAddress = svc(`${PROMETHEUS_RELEASE}-kube-prometheus-alertmanager`, 9093);
+        this.grafanaAddress = svc(`${PROMETHEUS_RELEASE}-grafana`, 80);
+        this.statsdHost = pulumi.interpolate`${statsd.status.name}-prometheus-statsd-exporter.${ns.metadata.name}.svc.cluster.local`;
+        this.status = release.status.status;
+        this.registerOutputs({
+            namespace: this.namespace,
+            prometheusAddress: this.prometheusAddress,
+            grafanaAddress: this.grafanaAddress,
+            alertmanagerAddress: this.alertmanagerAddress,
+            statsdHost: this.statsdHost,
+            status: this.status,
+        });
+    }
+}
+
+/** What {@link prometheusValues} needs. */
+export interface PrometheusValuesInput {
+    grafanaAdminSecret: string;
+    storageSize: string;
+    dashboardStorageSize: string;
+    storageClassName?: string;
+}
+
+/** kube-prometheus-stack values. No secret appears here: Grafana reads its admin password from a Secret. */
+export function prometheusValues(v: PrometheusValuesInput): Record<string, unknown> {
+    const claim = (size: string) => ({
+        volumeClaimTemplate: {
+            spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: size } }, ...(v.storageClassName ? { storageClassName: v.storageClassName } : {}) },
+        },
+    });
+    return {
+        crds: { enabled: true },
+        prometheus: {
+            prometheusSpec: {
+                // Select every ServiceMonitor, PodMonitor, rule and probe in the cluster, not only this release's.
+                serviceMonitorSelectorNilUsesHelmValues: false,
+                podMonitorSelectorNilUsesHelmValues: false,
+                ruleSelectorNilUsesHelmValues: false,
+                probeSelectorNilUsesHelmValues: false,
+                serviceMonitorSelector: {},
+                serviceMonitorNamespaceSelector: {},
+                storageSpec: claim(v.storageSize),
+            },
+        },
+        alertmanager: { alertmanagerSpec: { storage: claim(v.dashboardStorageSize) } },
+        grafana: {
+            admin: { existingSecret: v.grafanaAdminSecret, userKey: "admin-user", passwordKey: "admin-password" },
+            persistence: {
+                enabled: true,
+                type: "pvc",
+                accessModes: ["ReadWriteOnce"],
+                size: v.dashboardStorageSize,
+                ...(v.storageClassName ? { storageClassName: v.storageClassName } : {}),
+            },
+        },
+    };
+}

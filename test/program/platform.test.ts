@@ -1,0 +1,148 @@
+/**
+ * The platform add-ons as the whole AWS program registers them: all eight components, on the cluster's
+ * provider, in the order their dependencies require, valid against the Kubernetes schemas, with no secret
+ * in plain text anywhere but inside Pulumi's secret wrappers.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fixture } from "../support/config";
+import { validateKubernetesObjects } from "../support/k8s";
+import { find, isWrappedSecret, ofType, promiseOf, Registration } from "../support/mocks";
+import { ProgramRun, runProgram } from "../support/program";
+
+const COMPONENTS = [
+    "mara:platform:Secrets",
+    "mara:registry:KicImage",
+    "mara:addons:IngressController",
+    "mara:addons:CertManager",
+    "mara:observability:Logstore",
+    "mara:observability:LogAgent",
+    "mara:observability:Prometheus",
+    "mara:observability:Observability",
+];
+const SECRETS = { "mara:grafanaAdminPassword": "grafana-secret-from-config", "mara:siriusAccountsPassword": "accounts-secret-from-config" };
+
+/** Every string in `value` that is not inside a secret wrapper. */
+function plainStrings(value: unknown, out: string[] = []): string[] {
+    if (isWrappedSecret(value)) return out;
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) value.forEach((v) => plainStrings(v, out));
+    else if (value && typeof value === "object") Object.values(value).forEach((v) => plainStrings(v, out));
+    return out;
+}
+
+const dependsOnType = (regs: Registration[], r: Registration, type: string) =>
+    ofType(regs, type).every((d) => r.dependencies.includes(d.urn!)) && ofType(regs, type).length > 0;
+
+describe("platform on AWS", () => {
+    let run: ProgramRun;
+    let regs: Registration[];
+    const release = (name: string) => find(regs, "kubernetes:helm.sh/v3:Release", name);
+
+    beforeAll(async () => {
+        run = await runProgram(fixture("canonical-aws", { secrets: SECRETS }));
+        regs = run.registrations;
+        expect(run.error).toBeUndefined();
+    });
+
+    it("registers all eight add-on components under the Platform component", () => {
+        const platform = find(regs, "mara:platform:Platform", "platform");
+        for (const type of COMPONENTS) {
+            const found = ofType(regs, type);
+            expect(found, type).toHaveLength(1);
+            expect(found[0]!.parent, type).toBe(platform.urn);
+        }
+    });
+
+    it("installs each add-on as a Helm release from the catalogue, nothing rendered on the provider side", () => {
+        expect(ofType(regs, "kubernetes:helm.sh/v3:Release").map((r) => `${r.inputs!.name}:${r.inputs!.chart}@${r.inputs!.version}`).sort()).toEqual([
+            "certmgr:cert-manager@v1.21.1",
+            "eck-operator:eck-operator@3.5.0",
+            "fluent-bit:fluent-bit@0.58.1",
+            "kic:nginx-ingress@2.6.4",
+            "opentelemetry-operator:opentelemetry-operator@0.122.0",
+            "prometheus:kube-prometheus-stack@88.5.3",
+            "statsd:prometheus-statsd-exporter@1.0.0",
+        ]);
+        const rendered = regs.filter((r) => /helm\.sh\/v4|yaml\/v2|kubernetes:yaml|kustomize/.test(r.type));
+        expect(rendered).toEqual([]);
+    });
+
+    it("puts every Kubernetes object on the cluster's provider", () => {
+        const provider = find(regs, "pulumi:providers:kubernetes", "kubeconfig-provider");
+        const ref = `${provider.urn}::${provider.name}-id`;
+        const objects = regs.filter((r) => r.type.startsWith("kubernetes:"));
+        expect(objects.length).toBeGreaterThan(20);
+        for (const r of objects) expect(r.provider, `${r.type} ${r.name}`).toBe(ref);
+    });
+
+    it("orders custom resources after the releases that install their CRDs", () => {
+        for (const name of ["cert-manager-selfsigned"]) {
+            expect(find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", name).dependencies).toContain(release("cert-manager-release").urn);
+        }
+        expect(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "logstore-elasticsearch").dependencies).toContain(release("logstore-operator").urn);
+        expect(find(regs, "kubernetes:kibana.k8s.elastic.co/v1:Kibana", "logstore-kibana").dependencies).toContain(release("logstore-operator").urn);
+        expect(find(regs, "kubernetes:monitoring.coreos.com/v1:ServiceMonitor", "prometheus-nginx-ingress").dependencies).toContain(release("prometheus-release").urn);
+        expect(release("prometheus-statsd").dependencies).toContain(release("prometheus-release").urn);
+        expect(find(regs, "kubernetes:opentelemetry.io/v1beta1:OpenTelemetryCollector", "observability-collector").dependencies).toContain(
+            release("observability-operator").urn,
+        );
+    });
+
+    it("installs the OpenTelemetry operator only after cert-manager and its issuers", () => {
+        const ns = find(regs, "kubernetes:core/v1:Namespace", "observability-ns");
+        expect(ns.dependencies).toContain(release("cert-manager-release").urn);
+        expect(dependsOnType(regs, ns, "kubernetes:cert-manager.io/v1:ClusterIssuer")).toBe(true);
+    });
+
+    it("starts the log agent once Elasticsearch exists, writing as its own limited user", () => {
+        const ns = find(regs, "kubernetes:core/v1:Namespace", "log-agent-ns");
+        expect(ns.dependencies).toContain(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "logstore-elasticsearch").urn);
+        const values = release("log-agent-release").inputs!.values as Record<string, { inputs: string; outputs: string }>;
+        expect(values.config.inputs).toMatch(/\n {4}Path +\/var\/log\/containers\/\*\.log\n/);
+        expect(values.config.inputs).toMatch(/\n {4}multiline\.parser +cri\n/);
+        expect(values.config.outputs).toMatch(/\n {4}Host +elastic-es-http\.logstore\.svc\.cluster\.local\n/);
+        expect(values.config.outputs).toMatch(/\n {4}HTTP_User +\$\{ES_USER\}\n {4}HTTP_Passwd +\$\{ES_PASSWORD\}\n/);
+    });
+
+    it("deploys the image KicImage pushed to ECR, through an NLB", async () => {
+        const values = release("ingress-controller-release").inputs!.values as { controller: { image: unknown } };
+        expect(values.controller.image).toEqual({ repository: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev", tag: "5.5.4", pullPolicy: "IfNotPresent" });
+        const image = find(regs, "docker:index/image:Image", "kic-image-image");
+        expect(image.inputs).toMatchObject({ imageName: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev:5.5.4", buildOnPreview: false });
+        expect(isWrappedSecret(image.inputs!.registry)).toBe(true);
+        const service = find(regs, "kubernetes:core/v1:Service", "ingress-controller-service");
+        expect((service.inputs!.metadata as { annotations: Record<string, string> }).annotations["service.beta.kubernetes.io/aws-load-balancer-type"]).toBe("nlb");
+        expect(await promiseOf(run.outputs!.lb_ingress_hostname as pulumi.Output<string>)).toBe("a1b2c3-123.elb.us-east-1.amazonaws.com");
+    });
+
+    it("keeps every secret out of plain inputs: only Kubernetes Secrets and secret-wrapped inputs carry them", () => {
+        const secretValues = [...Object.values(SECRETS), "generated-secrets-"];
+        for (const r of regs.filter((x) => x.inputs)) {
+            for (const s of plainStrings(r.inputs)) {
+                for (const secret of secretValues) expect(s, `${r.type} ${r.name}`).not.toContain(secret);
+            }
+        }
+        const grafana = release("prometheus-release").inputs!.values as { grafana: { admin: unknown; adminPassword?: string } };
+        expect(grafana.grafana.admin).toEqual({ existingSecret: "grafana-admin", userKey: "admin-user", passwordKey: "admin-password" });
+        expect(grafana.grafana.adminPassword).toBeUndefined();
+    });
+
+    it("passes Kubernetes schema validation for every built-in object", () => {
+        const { checked, errors } = validateKubernetesObjects(regs);
+        expect(errors).toEqual([]);
+        expect(checked.length).toBeGreaterThanOrEqual(10);
+        expect(checked).toEqual(expect.arrayContaining(["Namespace/logstore-ns", "Secret/prometheus-grafana-admin", "Service/ingress-controller-service"]));
+    });
+
+    it("exports the real in-cluster addresses of the add-ons", async () => {
+        const out = run.outputs!;
+        const value = (k: string) => promiseOf(out[k] as pulumi.Output<string>);
+        expect(await value("prometheus_address")).toBe("prometheus-kube-prometheus-prometheus.prometheus.svc.cluster.local:9090");
+        expect(await value("grafana_address")).toBe("prometheus-grafana.prometheus.svc.cluster.local:80");
+        expect(await value("kibana_url")).toBe("http://kibana-kb-http.logstore.svc.cluster.local:5601");
+        expect(await value("otlp_grpc_endpoint")).toBe("simplest-collector.observability.svc.cluster.local:9978");
+        expect(await value("statsd_host")).toBe("statsd-prometheus-statsd-exporter.prometheus.svc.cluster.local");
+        expect(await value("cluster_issuer")).toBe("selfsigned-issuer");
+    });
+});
