@@ -5,9 +5,10 @@
  */
 import * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
+import { Application } from "./components/application";
 import { Platform } from "./components/platform";
 import { loadConfig, MaraConfig } from "./config";
-import { createInfrastructure } from "./providers";
+import { ClusterInfrastructure, createInfrastructure } from "./providers";
 
 export = function program(): Record<string, pulumi.Input<unknown>> {
     const cfg = loadConfig();
@@ -15,6 +16,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     const providers: pulumi.ProviderResource[] = [cluster.provider];
     if (cluster.registry) providers.push(dockerProvider(cfg));
     const platform = new Platform("platform", { config: cfg, cluster }, { providers });
+    const app = bankOfSirius(cfg, platform, cluster);
 
     return {
         infra_type: cfg.infra.type,
@@ -32,8 +34,46 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         grafana_address: platform.prometheus.grafanaAddress,
         statsd_host: platform.prometheus.statsdHost,
         otlp_grpc_endpoint: platform.observability.otlpGrpcEndpoint,
+        application_url: app.url,
+        demo_login: pulumi.secret({ username: platform.secrets.demoUser, password: platform.secrets.demoPassword }),
+        accountsdbmon_status: app.accountsDbMonitorStatus,
+        ledgerdbmon_status: app.ledgerDbMonitorStatus,
     };
 };
+
+/**
+ * Bank of Sirius on the platform: served on `sirius:hostname`, else `kic-helm:fqdn`, else the ingress
+ * load balancer's host name, with a certificate from the configured issuer.
+ */
+function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfrastructure): Application {
+    const s = cfg.sirius;
+    const hostname = s.hostname ?? cfg.fqdn ?? platform.ingressController.loadBalancerHostname.apply((h) => {
+        if (!h) throw new Error("The ingress load balancer reported no host name; set kic-helm:fqdn (or mara:siriusHostname) to the name that points at it.");
+        return h;
+    });
+    const issuer = cfg.certManager.issuer === "acme" ? platform.certManager.acmeIssuer! : platform.certManager.selfSignedIssuer;
+    return new Application(
+        "bank-of-sirius",
+        {
+            namespace: s.namespace,
+            hostname,
+            clusterIssuer: issuer,
+            ingressClassName: platform.ingressController.ingressClassName,
+            routing: s.routing,
+            imageRegistry: s.imageRegistry,
+            imageTag: s.imageTag,
+            accountsDb: { database: s.accountsDb, user: s.accountsAdmin, password: platform.secrets.accountsDbPassword },
+            ledgerDb: { database: s.ledgerDb, user: s.ledgerAdmin, password: platform.secrets.ledgerDbPassword },
+            demoLogin: { username: platform.secrets.demoUser, password: platform.secrets.demoPassword },
+            dbStorageSize: s.dbStorageSize,
+            storageClassName: cfg.storageClass ?? cluster.platform.storageClass,
+            tracingEndpoint: platform.observability.otlpGrpcEndpoint,
+            prometheus: platform.prometheus,
+            postgresExporterChart: s.postgresExporterChart,
+        },
+        { providers: [cluster.provider] },
+    );
+}
 
 /**
  * The Docker engine that pulls or builds the ingress controller image and pushes it. It uses the local

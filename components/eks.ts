@@ -97,6 +97,8 @@ export class Eks extends pulumi.ComponentResource {
                 authenticationMode: eks.AuthenticationMode.Api,
                 createOidcProvider: true,
                 nodeAssociatePublicIpAddress: false,
+                // The VPC CNI enforces NetworkPolicies only with its policy agent switched on.
+                vpcCniOptions: { enableNetworkPolicy: true },
                 providerCredentialOpts: a.profile ? { profileName: a.profile } : undefined,
                 tags: a.tags,
             },

@@ -1,4 +1,5 @@
 /** The components of the MARA platform: the library surface of this package. */
+export * from "./application";
 export * from "./certManager";
 export * from "./ecr";
 export * from "./eks";
@@ -9,7 +10,9 @@ export * from "./kubeconfig";
 export * from "./logAgent";
 export * from "./logstore";
 export * from "./observability";
+export * from "./platform";
 export * from "./prometheus";
 export * from "./secrets";
+export * from "./siriusWorkloads";
 export * from "./vpc";
 export * from "./vpcLayout";

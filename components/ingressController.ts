@@ -184,7 +184,8 @@ export class IngressController extends pulumi.ComponentResource {
 
         const ingress = service.status.loadBalancer.ingress.apply((list) => list?.[0]);
         this.namespace = ns.metadata.name;
-        this.ingressClassName = pulumi.output(className);
+        // Derived from the release so that routes using the class wait for the controller and its CRDs.
+        this.ingressClassName = release.status.apply(() => className);
         this.loadBalancerIp = ingress.apply((i) => i?.ip);
         this.loadBalancerHostname =
             (args.loadBalancerAddress ?? "hostname") === "hostname" ? ingress.apply((i) => i?.hostname ?? args.fqdn) : pulumi.output(args.fqdn);
@@ -223,6 +224,8 @@ export function ingressControllerValues(v: KicValuesInput): Record<string, unkno
             ...(v.nginxPlus ? { mgmt: { licenseTokenSecretName: LICENSE_SECRET } } : {}),
             replicaCount: v.replicas,
             healthStatus: true,
+            // The chart lets only 127.0.0.1 reach the status page; the internal Service is cluster-only, so admit the cluster.
+            nginxStatus: { enable: true, port: 8080, allowCidrs: "0.0.0.0/0" },
             appprotect: { enable: false },
             config: { name: "nginx-config", entries: { "log-format": ACCESS_LOG_FORMAT, "log-format-escaping": "json", ...tracing } },
             serviceAccount: v.pullSecret ? { imagePullSecretName: PULL_SECRET } : {},

@@ -24,7 +24,10 @@ export interface KicImageArgs {
     makeTarget?: string;
     /** Version written into the binary and the image tag, for `origin: source`, e.g. "5.5.4". Default "source". */
     version?: string;
-    /** Rebuild on every `pulumi up`, even when nothing changed (MARA's `kic:always_rebuild`). Default false. */
+    /**
+     * Run the build and push on every `pulumi up`, even when nothing changed (MARA's `kic:always_rebuild`).
+     * Docker's layer cache still serves unchanged steps. Default false.
+     */
     alwaysRebuild?: boolean;
     /** Repository to push to, e.g. an ECR repository URL. Required. */
     repositoryUrl: pulumi.Input<string>;

@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "../config/catalogue";
 import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { LOG_INDEX_PREFIX } from "./logstore";
 
 /** Arguments of {@link LogAgent}. */
 export interface LogAgentArgs {
@@ -26,7 +27,10 @@ export interface LogAgentArgs {
     podLogPath: string;
     /** Container runtime of the nodes; selects the log line parser. Required. */
     containerRuntime: "containerd" | "docker";
-    /** Index name prefix; daily indices `<prefix>-YYYY.MM.DD`. Default `kubernetes`. */
+    /**
+     * Index name prefix; daily indices `<prefix>-YYYY.MM.DD`. Default {@link LOG_INDEX_PREFIX}, the only
+     * prefix the Logstore's `log-writer` user may write to.
+     */
     indexPrefix?: string;
 }
 
@@ -124,6 +128,8 @@ export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> 
             filters: section("FILTER", {
                 Name: "kubernetes",
                 Match: "kube.*",
+                // The tail input's tag is "kube." plus the file path with dots for slashes; the filter reads pod and container from the rest.
+                Kube_Tag_Prefix: `kube.${v.containerLogPath.replace(/^\/+/, "").replace(/\//g, ".")}.`,
                 Merge_Log: "On",
                 Keep_Log: "Off",
                 "K8S-Logging.Parser": "On",
@@ -137,7 +143,7 @@ export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> 
                 HTTP_User: "${ES_USER}",
                 HTTP_Passwd: "${ES_PASSWORD}",
                 Logstash_Format: "On",
-                Logstash_Prefix: v.indexPrefix ?? "kubernetes",
+                Logstash_Prefix: v.indexPrefix ?? LOG_INDEX_PREFIX,
                 // Elasticsearch 8 and later reject requests that name a mapping type.
                 Suppress_Type_Name: "On",
                 Replace_Dots: "On",

@@ -209,7 +209,8 @@ export function elasticsearchSpec(
 
 /** Checks replica counts and sizes; returns the counts with defaults applied. */
 export function validateLogstoreArgs(args: LogstoreArgs): Required<LogstoreReplicas> {
-    const r = { master: 1, data: 1, ingest: 1, coordinating: 1, ...args.replicas };
+    const given = args.replicas ?? {};
+    const r = { master: given.master ?? 1, data: given.data ?? 1, ingest: given.ingest ?? 1, coordinating: given.coordinating ?? 1 };
     for (const [role, min] of [["master", 1], ["data", 1], ["ingest", 0], ["coordinating", 0]] as const) {
         if (!Number.isInteger(r[role]) || r[role] < min) {
             throw new Error(`Logstore: replicas.${role} must be a whole number of at least ${min}; got ${r[role]}.`);

@@ -56,7 +56,10 @@ export class Observability extends pulumi.ComponentResource {
         const httpPort = args.httpPort ?? 9979;
         for (const [key, port] of [["grpcPort", grpcPort], ["httpPort", httpPort]] as const) {
             if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error(`Observability: ${key} must be a port from 1024 to 65535; got ${port}.`);
+            const taken = reservedPorts(variant)[port];
+            if (taken) throw new Error(`Observability: ${key} ${port} is the collector's ${taken} port; choose another.`);
         }
+        if (grpcPort === httpPort) throw new Error(`Observability: grpcPort and httpPort must differ; both are ${grpcPort}.`);
         const ns = platformNamespace(`${name}-ns`, args.namespace ?? "observability", {}, { parent: this, dependsOn: opts?.dependsOn });
         const operator = helmRelease(
             `${name}-operator`,
@@ -90,6 +93,12 @@ export class Observability extends pulumi.ComponentResource {
         this.status = operator.status.status;
         this.registerOutputs({ namespace: this.namespace, otlpGrpcEndpoint: this.otlpGrpcEndpoint, otlpHttpEndpoint: this.otlpHttpEndpoint, status: this.status });
     }
+}
+
+/** Ports the collector listens on besides OTLP, by variant; an OTLP port on one of them could not bind. */
+function reservedPorts(variant: CollectorVariant): Record<number, string> {
+    const always: Record<number, string> = { 8888: "own metrics" };
+    return variant === "full" ? { ...always, 9411: "Zipkin", 14250: "Jaeger gRPC", 14268: "Jaeger HTTP", 8889: "Prometheus exporter", 13133: "health check" } : always;
 }
 
 /** The collector pipeline for a variant (OpenTelemetryCollector v1beta1 `spec.config`). */

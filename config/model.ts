@@ -150,6 +150,11 @@ export interface MaraConfig {
     };
     readonly observability: { readonly otelOperatorChart: ChartSettings; readonly collectorVariant: "basic" | "debug" | "full" };
     readonly sirius: {
+        readonly namespace: string;
+        readonly imageRegistry: string;
+        readonly imageTag: string;
+        readonly dbStorageSize: string;
+        readonly routing: "ingress" | "virtualserver";
         readonly hostname?: string;
         readonly accountsAdmin: string;
         readonly accountsDb: string;

@@ -122,6 +122,11 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         },
         observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: v("otelCollectorVariant")! },
         sirius: {
+            namespace: v("siriusNamespace")!,
+            imageRegistry: v("siriusImageRegistry")!,
+            imageTag: v("siriusImageTag")!,
+            dbStorageSize: v("siriusDbStorageSize")!,
+            routing: v("siriusRouting")!,
             hostname: v("siriusHostname"),
             accountsAdmin: v("siriusAccountsAdmin")!,
             accountsDb: v("siriusAccountsDb")!,
@@ -257,6 +262,12 @@ function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
             allowed: "selfsigned, or acme together with mara:acmeEmail",
             fix: `${configSetCommand(KEYS.acmeEmail.key, "ops@example.com")} (or ${configSetCommand(keyOf("tlsIssuer"), "selfsigned")})`,
         });
+    }
+    if (v("tlsIssuer") === "acme" && v("fqdn") === undefined && v("siriusHostname") === undefined) {
+        findings.warn(
+            `${keyOf("tlsIssuer")} = acme without kic-helm:fqdn: the certificate would be for the load balancer's own cloud host name, ` +
+                `which Let's Encrypt refuses or rate-limits; set kic-helm:fqdn to a name you own that points at the load balancer.`,
+        );
     }
 }
 

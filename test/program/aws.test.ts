@@ -65,18 +65,20 @@ describe.each(FIXTURES)("stack file %s", (name) => {
         expect(cluster.dependencies).toEqual(expect.arrayContaining(subnets));
     });
 
-    it("exports the kubeconfig as a secret and the cluster, network and registry as plain outputs", async () => {
+    it("exports the kubeconfig and the demo login as secrets, everything else as plain outputs", async () => {
         const outputs = up.outputs!;
         expect(Object.keys(outputs).sort()).toEqual(
             [
                 ...["azs", "cluster_name", "infra_type", "kubeconfig", "oidc_provider_arn", "private_subnet_ids", "public_subnet_ids", "registry_id", "repository_url", "vpc_id"],
                 ...["kic_image", "lb_ingress_hostname", "lb_ingress_ip", "ingress_class", "cluster_issuer", "elasticsearch_url", "kibana_url"],
                 ...["prometheus_address", "grafana_address", "statsd_host", "otlp_grpc_endpoint"],
+                ...["application_url", "demo_login", "accountsdbmon_status", "ledgerdbmon_status"],
             ].sort(),
         );
-        expect(await pulumi.isSecret(outputs.kubeconfig as pulumi.Output<string>)).toBe(true);
+        const secretOutputs = ["kubeconfig", "demo_login"];
+        for (const key of secretOutputs) expect(await pulumi.isSecret(outputs[key] as pulumi.Output<string>), key).toBe(true);
         for (const [key, value] of Object.entries(outputs)) {
-            if (key === "kubeconfig" || !pulumi.Output.isInstance(value)) continue;
+            if (secretOutputs.includes(key) || !pulumi.Output.isInstance(value)) continue;
             expect(await pulumi.isSecret(value), key).toBe(false);
         }
         expect(outputs.infra_type).toBe("aws");

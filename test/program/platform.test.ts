@@ -56,10 +56,12 @@ describe("platform on AWS", () => {
 
     it("installs each add-on as a Helm release from the catalogue, nothing rendered on the provider side", () => {
         expect(ofType(regs, "kubernetes:helm.sh/v3:Release").map((r) => `${r.inputs!.name}:${r.inputs!.chart}@${r.inputs!.version}`).sort()).toEqual([
+            "accountsdbmon:prometheus-postgres-exporter@8.2.0",
             "certmgr:cert-manager@v1.21.1",
             "eck-operator:eck-operator@3.5.0",
             "fluent-bit:fluent-bit@0.58.1",
             "kic:nginx-ingress@2.6.4",
+            "ledgerdbmon:prometheus-postgres-exporter@8.2.0",
             "opentelemetry-operator:opentelemetry-operator@0.122.0",
             "prometheus:kube-prometheus-stack@88.5.3",
             "statsd:prometheus-statsd-exporter@1.0.0",

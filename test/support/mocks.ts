@@ -83,6 +83,11 @@ function computedState(args: pulumi.runtime.MockResourceArgs, regs: Registration
             };
         case "docker:index/image:Image":
             return { repoDigest: `${String(args.inputs.imageName).split(":")[0]}@sha256:${"ab".repeat(32)}`, registryServer: "registry" };
+        case "tls:index/privateKey:PrivateKey":
+            return {
+                privateKeyPem: `-----BEGIN RSA PRIVATE KEY-----\nMOCK-PRIVATE-${args.name}\n-----END RSA PRIVATE KEY-----\n`,
+                publicKeyPem: `-----BEGIN PUBLIC KEY-----\nMOCK-PUBLIC-${args.name}\n-----END PUBLIC KEY-----\n`,
+            };
         case "random:index/randomPassword:RandomPassword":
             return { result: `generated-${args.name}`, bcryptHash: "hash" };
         case "kubernetes:helm.sh/v3:Release":

@@ -1,0 +1,434 @@
+/**
+ * `npm run verify`: checks that a deployed Bank of Sirius answers through its ingress, by asking the
+ * readiness endpoint and then logging in as the demo user the stack created.
+ *
+ * It replaces MARA's verify.py, which logged in as a hard-coded testuser/password, silently turned TLS
+ * verification off, accepted only status 200 (the real login answers 302, so a healthy app could never
+ * pass) and failed with a KeyError when the application was not deployed. Here the credentials come from
+ * the stack outputs, certificate checks are skipped only when asked with --insecure, success means the
+ * app really issued a session token, and every failure names its cause and what to do about it.
+ *
+ * Usage: pulumi stack output --json --show-secrets | npm run --silent verify [-- --insecure] [-- --timeout 20]
+ */
+import { readFile } from "fs/promises";
+import * as http from "http";
+import * as https from "https";
+import { URL, URLSearchParams } from "url";
+
+/** What `verify` needs from the stack outputs. */
+export interface StackTarget {
+    readonly url: string;
+    readonly username: string;
+    readonly password: string;
+}
+
+/** Options of {@link verifyApplication}. */
+export interface VerifyOptions extends StackTarget {
+    /** Skip TLS certificate verification (https only); for the demo's self-signed certificate. */
+    readonly insecure?: boolean;
+    /** Limit for each HTTP request, from connecting to the last byte of the answer. Default 10 s. */
+    readonly timeoutMs?: number;
+}
+
+/** Outcome of {@link verifyApplication}; `message` never contains the password. */
+export interface VerifyResult {
+    readonly ok: boolean;
+    readonly message: string;
+}
+
+const PIPE_COMMAND = "pulumi stack output --json --show-secrets | npm run --silent verify";
+const DEFAULT_TIMEOUT_MS = 10_000;
+const READINESS_PATH = "/z/health/readiness";
+const LOGIN_PATH = "/login";
+/** Enough for a health answer or an error page; more would only be kept in memory for nothing. */
+const MAX_BODY_CHARS = 4096;
+
+/** `pulumi stack output --json` prints secrets as this string unless --show-secrets is given. */
+const SECRET_PLACEHOLDER = "[secret]";
+
+/**
+ * Reads the target of the check from the JSON that `pulumi stack output --json --show-secrets` prints.
+ *
+ * @param json - the whole JSON object of stack outputs.
+ * @returns the application URL and the demo login.
+ * @throws Error naming what is missing and the command that provides it.
+ */
+export function parseStackOutputs(json: string): StackTarget {
+    let outputs: unknown;
+    try {
+        outputs = JSON.parse(json);
+    } catch (err) {
+        throw new Error(`the stack outputs are not JSON (${(err as Error).message}); run: ${PIPE_COMMAND}`);
+    }
+    if (typeof outputs !== "object" || outputs === null || Array.isArray(outputs)) {
+        throw new Error(`the stack outputs are not a JSON object; run: ${PIPE_COMMAND}`);
+    }
+    const record = outputs as Record<string, unknown>;
+
+    const rawUrl = record["application_url"];
+    if (typeof rawUrl !== "string" || rawUrl.trim() === "") {
+        throw new Error(`no application_url in the stack outputs; is the application deployed? Run: ${PIPE_COMMAND}`);
+    }
+    let url: URL;
+    try {
+        url = new URL(rawUrl.trim());
+    } catch {
+        throw new Error(`application_url "${rawUrl}" is not a valid URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new Error(`application_url "${rawUrl}" must start with http:// or https://, not ${url.protocol}//`);
+    }
+
+    const login = readDemoLogin(record["demo_login"]);
+    return { url: url.toString().replace(/\/+$/, ""), ...login };
+}
+
+/** The demo login, accepting it as an object or as the JSON text of one (an output set from a string). */
+function readDemoLogin(value: unknown): { username: string; password: string } {
+    const encrypted = `demo_login is missing or still encrypted; pass --show-secrets: ${PIPE_COMMAND}`;
+    if (value === undefined || value === null || value === SECRET_PLACEHOLDER) throw new Error(encrypted);
+    let login = value;
+    if (typeof login === "string") {
+        try {
+            login = JSON.parse(login);
+        } catch {
+            throw new Error(encrypted);
+        }
+    }
+    if (typeof login !== "object" || login === null || Array.isArray(login)) throw new Error(encrypted);
+    const { username, password } = login as Record<string, unknown>;
+    const missing = [
+        ...(typeof username === "string" && username !== "" ? [] : ["username"]),
+        ...(typeof password === "string" && password !== "" ? [] : ["password"]),
+    ];
+    if (missing.length > 0) {
+        throw new Error(`demo_login has no ${missing.join(" or ")}; expected {"username": "...", "password": "..."}`);
+    }
+    return { username: username as string, password: password as string };
+}
+
+/** One HTTP answer, with the body cut to {@link MAX_BODY_CHARS}. */
+interface Answer {
+    readonly status: number;
+    readonly headers: http.IncomingHttpHeaders;
+    readonly body: string;
+}
+
+/** Marks our own deadline, so it is not mistaken for a network error. */
+class RequestTimeout extends Error {}
+
+/** One request without redirects, cookies or retries: the check is about exactly what the app answers. */
+function send(
+    url: URL,
+    init: { method: string; body?: string; contentType?: string; insecure: boolean; timeoutMs: number },
+): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+        const headers: http.OutgoingHttpHeaders = { accept: "*/*" };
+        if (init.body !== undefined) {
+            headers["content-type"] = init.contentType;
+            headers["content-length"] = Buffer.byteLength(init.body);
+        }
+        // agent: false gives every request its own connection, so no keep-alive socket outlives the check.
+        const options: https.RequestOptions = { method: init.method, headers, agent: false };
+        if (url.protocol === "https:") options.rejectUnauthorized = !init.insecure;
+        const req = (url.protocol === "https:" ? https : http).request(url, options, (res) => {
+            let body = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk: string) => {
+                if (body.length < MAX_BODY_CHARS) body += chunk.slice(0, MAX_BODY_CHARS - body.length);
+            });
+            res.on("error", fail);
+            res.on("end", () => {
+                clearTimeout(timer);
+                resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+            });
+        });
+        // A whole-request deadline: a socket idle timeout would let a slowly dribbling server hang the check.
+        const timer = setTimeout(() => req.destroy(new RequestTimeout()), init.timeoutMs);
+        function fail(err: Error): void {
+            clearTimeout(timer);
+            reject(err);
+        }
+        req.on("error", fail);
+        req.end(init.body);
+    });
+}
+
+/** Node's codes for a certificate that could not be verified (as opposed to a handshake that broke). */
+const CERTIFICATE_ERRORS = new Set([
+    "DEPTH_ZERO_SELF_SIGNED_CERT",
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+    "UNABLE_TO_GET_ISSUER_CERT",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "CERT_HAS_EXPIRED",
+    "CERT_NOT_YET_VALID",
+    "CERT_UNTRUSTED",
+    "CERT_SIGNATURE_FAILURE",
+    "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** A network failure as a sentence saying what went wrong and what to check. */
+function describeNetworkError(err: unknown, step: string, url: URL, timeoutMs: number): string {
+    const where = `${step} (${url.host})`;
+    if (err instanceof RequestTimeout) {
+        return `${where}: no answer within ${timeoutMs / 1000} s (timed out); is the load balancer reachable from here? Use --timeout SECONDS to wait longer`;
+    }
+    const e = err as NodeJS.ErrnoException;
+    const code = e.code ?? "";
+    if (code === "ECONNREFUSED") {
+        return `${where}: connection refused; nothing listens at ${url.host}. Is application_url right and the ingress controller running?`;
+    }
+    if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
+        return `${where}: cannot resolve host "${url.hostname}" (DNS ${code}); a new load balancer's name can take a few minutes to resolve`;
+    }
+    if (code === "ETIMEDOUT" || code === "EHOSTUNREACH" || code === "ENETUNREACH") {
+        return `${where}: cannot reach ${url.host} (${code}); check security groups and that the load balancer is up`;
+    }
+    if (code === "ECONNRESET") return `${where}: the connection was reset by ${url.host}`;
+    if (CERTIFICATE_ERRORS.has(code)) {
+        return `${where}: TLS certificate not trusted (${code}: ${e.message}). The demo ingress uses a self-signed certificate; if that is what this host serves, rerun with --insecure`;
+    }
+    if (code.startsWith("ERR_SSL_") || code === "EPROTO") {
+        return `${where}: TLS handshake failed (${code}); does application_url use the right scheme (http vs https) and port?`;
+    }
+    return `${where}: request failed (${code || e.name}: ${e.message})`;
+}
+
+/** Appends a path to the application URL, keeping any path prefix the URL has. */
+function endpoint(base: URL, path: string): URL {
+    const url = new URL(base.toString());
+    url.pathname = url.pathname.replace(/\/+$/, "") + path;
+    url.search = "";
+    url.hash = "";
+    return url;
+}
+
+/** Masks the password in text the server chose (a redirect), in case a broken app echoes the login back. */
+function hide(text: string, password: string): string {
+    return password === "" ? text : text.split(password).join("***");
+}
+
+/** The `token` cookie's value from Set-Cookie headers, or undefined when the app set none (or cleared it). */
+function tokenCookie(headers: http.IncomingHttpHeaders): string | undefined {
+    for (const cookie of headers["set-cookie"] ?? []) {
+        const match = /^\s*token=([^;]*)/.exec(cookie);
+        if (match && match[1] !== "") return match[1];
+    }
+    return undefined;
+}
+
+/** The `status` field of a JSON health answer, for a more telling message; undefined when absent. */
+function healthStatus(body: string): string | undefined {
+    try {
+        const parsed: unknown = JSON.parse(body);
+        const status = (parsed as Record<string, unknown> | null)?.["status"];
+        return typeof status === "string" ? status : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/**
+ * Checks a deployed Bank of Sirius: its readiness endpoint must answer 200, and logging in with the demo
+ * user must redirect to /home and set a `token` cookie, which is what a browser login needs.
+ *
+ * @param opts - the application URL, the demo login, and whether to skip certificate checks.
+ * @returns `ok` and a one-line reason; the message names the user but never the password.
+ */
+export async function verifyApplication(opts: VerifyOptions): Promise<VerifyResult> {
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const insecure = opts.insecure === true;
+    let base: URL;
+    try {
+        base = new URL(opts.url);
+    } catch {
+        return { ok: false, message: `"${opts.url}" is not a valid URL` };
+    }
+    if (base.protocol !== "http:" && base.protocol !== "https:") {
+        return { ok: false, message: `"${opts.url}" is not an http:// or https:// URL` };
+    }
+
+    const readinessUrl = endpoint(base, READINESS_PATH);
+    const readinessStep = `readiness check GET ${READINESS_PATH}`;
+    let readiness: Answer;
+    try {
+        readiness = await send(readinessUrl, { method: "GET", insecure, timeoutMs });
+    } catch (err) {
+        return { ok: false, message: describeNetworkError(err, readinessStep, readinessUrl, timeoutMs) };
+    }
+    if (readiness.status === 503) {
+        const status = healthStatus(readiness.body);
+        return {
+            ok: false,
+            message: `${readinessStep} answered 503 Service Unavailable${status ? ` (status ${status})` : ""}: the application is not ready yet; wait for its pods to start and retry`,
+        };
+    }
+    if (readiness.status !== 200) {
+        return {
+            ok: false,
+            message: `${readinessStep} answered HTTP ${readiness.status} instead of 200; does application_url point at the Bank of Sirius ingress?`,
+        };
+    }
+
+    const loginUrl = endpoint(base, LOGIN_PATH);
+    const loginStep = `login POST ${LOGIN_PATH} as "${opts.username}"`;
+    let login: Answer;
+    try {
+        login = await send(loginUrl, {
+            method: "POST",
+            body: new URLSearchParams({ username: opts.username, password: opts.password }).toString(),
+            contentType: "application/x-www-form-urlencoded",
+            insecure,
+            timeoutMs,
+        });
+    } catch (err) {
+        return { ok: false, message: describeNetworkError(err, loginStep, loginUrl, timeoutMs) };
+    }
+    if (login.status !== 302) {
+        return { ok: false, message: `${loginStep} answered HTTP ${login.status}; expected a 302 redirect to /home` };
+    }
+    const location = login.headers.location;
+    let target: URL | undefined;
+    try {
+        target = location === undefined ? undefined : new URL(location, loginUrl);
+    } catch {
+        target = undefined;
+    }
+    if (target === undefined) {
+        return { ok: false, message: `${loginStep} answered 302 without a usable Location (${hide(location ?? "none", opts.password)})` };
+    }
+    if (target.pathname.endsWith(LOGIN_PATH)) {
+        // The frontend sends bad credentials back to the login page with its reason in `msg`.
+        const said = target.searchParams.get("msg");
+        return {
+            ok: false,
+            message: `${loginStep} was rejected${said ? ` ("${hide(said, opts.password)}")` : ""}: check the demo_login credentials (username and password, set by mara:siriusDemoUser and mara:siriusDemoPassword)`,
+        };
+    }
+    if (!target.pathname.endsWith("/home")) {
+        return { ok: false, message: `${loginStep} redirected to ${hide(target.pathname, opts.password)} instead of /home` };
+    }
+    if (tokenCookie(login.headers) === undefined) {
+        return { ok: false, message: `${loginStep} redirected to /home but set no token cookie, so no session was created` };
+    }
+    return { ok: true, message: `readiness answered 200 and "${opts.username}" logged in at ${opts.url}` };
+}
+
+/** Where `main` writes; process.stdout and process.stderr fit. */
+export interface Output {
+    write(text: string): unknown;
+}
+
+/** Where `main` reads the outputs JSON from; process.stdin fits. */
+export type Input = AsyncIterable<string | Buffer> & { readonly isTTY?: boolean };
+
+const USAGE = [
+    `Usage: ${PIPE_COMMAND} [-- OPTIONS]`,
+    "       npm run --silent verify -- --outputs-file outputs.json [OPTIONS]",
+    "Options:",
+    "  --outputs-file PATH  read the stack outputs JSON from PATH instead of stdin",
+    "  --insecure           do not verify the TLS certificate (the demo ingress's is self-signed)",
+    `  --timeout SECONDS    limit for each HTTP request (default ${DEFAULT_TIMEOUT_MS / 1000})`,
+    "",
+].join("\n");
+
+/** Thrown for a wrong command line; main answers it with exit code 2 and the usage. */
+class UsageError extends Error {}
+
+interface Args {
+    insecure: boolean;
+    timeoutMs: number;
+    outputsFile?: string;
+    help: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+    const args: Args = { insecure: false, timeoutMs: DEFAULT_TIMEOUT_MS, help: false };
+    for (let i = 0; i < argv.length; i++) {
+        const arg = argv[i]!;
+        // Accept both "--timeout 20" and "--timeout=20".
+        const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+        const flag = eq < 0 ? arg : arg.slice(0, eq);
+        const inline = eq < 0 ? undefined : arg.slice(eq + 1);
+        const value = (): string => {
+            const v = inline ?? argv[++i];
+            if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
+            return v;
+        };
+        if (flag === "--insecure" && inline === undefined) args.insecure = true;
+        else if (flag === "-h" || flag === "--help") args.help = true;
+        else if (flag === "--outputs-file") args.outputsFile = value();
+        else if (flag === "--timeout") {
+            const text = value();
+            const seconds = Number(text);
+            if (!Number.isFinite(seconds) || seconds <= 0) {
+                throw new UsageError(`--timeout needs a positive number of seconds, not "${text}"`);
+            }
+            args.timeoutMs = seconds * 1000;
+        } else throw new UsageError(`unknown argument "${arg}"`);
+    }
+    return args;
+}
+
+async function readAll(input: Input): Promise<string> {
+    let text = "";
+    for await (const chunk of input) text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    return text;
+}
+
+/**
+ * The command: reads the stack outputs, runs {@link verifyApplication} and prints one result line.
+ *
+ * @param argv - arguments after the script name.
+ * @param stdin - where the outputs JSON is piped in, unless `--outputs-file` is given.
+ * @param stdout - receives the result line ("Application passed/failed health check: ...").
+ * @param stderr - receives usage errors and the --insecure warning.
+ * @returns 0 when the application passed, 1 when it failed (including unusable stack outputs), 2 for a
+ * wrong command line or no input.
+ */
+export async function main(argv: readonly string[], stdin: Input, stdout: Output, stderr: Output): Promise<number> {
+    let args: Args;
+    let json: string;
+    try {
+        args = parseArgs(argv);
+        if (args.help) {
+            stdout.write(USAGE);
+            return 0;
+        }
+        if (args.outputsFile !== undefined) {
+            try {
+                json = await readFile(args.outputsFile, "utf8");
+            } catch (err) {
+                throw new UsageError(`cannot read --outputs-file ${args.outputsFile}: ${(err as Error).message}`);
+            }
+        } else {
+            // Reading a terminal would wait for input the user does not know to type.
+            if (stdin.isTTY) throw new UsageError(`nothing piped in; run: ${PIPE_COMMAND}`);
+            json = await readAll(stdin);
+        }
+        if (json.trim() === "") {
+            throw new UsageError(`the stack outputs are empty; run: ${PIPE_COMMAND} (is the stack selected and deployed?)`);
+        }
+    } catch (err) {
+        if (!(err instanceof UsageError)) throw err;
+        stderr.write(`verify: ${err.message}\n${USAGE}`);
+        return 2;
+    }
+
+    let target: StackTarget;
+    try {
+        target = parseStackOutputs(json);
+    } catch (err) {
+        stdout.write(`Application failed health check: ${(err as Error).message}\n`);
+        return 1;
+    }
+    if (args.insecure && target.url.startsWith("https:")) {
+        stderr.write(`verify: --insecure: not verifying the TLS certificate of ${new URL(target.url).host}\n`);
+    }
+    const result = await verifyApplication({ ...target, insecure: args.insecure, timeoutMs: args.timeoutMs });
+    stdout.write(result.ok ? `Application passed health check: ${target.url}\n` : `Application failed health check: ${result.message}\n`);
+    return result.ok ? 0 : 1;
+}
+
+if (require.main === module) main(process.argv.slice(2), process.stdin, process.stdout, process.stderr).then((code) => process.exit(code));

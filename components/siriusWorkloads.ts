@@ -1,0 +1,258 @@
+/**
+ * The nine Bank of Sirius workloads as data: images, ports, settings, probes and resources of the
+ * upstream manifests (nginxinc/bank-of-sirius `kubernetes-manifests/`, images v1.3.0), with MARA's
+ * defects fixed: passwords come from Secrets, databases get probes and persistent volumes, duplicated
+ * and unused environment entries are gone, and every container has requests and limits (upstream's
+ * development manifests' values).
+ */
+
+/** Where one environment variable's value comes from. */
+export type EnvSource =
+    | { value: string }
+    | { configMap: string; key: string; optional?: boolean }
+    | { secret: string; key: string }
+    | { field: string };
+
+/** Readiness and liveness through the services' `/z/health` endpoints, or `pg_isready` for databases. */
+export type ProbeSpec = { http: true; readinessDelay: number; livenessDelay: number; period: number; timeout: number } | { postgres: true };
+
+/** One workload and its Service. */
+export interface WorkloadSpec {
+    /** Object names and the `app` label. */
+    readonly name: string;
+    readonly kind: "Deployment" | "StatefulSet";
+    readonly container: string;
+    /** Image name without registry and tag, e.g. `bos-frontend`. */
+    readonly image: string;
+    /** Port the container listens on. */
+    readonly containerPort: number;
+    /** Service port name and number (the target is `containerPort`). */
+    readonly service: { readonly name: string; readonly port: number };
+    readonly env: Readonly<Record<string, EnvSource>>;
+    /** ConfigMaps whose keys all become environment variables. */
+    readonly envFrom: readonly string[];
+    /** JWT key files mounted at /root/.ssh. */
+    readonly jwt?: "public" | "both";
+    readonly probes?: ProbeSpec;
+    readonly resources: { readonly cpu: [string, string]; readonly memory: [string, string] };
+    /** The database this workload talks to; its NetworkPolicy admits it. */
+    readonly databaseClient?: "accounts-db" | "ledger-db";
+    /** Java services serve Prometheus metrics at /z/prometheus. */
+    readonly prometheusMetrics?: boolean;
+    readonly command?: readonly string[];
+}
+
+/** Names of the ConfigMaps and Secrets the workloads read. */
+export const SIRIUS_CONFIG = {
+    environment: "environment-config",
+    serviceApi: "service-api-config",
+    tracing: "tracing-config",
+    demoData: "demo-data-config",
+    accountsDb: "accounts-db-config",
+    ledgerDb: "ledger-db-config",
+    accountsDbSecret: "accounts-db-credentials",
+    ledgerDbSecret: "ledger-db-credentials",
+    demoLoginSecret: "demo-login",
+    jwtSecret: "jwt-key",
+    accountsDbInit: "accounts-db-demo-login",
+} as const;
+
+const C = SIRIUS_CONFIG;
+const STATSD_PORT = 9125;
+
+/** Tracing settings every service reads from the tracing ConfigMap (the endpoint is absent when tracing is off). */
+const tracingEnv: Record<string, EnvSource> = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: { configMap: C.tracing, key: "OTEL_EXPORTER_OTLP_ENDPOINT", optional: true },
+    ENABLE_TRACING: { configMap: C.tracing, key: "ENABLE_TRACING" },
+    ENABLE_METRICS: { configMap: C.tracing, key: "ENABLE_METRICS" },
+};
+
+/** Python services report request metrics to the statsd exporter. */
+const statsdEnv = (name: string, statsdHost: string): Record<string, EnvSource> => ({
+    STATSD_HOST: { value: `${statsdHost}:${STATSD_PORT}` },
+    STATSD_PREFIX: { value: `bos.${name}` },
+});
+
+const httpProbes = (readinessDelay: number, livenessDelay: number, period = 5, timeout = 10): ProbeSpec => ({
+    http: true,
+    readinessDelay,
+    livenessDelay,
+    period,
+    timeout,
+});
+const small = { cpu: ["100m", "500m"] as [string, string], memory: ["64Mi", "256Mi"] as [string, string] };
+const jvm = { cpu: ["100m", "500m"] as [string, string], memory: ["512Mi", "1Gi"] as [string, string] };
+
+/** The workloads, given the statsd exporter's host name. */
+export function siriusWorkloads(statsdHost: string): WorkloadSpec[] {
+    const common = { VERSION: { value: "v1.2.0" }, PORT: { value: "8080" }, LOG_LEVEL: { value: "info" } };
+    const java = (appName: string, extra: Record<string, EnvSource>): Record<string, EnvSource> => ({
+        APP_NAME: { value: appName },
+        ...tracingEnv,
+        ...common,
+        ...extra,
+        NAMESPACE: { field: "metadata.namespace" },
+    });
+    return [
+        {
+            name: "frontend",
+            kind: "Deployment",
+            container: "front",
+            image: "bos-frontend",
+            containerPort: 8080,
+            service: { name: "http", port: 80 },
+            env: {
+                ...common,
+                ...statsdEnv("frontend", statsdHost),
+                SCHEME: { value: "http" },
+                BANK_NAME: { value: "Bank of Sirius" },
+                APP_NAME: { value: "frontend" },
+                ...tracingEnv,
+                DEFAULT_USERNAME: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_USERNAME" },
+                DEFAULT_PASSWORD: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_PASSWORD" },
+            },
+            envFrom: [C.environment, C.serviceApi],
+            jwt: "public",
+            probes: httpProbes(10, 60, 15, 30),
+            resources: small,
+        },
+        {
+            name: "userservice",
+            kind: "Deployment",
+            container: "userservice",
+            image: "bos-userservice",
+            containerPort: 8080,
+            service: { name: "http", port: 8080 },
+            env: {
+                ...common,
+                ...statsdEnv("userservice", statsdHost),
+                APP_NAME: { value: "userservice" },
+                TOKEN_EXPIRY_SECONDS: { value: "3600" },
+                PRIV_KEY_PATH: { value: "/root/.ssh/privatekey" },
+                ...tracingEnv,
+                ACCOUNTS_DB_URI: { secret: C.accountsDbSecret, key: "ACCOUNTS_DB_URI" },
+            },
+            envFrom: [C.environment, C.accountsDb],
+            jwt: "both",
+            probes: httpProbes(10, 10),
+            resources: small,
+            databaseClient: "accounts-db",
+        },
+        {
+            name: "contacts",
+            kind: "Deployment",
+            container: "contacts",
+            image: "bos-contacts",
+            containerPort: 8080,
+            service: { name: "http", port: 8080 },
+            env: {
+                ...common,
+                ...statsdEnv("contacts", statsdHost),
+                APP_NAME: { value: "contacts" },
+                ...tracingEnv,
+                ACCOUNTS_DB_URI: { secret: C.accountsDbSecret, key: "ACCOUNTS_DB_URI" },
+            },
+            envFrom: [C.environment, C.accountsDb],
+            jwt: "public",
+            probes: httpProbes(10, 10),
+            resources: small,
+            databaseClient: "accounts-db",
+        },
+        {
+            name: "balancereader",
+            kind: "Deployment",
+            container: "balancereader",
+            image: "bos-balancereader",
+            containerPort: 8080,
+            service: { name: "http", port: 8080 },
+            env: java("balance-reader", {
+                POLL_MS: { value: "100" },
+                CACHE_SIZE: { value: "1000000" },
+                SPRING_DATASOURCE_PASSWORD: { secret: C.ledgerDbSecret, key: "SPRING_DATASOURCE_PASSWORD" },
+            }),
+            envFrom: [C.environment, C.ledgerDb],
+            jwt: "public",
+            probes: httpProbes(60, 120),
+            resources: jvm,
+            databaseClient: "ledger-db",
+            prometheusMetrics: true,
+        },
+        {
+            name: "ledgerwriter",
+            kind: "Deployment",
+            container: "ledgerwriter",
+            image: "bos-ledgerwriter",
+            containerPort: 8080,
+            service: { name: "http", port: 8080 },
+            env: java("ledger-writer", { SPRING_DATASOURCE_PASSWORD: { secret: C.ledgerDbSecret, key: "SPRING_DATASOURCE_PASSWORD" } }),
+            envFrom: [C.environment, C.serviceApi, C.ledgerDb],
+            jwt: "public",
+            probes: httpProbes(60, 120),
+            resources: jvm,
+            databaseClient: "ledger-db",
+            prometheusMetrics: true,
+        },
+        {
+            name: "transactionhistory",
+            kind: "Deployment",
+            container: "transactionhistory",
+            image: "bos-transactionhistory",
+            containerPort: 8080,
+            service: { name: "http", port: 8080 },
+            env: java("transaction-history", {
+                POLL_MS: { value: "100" },
+                CACHE_SIZE: { value: "1000" },
+                CACHE_MINUTES: { value: "60" },
+                HISTORY_LIMIT: { value: "100" },
+                SPRING_DATASOURCE_PASSWORD: { secret: C.ledgerDbSecret, key: "SPRING_DATASOURCE_PASSWORD" },
+            }),
+            envFrom: [C.environment, C.ledgerDb],
+            jwt: "public",
+            probes: httpProbes(60, 120),
+            resources: jvm,
+            databaseClient: "ledger-db",
+            prometheusMetrics: true,
+        },
+        {
+            name: "accounts-db",
+            kind: "StatefulSet",
+            container: "accounts-db",
+            image: "bos-accounts-db",
+            containerPort: 5432,
+            service: { name: "tcp", port: 5432 },
+            env: {
+                POSTGRES_PASSWORD: { secret: C.accountsDbSecret, key: "POSTGRES_PASSWORD" },
+                DEMO_LOGIN_USERNAME: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_USERNAME" },
+                DEMO_LOGIN_PASSWORD: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_PASSWORD" },
+            },
+            envFrom: [C.environment, C.accountsDb, C.demoData],
+            probes: { postgres: true },
+            resources: { cpu: ["100m", "500m"], memory: ["128Mi", "1Gi"] },
+        },
+        {
+            name: "ledger-db",
+            kind: "StatefulSet",
+            container: "postgres",
+            image: "bos-ledger-db",
+            containerPort: 5432,
+            service: { name: "tcp", port: 5432 },
+            env: { POSTGRES_PASSWORD: { secret: C.ledgerDbSecret, key: "POSTGRES_PASSWORD" } },
+            envFrom: [C.environment, C.ledgerDb, C.demoData],
+            probes: { postgres: true },
+            resources: { cpu: ["100m", "500m"], memory: ["512Mi", "1Gi"] },
+        },
+        {
+            name: "loadgenerator",
+            kind: "Deployment",
+            container: "loadgenerator",
+            image: "bos-loadgenerator",
+            containerPort: 8089,
+            service: { name: "http", port: 8089 },
+            // The locustfile names no target; pointing Locust at the frontend makes its UI ready to start a run.
+            env: { LOG_LEVEL: { value: "error" }, LOCUST_HOST: { value: "http://frontend:80" } },
+            envFrom: [],
+            command: ["locust"],
+            resources: jvm,
+        },
+    ];
+}
