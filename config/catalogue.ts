@@ -35,6 +35,11 @@ export interface ChartEntry {
     readonly maraChart?: string;
 }
 
+/**
+ * The chart of every Helm release, by id. Components default their `chart` argument to their entry here;
+ * `loadConfig` builds each one's settings from this entry's chart name and the stack's version, repository URL
+ * and timeout, whose defaults are this entry's.
+ */
 export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     ingress: {
         title: "NGINX Ingress Controller",

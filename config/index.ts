@@ -10,3 +10,4 @@ export * from "./validate";
 export * from "./pulumiYaml";
 export * from "./reference";
 export * from "./stackExample";
+export { expandHome, isKubeconfigPath } from "./infraSettings";

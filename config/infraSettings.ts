@@ -1,6 +1,6 @@
 /** Validation and typed settings of each infrastructure type (AWS, DigitalOcean, Linode, existing cluster). */
 import { KEYS, KeyValue, OLDEST_EKS_VERSION } from "./keys";
-import type { AwsInfraConfig, DigitalOceanInfraConfig, InfraConfig, KubeconfigInfraConfig, LinodeInfraConfig } from "./model";
+import type { AwsInfraConfig, DigitalOceanInfraConfig, ExternalRegistryConfig, InfraConfig, KubeconfigInfraConfig, LinodeInfraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import { Findings, legacyName, RawConfig, secretOutput } from "./resolve";
 import { compareVersions, Get, GetResolved, KeyOf } from "./lookup";
@@ -19,11 +19,11 @@ export function buildInfra(
         case "aws":
             return buildAws(raw, r, v, keyOf, findings);
         case "digitalocean":
-            return buildDigitalOcean(raw, r, v);
+            return buildDigitalOcean(raw, r, v, keyOf, findings);
         case "linode":
-            return buildLinode(raw, r, v, findings);
+            return buildLinode(raw, r, v, keyOf, findings);
         case "kubeconfig":
-            return buildKubeconfig(v, findings);
+            return buildKubeconfig(raw, r, v, keyOf, findings);
         default:
             return undefined;
     }
@@ -130,20 +130,43 @@ function buildAws(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings
     };
 }
 
-function buildDigitalOcean(raw: RawConfig, r: GetResolved, v: Get): DigitalOceanInfraConfig {
-    const envToken = raw.env.DIGITALOCEAN_TOKEN;
+function buildDigitalOcean(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): DigitalOceanInfraConfig {
+    const token = secretOutput(r("doToken")) ?? secretOutput({ value: raw.env.DIGITALOCEAN_TOKEN });
+    if (!token) findings.warn(missingToken("DigitalOcean", "digitalocean:token", "DIGITALOCEAN_TOKEN"));
+    const fqdn = v("fqdn");
+    if (fqdn !== undefined && fqdn.split(".").length < 3) {
+        findings.problem({
+            key: keyOf("fqdn"),
+            value: fqdn,
+            problem: "has no host part: the DNS record is created as <host> in the DigitalOcean domain <rest of the name>",
+            allowed: "a host name in a domain managed by DigitalOcean, such as mara.example.com",
+            fix: configSetCommand(keyOf("fqdn"), `mara.${fqdn}`),
+        });
+    }
+    const adopt = v("doRegistryAdopt")!;
+    if (adopt && v("doRegistryName") === undefined) {
+        findings.problem({
+            key: keyOf("doRegistryAdopt"),
+            value: "true",
+            problem: "adopts the account's registry but does not say which: mara:doRegistryName is not set",
+            allowed: "the name of the account's existing registry in mara:doRegistryName",
+            fix: `${configSetCommand(KEYS.doRegistryName.key, "<name shown by: doctl registry get>")}`,
+        });
+    }
     return {
         type: "digitalocean",
-        token: secretOutput(r("doToken")) ?? secretOutput({ value: envToken }),
+        token,
         region: v("doRegion")!,
         k8sVersion: v("doK8sVersion")!,
         instanceSize: v("doInstanceSize")!,
         nodeCount: v("doNodeCount")!,
         registryTier: v("doRegistryTier")!,
+        registryName: v("doRegistryName"),
+        adoptRegistry: adopt,
     };
 }
 
-function buildLinode(raw: RawConfig, r: GetResolved, v: Get, findings: Findings): LinodeInfraConfig {
+function buildLinode(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): LinodeInfraConfig {
     for (const id of ["lkeRegion", "lkeK8sVersion"] as const) {
         if (r(id).source === undefined) {
             const legacyKey = KEYS[id].legacy[0]!;
@@ -155,26 +178,30 @@ function buildLinode(raw: RawConfig, r: GetResolved, v: Get, findings: Findings)
             });
         }
     }
+    const token = secretOutput(r("linodeToken")) ?? secretOutput({ value: raw.env.LINODE_TOKEN });
+    if (!token) findings.warn(missingToken("Linode", "linode:token", "LINODE_TOKEN"));
+    const harborKeys = (["harborSoaEmail", "harborInstanceType", "harborSshKeyPath", "harborAdminPassword", "harborDbPassword", "harborSudoPassword"] as const)
+        .filter((id) => r(id).source !== undefined)
+        .map((id) => keyOf(id));
+    if (harborKeys.length > 0) {
+        findings.warn(
+            `${harborKeys.join(", ")} ${harborKeys.length === 1 ? "is" : "are"} not used: MARA's Harbor VM is replaced by your own registry ` +
+                `(mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword) or, without one, by pulling the image from its source.`,
+        );
+    }
     return {
         type: "linode",
-        token: secretOutput(r("linodeToken")) ?? secretOutput({ value: raw.env.LINODE_TOKEN }),
+        token,
         region: v("lkeRegion"),
         k8sVersion: v("lkeK8sVersion"),
         instanceType: v("lkeInstanceType")!,
         nodeCount: v("lkeNodeCount")!,
         highAvailability: v("lkeHighAvailability")!,
-        harbor: {
-            soaEmail: v("harborSoaEmail"),
-            instanceType: v("harborInstanceType")!,
-            sshKeyPath: v("harborSshKeyPath"),
-            adminPassword: secretOutput(r("harborAdminPassword")),
-            dbPassword: secretOutput(r("harborDbPassword")),
-            sudoPassword: secretOutput(r("harborSudoPassword")),
-        },
+        registry: externalRegistry(r, v, findings),
     };
 }
 
-function buildKubeconfig(v: Get, findings: Findings): KubeconfigInfraConfig {
+function buildKubeconfig(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): KubeconfigInfraConfig {
     const kubeconfig = v("kubeconfig");
     if (kubeconfig === undefined) {
         findings.problem({
@@ -183,6 +210,48 @@ function buildKubeconfig(v: Get, findings: Findings): KubeconfigInfraConfig {
             allowed: "the path of a kubeconfig file, or its contents",
             fix: `${configSetCommand("kubernetes:kubeconfig", "~/.kube/config")} (or ${KEYS.kubeconfig.key})`,
         });
+    } else if (isKubeconfigPath(kubeconfig) && !raw.fileExists(expandHome(kubeconfig, raw.env))) {
+        findings.problem({
+            key: keyOf("kubeconfig"),
+            value: kubeconfig,
+            problem: "names a file that does not exist on this machine",
+            allowed: "the path of an existing kubeconfig file (~ is expanded), or the file's contents",
+            fix: `check the path, e.g. ls -l ${kubeconfig}; or ${configSetCommand(keyOf("kubeconfig"), "~/.kube/config")}`,
+        });
     }
-    return { type: "kubeconfig", kubeconfig, context: v("kubeContext") };
+    return { type: "kubeconfig", kubeconfig, context: v("kubeContext"), registry: externalRegistry(r, v, findings) };
+}
+
+/** The user's own registry: all four keys, or none. */
+function externalRegistry(r: GetResolved, v: Get, findings: Findings): ExternalRegistryConfig | undefined {
+    const ids = ["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const;
+    const set = ids.filter((id) => r(id).source !== undefined);
+    if (set.length === 0) return undefined;
+    if (set.length < ids.length) {
+        const missing = ids.filter((id) => !set.includes(id));
+        findings.problem({
+            key: KEYS[missing[0]!].key,
+            problem: `is not set, but ${set.map((id) => KEYS[id].key).join(", ")} ${set.length === 1 ? "is" : "are"}: a registry needs its server, repository, user and password`,
+            allowed: "all four mara:registry* keys, or none (then the image is pulled from its source)",
+            fix: missing.map((id) => configSetCommand(KEYS[id].key, KEYS[id].example ?? "<value>", KEYS[id].secret)).join(" && "),
+        });
+        return undefined;
+    }
+    const password = secretOutput(r("registryPassword"));
+    if (!password) return undefined;
+    return { server: v("registryServer")!, repository: v("registryRepository")!, username: v("registryUsername")!, password };
+}
+
+function missingToken(cloud: string, key: string, env: string): string {
+    return `No ${cloud} API token: neither ${key} nor ${env} is set, so \`pulumi up\` will fail to authenticate. Set one: pulumi config set --secret ${key} <token>, or export ${env}.`;
+}
+
+/** A kubeconfig given as contents (YAML or JSON) rather than as a path. */
+export function isKubeconfigPath(value: string): boolean {
+    return !value.includes("\n") && !value.trimStart().startsWith("{") && !/^\s*apiVersion\s*:/.test(value);
+}
+
+/** Expands a leading ~ to the home directory. */
+export function expandHome(path: string, env: Readonly<Record<string, string | undefined>>): string {
+    return path.startsWith("~/") ? `${env.HOME ?? ""}/${path.slice(2)}` : path;
 }

@@ -330,6 +330,22 @@ export const KEYS = {
         group: "DigitalOcean",
     }),
 
+    doRegistryName: spec({
+        key: "mara:doRegistryName",
+        type: text({ pattern: /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, allowed: "a DigitalOcean registry name (lower-case letters, digits and '-')" }),
+        defaultNote: "<cluster name>-<random suffix> when created; required when adopting",
+        description: "Name of the DigitalOcean container registry to create, or of the account's existing one with mara:doRegistryAdopt.",
+        example: "my-registry",
+        group: "DigitalOcean",
+    }),
+    doRegistryAdopt: spec({
+        key: "mara:doRegistryAdopt",
+        type: boolean(),
+        default: false,
+        description: "Use the account's existing registry (DigitalOcean allows one per account) instead of creating one; it is then never deleted.",
+        group: "DigitalOcean",
+    }),
+
     // ---- Linode -------------------------------------------------------------------------------
     linodeToken: spec({
         key: "linode:token",
@@ -431,6 +447,35 @@ export const KEYS = {
         group: "Linode",
     }),
 
+    registryServer: spec({
+        key: "mara:registryServer",
+        type: text({ pattern: /^[a-z0-9.-]+(:\d+)?$/, allowed: "a registry host such as ghcr.io or registry.example.com:5000" }),
+        description: "Your own OCI registry for the ingress controller image on Linode (instead of MARA's Harbor VM) or an existing cluster; unset: the image is pulled from its source.",
+        example: "ghcr.io",
+        group: "Linode",
+    }),
+    registryRepository: spec({
+        key: "mara:registryRepository",
+        type: text({ pattern: /^[a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/, allowed: "a repository path such as my-org/nginx-ingress" }),
+        description: "Repository in mara:registryServer to push the ingress controller image to.",
+        example: "my-org/nginx-ingress",
+        group: "Linode",
+    }),
+    registryUsername: spec({
+        key: "mara:registryUsername",
+        type: text(),
+        description: "User for pushing to and pulling from mara:registryServer.",
+        example: "my-robot",
+        group: "Linode",
+    }),
+    registryPassword: spec({
+        key: "mara:registryPassword",
+        type: secretText,
+        secret: true,
+        description: "Password or token of mara:registryUsername.",
+        group: "Linode",
+    }),
+
     // ---- Existing cluster ---------------------------------------------------------------------
     kubeconfig: spec({
         key: "mara:kubeconfig",
@@ -447,6 +492,22 @@ export const KEYS = {
         defaultNote: "the kubeconfig's current context",
         description: "Existing cluster only: kubeconfig context to use.",
         example: "my-cluster",
+        group: "Existing cluster",
+    }),
+
+    ingressServiceType: spec({
+        key: "mara:ingressServiceType",
+        type: oneOf(["LoadBalancer", "NodePort"] as const),
+        default: "LoadBalancer",
+        description: "Service type of the ingress controller: LoadBalancer, or NodePort for clusters without a load balancer implementation (then point mara:fqdn at a node).",
+        group: "Existing cluster",
+    }),
+    containerLogPath: spec({
+        key: "mara:containerLogPath",
+        type: text({ pattern: /^\/[\w./-]*$/, allowed: "an absolute host path such as /var/log/containers" }),
+        defaultNote: "the platform's (/var/log/containers)",
+        description: "Host directory with the container log files the log agent tails (MARA issue #76).",
+        example: "/var/log/containers",
         group: "Existing cluster",
     }),
 

@@ -63,6 +63,10 @@ export interface DigitalOceanInfraConfig {
     readonly instanceSize: string;
     readonly nodeCount: number;
     readonly registryTier: "starter" | "basic" | "professional";
+    /** Registry to create, or the existing one to adopt. */
+    readonly registryName?: string;
+    /** Adopt the account's existing registry instead of creating one. */
+    readonly adoptRegistry: boolean;
 }
 
 /** Settings of the Linode path (LKE and Harbor). */
@@ -75,14 +79,16 @@ export interface LinodeInfraConfig {
     readonly instanceType: string;
     readonly nodeCount: number;
     readonly highAvailability: boolean;
-    readonly harbor: {
-        readonly soaEmail?: string;
-        readonly instanceType: string;
-        readonly sshKeyPath?: string;
-        readonly adminPassword?: pulumi.Output<string>;
-        readonly dbPassword?: pulumi.Output<string>;
-        readonly sudoPassword?: pulumi.Output<string>;
-    };
+    /** The user's registry for the ingress controller image; pulled from its source when unset. */
+    readonly registry?: ExternalRegistryConfig;
+}
+
+/** An OCI registry of the user's, for pushing the ingress controller image. */
+export interface ExternalRegistryConfig {
+    readonly server: string;
+    readonly repository: string;
+    readonly username: string;
+    readonly password: pulumi.Output<string>;
 }
 
 /** Settings of an existing cluster reached through a kubeconfig. */
@@ -92,6 +98,8 @@ export interface KubeconfigInfraConfig {
     readonly kubeconfig?: string;
     /** Context to use; the kubeconfig's current context when unset. */
     readonly context?: string;
+    /** The user's registry for the ingress controller image; pulled from its source when unset. */
+    readonly registry?: ExternalRegistryConfig;
 }
 
 /** Infrastructure settings, discriminated by `type` (the normalised `kubernetes:infra_type`). */
@@ -124,7 +132,14 @@ export interface MaraConfig {
         readonly nginxJwt?: pulumi.Output<string>;
     };
     /** NGINX Ingress Controller release. */
-    readonly ingress: { readonly chart: ChartSettings; readonly enablePlus: boolean; readonly replicas: number };
+    readonly ingress: {
+        readonly chart: ChartSettings;
+        readonly enablePlus: boolean;
+        readonly replicas: number;
+        readonly serviceType: "LoadBalancer" | "NodePort";
+    };
+    /** Overrides of the platform's facts. */
+    readonly platformOverrides: { readonly containerLogPath?: string };
     readonly certManager: {
         readonly chart: ChartSettings;
         /** Issuer of the platform's certificates. */

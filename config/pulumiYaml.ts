@@ -11,9 +11,13 @@ export const DISABLED_DEFAULT_PROVIDERS = ["aws", "kubernetes", "linode", "digit
 
 /** A project config declaration in Pulumi.yaml. */
 export interface ConfigDeclaration {
+    /** Pulumi's config type; Pulumi.yaml has no object type, so structured MARA values are not declared. */
     type: "string" | "integer" | "boolean" | "array";
+    /** Text `pulumi config` shows: the key's description, its computed default and its MARA alias. */
     description: string;
+    /** Default the Pulumi CLI applies when the stack does not set the key. */
     default?: string | number | boolean | string[];
+    /** Element type of an `array` key (lists are lists of strings). */
     items?: { type: "string" };
 }
 
@@ -41,14 +45,34 @@ export function configDeclarations(): Record<string, ConfigDeclaration> {
     return out;
 }
 
-const HEADER = `# Generated from config/keys.ts by \`npm run gen:pulumi-yaml\`; edit the key table, not this file.
+const HEADER = `# Generated from config/keys.ts by \`npm run gen\`; edit the key table, not this file.
 #
 # The program runs transpile-only (tsconfig.json "ts-node": {"transpileOnly": true}), so \`pulumi preview\`
 # does not pay for type-checking; CI type-checks with \`tsc --noEmit\`.
 # Default providers are disabled for every package whose configuration matters: each AWS and Kubernetes
 # resource names its provider explicitly, and nothing ever uses the ambient kubeconfig. @pulumi/eks keeps
 # its default provider (it has no configuration); it receives the explicit AWS provider from the Eks component.
+# \`main: index.ts\` keeps \`pulumi up\` on the program in index.ts. Without it the CLI passes "." and the Node.js
+# runtime (@pulumi/pulumi cmd/run/run.js) takes the entry point from package.json \`exports\` (else \`main\`),
+# which name the compiled npm library (dist/components/index.js), not the program. With a file named here, run.js
+# is given that file and does not read package.json for an entry point (see PROGRAM_ENTRY_POINT in config/pulumiYaml.ts).
 `;
+
+/**
+ * The Pulumi program's entry point, relative to Pulumi.yaml. It has to be named here because package.json
+ * `exports`/`main` describe the npm library (dist/components/index.js), and how Pulumi picks the entry point is:
+ *
+ * 1. The CLI turns Pulumi.yaml `main` into a working directory and an entry point: no `main` gives the project
+ *    directory and ".", a directory gives that directory and ".", a file gives its directory and its file name.
+ * 2. The Node.js runtime (`@pulumi/pulumi/cmd/run/run.js`, `run()`) treats "." as "no entry point set" and then
+ *    takes `exports` (a string, or `exports["."]` as `default`, `require` or `import`), or, when there is no
+ *    `exports`, `main` from the nearest package.json, falling back to the directory only if that file is missing.
+ *    Any other entry point is used as it is, and package.json is not consulted.
+ *
+ * So without `main: index.ts` here, `pulumi up` would load the compiled library (whose exports it would take
+ * for stack outputs) instead of the program. With it, index.ts runs through ts-node as before.
+ */
+export const PROGRAM_ENTRY_POINT = "index.ts";
 
 /** The full text of Pulumi.yaml. */
 export function renderPulumiYaml(): string {
@@ -56,6 +80,8 @@ export function renderPulumiYaml(): string {
         name: PROJECT_NAMESPACE,
         description: "NGINX Modern Application Reference Architecture (MARA) as one Pulumi program",
         runtime: { name: "nodejs", options: { typescript: true, packagemanager: "npm" } },
+        // The program's entry point; see HEADER for why package.json cannot be left to name it.
+        main: PROGRAM_ENTRY_POINT,
         config: {
             "pulumi:disable-default-providers": [...DISABLED_DEFAULT_PROVIDERS],
             ...configDeclarations(),

@@ -18,6 +18,8 @@ export interface RawConfig {
     readonly secretKeys: ReadonlySet<string>;
     /** Environment variables consulted for credentials and region (AWS_REGION, LINODE_TOKEN, ...). */
     readonly env: Readonly<Record<string, string | undefined>>;
+    /** Whether a file exists on this machine (for a kubeconfig given as a path). */
+    readonly fileExists: (path: string) => boolean;
 }
 
 /** A resolved key: where its value came from and what it parsed to. */

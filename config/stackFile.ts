@@ -2,6 +2,7 @@
  * Reads a `Pulumi.<stack>.yaml` file (ours or MARA's) into the raw form Pulumi would hand the
  * program, so the same validation runs offline: in tests and in `mara validate` / `mara plan`.
  */
+import * as fs from "fs";
 import { parse } from "yaml";
 import type { RawConfig } from "./resolve";
 
@@ -18,6 +19,8 @@ export interface StackFileOptions {
     readonly secrets?: Readonly<Record<string, string>>;
     /** Environment consulted for credentials and region. Default: empty. */
     readonly env?: Readonly<Record<string, string | undefined>>;
+    /** Whether a file exists (a kubeconfig path). Default: this machine's file system. */
+    readonly fileExists?: (path: string) => boolean;
 }
 
 /**
@@ -43,7 +46,7 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
             values[key] = typeof value === "string" ? value : JSON.stringify(value);
         }
     }
-    return { project, stack: opts.stack ?? "dev", values, secretKeys, env: opts.env ?? {} };
+    return { project, stack: opts.stack ?? "dev", values, secretKeys, env: opts.env ?? {}, fileExists: opts.fileExists ?? fs.existsSync };
 }
 
 /**

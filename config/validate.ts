@@ -99,7 +99,8 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         storageClass: v("storageClass"),
         infra,
         kic,
-        ingress: { chart: chart("ingress"), enablePlus: v("ingressEnablePlus")!, replicas: v("ingressReplicas")! },
+        ingress: { chart: chart("ingress"), enablePlus: v("ingressEnablePlus")!, replicas: v("ingressReplicas")!, serviceType: v("ingressServiceType")! },
+        platformOverrides: { containerLogPath: v("containerLogPath") },
         certManager: { chart: chart("certManager"), issuer: v("tlsIssuer")!, acmeEmail: v("acmeEmail"), acmeServer: v("acmeServer")! },
         logstore: {
             chart: chart("logstore"),
@@ -207,9 +208,9 @@ function legacyChartsToIgnore(raw: RawConfig, findings: Findings): Set<ChartId> 
     return ignored;
 }
 
-function defaultClusterName(stack: string): string {
+function defaultClusterName(stack: string, max: number): string {
     const base = `mara-${stack}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-");
-    return base.slice(0, 40).replace(/-+$/, "");
+    return base.slice(0, max).replace(/-+$/, "");
 }
 
 function checkClusterName(
@@ -218,15 +219,18 @@ function checkClusterName(
     name: Resolved<string>,
     findings: Findings,
 ): string {
-    const value = name.value ?? defaultClusterName(raw.stack);
-    // An existing cluster keeps whatever name it has; clusters we create must fit every cloud's naming rules.
-    if (name.source && infraType && infraType !== "kubeconfig" && !/^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/.test(value)) {
+    // An existing cluster keeps whatever name it has; clusters we create must fit every cloud's naming rules
+    // (LKE labels are the shortest, 32 characters).
+    const max = infraType === "linode" ? 32 : 40;
+    const value = name.value ?? defaultClusterName(raw.stack, max);
+    const fits = new RegExp(`^[a-z0-9]([-a-z0-9]{0,${max - 2}}[a-z0-9])?$`).test(value);
+    if (infraType && infraType !== "kubeconfig" && !fits) {
         findings.problem({
-            key: name.source,
+            key: name.source ?? "mara:clusterName",
             value,
             problem: "cannot name a new cluster",
-            allowed: "lower-case letters, digits and '-', starting and ending with a letter or digit, at most 40 characters",
-            fix: configSetCommand(name.source, defaultClusterName(raw.stack)),
+            allowed: `lower-case letters, digits and '-', starting and ending with a letter or digit, at most ${max} characters`,
+            fix: configSetCommand(name.source ?? "mara:clusterName", defaultClusterName(raw.stack, max)),
         });
     }
     return value;

@@ -5,18 +5,8 @@ import { Eks } from "../components/eks";
 import { Kubeconfig } from "../components/kubeconfig";
 import { Vpc } from "../components/vpc";
 import type { AwsInfraConfig, MaraConfig } from "../config";
-import type { ClusterInfrastructure, PlatformFacts } from "./types";
-
-/** EKS nodes run containerd; the kubelet links container logs into /var/log/containers. */
-export const EKS_PLATFORM: PlatformFacts = {
-    containerRuntime: "containerd",
-    containerLogPath: "/var/log/containers",
-    podLogPath: "/var/log/pods",
-    loadBalancerAddress: "hostname",
-    // Network Load Balancers, not the Classic ELBs the in-tree controller makes by default.
-    loadBalancerAnnotations: { "service.beta.kubernetes.io/aws-load-balancer-type": "nlb" },
-    storageClass: "gp2",
-};
+import { EKS_PLATFORM } from "./platformFacts";
+import type { ClusterInfrastructure } from "./types";
 
 /** Tags on every AWS resource, so the stack's resources can be found and attributed in the account. */
 export function awsDefaultTags(cfg: MaraConfig): Record<string, string> {

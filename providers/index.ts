@@ -4,29 +4,25 @@
  */
 import type { InfraType, MaraConfig } from "../config";
 import { createAwsInfrastructure } from "./aws";
+import { createDigitalOceanInfrastructure } from "./digitalocean";
+import { createKubeconfigInfrastructure } from "./kubeconfig";
+import { createLinodeInfrastructure } from "./linode";
 import type { ClusterInfrastructure, InfrastructureFactory } from "./types";
 
 export * from "./aws";
+export * from "./digitalocean";
+export * from "./externalRegistry";
+export * from "./kubeconfig";
+export * from "./linode";
+export * from "./platformFacts";
 export * from "./types";
-
-/** Raised for an infrastructure type that is recognised but not built yet. */
-export class UnsupportedInfrastructureError extends Error {}
-
-const notYetAvailable =
-    (label: string): InfrastructureFactory =>
-    (cfg) => {
-        throw new UnsupportedInfrastructureError(
-            `kubernetes:infra_type = "${cfg.infra.type}" (${label}) is recognised but not available in this release yet; ` +
-                `only "aws" is. Nothing was created. Use an AWS stack for now: pulumi config set kubernetes:infra_type aws`,
-        );
-    };
 
 /** Builders per infrastructure type. */
 export const INFRASTRUCTURE: Readonly<Record<InfraType, InfrastructureFactory>> = {
     aws: createAwsInfrastructure,
-    digitalocean: notYetAvailable("DigitalOcean DOKS"),
-    linode: notYetAvailable("Linode LKE"),
-    kubeconfig: notYetAvailable("an existing cluster"),
+    digitalocean: createDigitalOceanInfrastructure,
+    linode: createLinodeInfrastructure,
+    kubeconfig: createKubeconfigInfrastructure,
 };
 
 /** Creates the cluster and everything around it for the configured infrastructure type. */

@@ -10,11 +10,13 @@ import type { InfraType, MaraConfig } from "../config";
 /** A container registry the platform pushes the ingress controller image to. */
 export interface ContainerRegistry {
     /** Which registry service this is. */
-    readonly kind: "ecr" | "docr" | "harbor";
+    readonly kind: "ecr" | "docr" | "external";
     /** Repository to push the ingress controller image to, without a tag. */
     readonly repositoryUrl: pulumi.Output<string>;
     /** Push credentials and registry host; secret. */
     readonly credentials: pulumi.Output<RegistryCredentials>;
+    /** Credentials pods pull with, when they differ from the push credentials (read-only ones); secret. */
+    readonly pullCredentials?: pulumi.Output<RegistryCredentials>;
     /** Whether pods need an image pull secret to pull from it (EKS nodes pull from ECR through their IAM role). */
     readonly needsPullSecret: boolean;
 }
@@ -54,6 +56,11 @@ export interface ClusterInfrastructure {
     readonly platform: PlatformFacts;
     /** Provider-specific stack outputs (VPC ID, subnets, registry URL, ...), keyed by output name. */
     readonly outputs: Readonly<Record<string, pulumi.Output<unknown>>>;
+    /**
+     * Publishes the platform's host name in DNS pointing at the ingress load balancer, where the provider
+     * manages DNS (DigitalOcean); elsewhere the user maps the name.
+     */
+    readonly publishHostname?: (fqdn: string, address: pulumi.Input<string>) => pulumi.Resource;
 }
 
 /** Builds the infrastructure for one infra type from validated config. */

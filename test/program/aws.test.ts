@@ -188,17 +188,4 @@ describe("bad input stops the program before anything is registered", () => {
         expect(pulumi.RunError.isInstance(run.error)).toBe(true);
     });
 
-    it.each(["DO", "LKE", "kubeconfig"])("infra type %s is recognised but not available yet, and nothing is created", async (type) => {
-        const run = await runProgram(
-            aws({
-                "kubernetes:infra_type": type,
-                "kic-helm:fqdn": "mara.example.com",
-                "linode:region": "us-central",
-                "linode:k8s_version": "1.34",
-                "kubernetes:kubeconfig": "/home/me/.kube/config",
-            }),
-        );
-        expect((run.error as Error).message).toMatch(/is recognised but not available in this release yet; only "aws" is\. Nothing was created\./);
-        expect(run.registrations).toEqual([]);
-    });
 });

@@ -12,11 +12,15 @@ export function fixture(name: string, opts: StackFileOptions = {}): RawConfig {
 }
 
 /** Raw config from an inline key map; `secret` lists keys stored encrypted. */
-export function rawConfig(values: Record<string, string>, opts: { secret?: string[]; env?: Record<string, string>; stack?: string } = {}): RawConfig {
-    return { project: "mara", stack: opts.stack ?? "dev", values, secretKeys: new Set(opts.secret ?? []), env: opts.env ?? {} };
+export function rawConfig(
+    values: Record<string, string>,
+    opts: { secret?: string[]; env?: Record<string, string>; stack?: string; files?: string[] } = {},
+): RawConfig {
+    const files = new Set(opts.files ?? []);
+    return { project: "mara", stack: opts.stack ?? "dev", values, secretKeys: new Set(opts.secret ?? []), env: opts.env ?? {}, fileExists: (p) => files.has(p) };
 }
 
 /** Minimal valid AWS config plus overrides. */
-export function aws(overrides: Record<string, string> = {}, opts: { secret?: string[]; env?: Record<string, string> } = {}): RawConfig {
+export function aws(overrides: Record<string, string> = {}, opts: { secret?: string[]; env?: Record<string, string>; files?: string[] } = {}): RawConfig {
     return rawConfig({ "kubernetes:infra_type": "aws", "aws:region": "us-east-1", ...overrides }, opts);
 }

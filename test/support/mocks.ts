@@ -101,10 +101,32 @@ function computedState(args: pulumi.runtime.MockResourceArgs, regs: Registration
                     revision: 1,
                 },
             };
-        case "kubernetes:core/v1:Service":
-            return args.inputs.spec && (args.inputs.spec as Record<string, unknown>).type === "LoadBalancer"
-                ? { status: { loadBalancer: { ingress: [{ hostname: "a1b2c3-123.elb.us-east-1.amazonaws.com" }] } } }
-                : {};
+        case "kubernetes:core/v1:Service": {
+            if (!args.inputs.spec || (args.inputs.spec as Record<string, unknown>).type !== "LoadBalancer") return {};
+            // AWS load balancers report a host name; DigitalOcean's and Linode's an IP address.
+            const annotations = ((args.inputs.metadata as Record<string, unknown>)?.annotations ?? {}) as Record<string, string>;
+            const aws = "service.beta.kubernetes.io/aws-load-balancer-type" in annotations;
+            return { status: { loadBalancer: { ingress: [aws ? { hostname: "a1b2c3-123.elb.us-east-1.amazonaws.com" } : { ip: "203.0.113.10" }] } } };
+        }
+        case "digitalocean:index/kubernetesCluster:KubernetesCluster":
+            return {
+                urn: `do:kubernetes:${args.name}`,
+                kubeConfigs: [{ rawConfig: `apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    token: do-cluster-token\n`, token: "do-cluster-token" }],
+            };
+        case "digitalocean:index/containerRegistry:ContainerRegistry":
+            return { endpoint: `registry.digitalocean.com/${args.inputs.name}`, serverUrl: "registry.digitalocean.com" };
+        case "digitalocean:index/containerRegistryDockerCredentials:ContainerRegistryDockerCredentials":
+            return {
+                dockerCredentials: JSON.stringify({ auths: { "registry.digitalocean.com": { auth: Buffer.from("do-pull-user:do-pull-password").toString("base64") } } }),
+            };
+        case "digitalocean:index/dnsRecord:DnsRecord":
+            return { fqdn: `${args.inputs.name}.${args.inputs.domain}` };
+        case "random:index/randomString:RandomString":
+            return { result: "x7k2p9" };
+        case "linode:index/lkeCluster:LkeCluster":
+            return {
+                kubeconfig: Buffer.from("apiVersion: v1\nkind: Config\nusers:\n- name: lke-admin\n  user:\n    token: lke-cluster-token\n").toString("base64"),
+            };
         default:
             return {};
     }
@@ -130,6 +152,12 @@ function answer(args: pulumi.runtime.MockCallArgs, regs: Registration[]): Record
             return { id: region, names: ZONES[region] ?? [`${region}a`, `${region}b`, `${region}c`], zoneIds: [] };
         case "aws:index/getPartition:getPartition":
             return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com" };
+        case "digitalocean:index/getKubernetesVersions:getKubernetesVersions":
+            return { id: "versions", latestVersion: args.inputs.versionPrefix ? `${args.inputs.versionPrefix}2-do.0` : "1.35.1-do.0", validVersions: ["1.35.1-do.0", "1.34.4-do.0"] };
+        case "digitalocean:index/getDomain:getDomain":
+            return { id: args.inputs.name, name: args.inputs.name, ttl: 1800, urn: `do:domain:${args.inputs.name}`, zoneFile: "" };
+        case "digitalocean:index/getContainerRegistry:getContainerRegistry":
+            return { id: args.inputs.name, name: args.inputs.name, endpoint: `registry.digitalocean.com/${args.inputs.name}`, serverUrl: "registry.digitalocean.com" };
         case "aws:ecr/getAuthorizationToken:getAuthorizationToken":
             return {
                 id: region,

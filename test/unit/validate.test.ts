@@ -36,7 +36,7 @@ describe("infrastructure type", () => {
         const values: Record<string, string> = { "kubernetes:infra_type": written, "aws:region": "us-east-1", "kic-helm:fqdn": "mara.example.com" };
         if (type === "linode") Object.assign(values, { "linode:region": "us-central", "linode:k8s_version": "1.34" });
         if (type === "kubeconfig") values["kubernetes:kubeconfig"] = "/home/me/.kube/config";
-        const result = validateConfig(rawConfig(values));
+        const result = validateConfig(rawConfig(values, { files: ["/home/me/.kube/config"] }));
         expect(result.problems.map(formatProblem)).toEqual([]);
         expect(result.config?.infra.type).toBe(type);
     });

@@ -1,0 +1,45 @@
+/**
+ * The Linode path: an LKE cluster through one explicit Linode provider. MARA also ran Harbor on a Linode
+ * VM only to re-host the ingress controller image; here the image goes to a registry you already have
+ * (mara:registry*) or is pulled from its source, which removes a public VM, three passwords, a DNS name
+ * and a boot wait from every deployment.
+ */
+import * as linode from "@pulumi/linode";
+import * as pulumi from "@pulumi/pulumi";
+import { Kubeconfig } from "../components/kubeconfig";
+import { Lke } from "../components/lke";
+import type { LinodeInfraConfig, MaraConfig } from "../config";
+import { externalRegistry } from "./externalRegistry";
+import { lkePlatform } from "./platformFacts";
+import type { ClusterInfrastructure } from "./types";
+
+/** Creates the Linode infrastructure. `cfg.infra` must be the Linode settings. */
+export function createLinodeInfrastructure(cfg: MaraConfig): ClusterInfrastructure {
+    const infra = cfg.infra as LinodeInfraConfig;
+    // MARA's projects found the Linode provider did not pick the token up by itself; pass it explicitly.
+    const token = infra.token ?? pulumi.secret(process.env.LINODE_TOKEN ?? "");
+    const provider = new linode.Provider("linode", { token });
+    const cluster = new Lke(
+        "lke",
+        {
+            clusterName: cfg.clusterName,
+            region: infra.region!,
+            version: infra.k8sVersion!,
+            nodeType: infra.instanceType,
+            nodeCount: infra.nodeCount,
+            highAvailability: infra.highAvailability,
+        },
+        { providers: [provider] },
+    );
+    const kubeconfig = new Kubeconfig("kubeconfig", { kubeconfig: cluster.kubeconfig, clusterName: cluster.clusterName, clusterIdentifier: cluster.clusterId, waitFor: [cluster] });
+    const registry = externalRegistry(infra.registry);
+    return {
+        infraType: "linode",
+        clusterName: cluster.clusterName,
+        kubeconfig: kubeconfig.kubeconfig,
+        provider: kubeconfig.provider,
+        registry,
+        platform: lkePlatform(cfg.clusterName),
+        outputs: { cluster_id: cluster.clusterId, ...(registry ? { repository_url: registry.repositoryUrl } : {}) },
+    };
+}
