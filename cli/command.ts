@@ -1,0 +1,36 @@
+/** What every command module shares: the context it runs in and how its result becomes an exit code. */
+import { CliError, CliIo, EXIT, line } from "./io";
+
+/** Handed to each command module's `register`. */
+export interface CommandContext {
+    readonly io: CliIo;
+    /** Records the exit code of the command that ran. */
+    setExit(code: number): void;
+}
+
+/**
+ * Wraps a command's body: its returned number is the exit code; a {@link CliError} prints its message
+ * and sets its code; an interrupted prompt (Ctrl+C) is a quiet cancel; anything else is a bug and
+ * prints its stack.
+ */
+export function action<A extends unknown[]>(ctx: CommandContext, body: (...args: A) => Promise<number>): (...args: A) => Promise<void> {
+    return async (...args: A) => {
+        try {
+            ctx.setExit(await body(...args));
+        } catch (err) {
+            if (err instanceof CliError) {
+                line(ctx.io.stderr, `mara: ${err.message}`);
+                ctx.setExit(err.exitCode);
+            } else if ((err as Error)?.name === "ExitPromptError") {
+                line(ctx.io.stderr, "mara: cancelled; nothing was changed");
+                ctx.setExit(EXIT.failed);
+            } else {
+                line(ctx.io.stderr, `mara: unexpected error: ${(err as Error)?.stack ?? String(err)}`);
+                ctx.setExit(EXIT.failed);
+            }
+        }
+    };
+}
+
+/** Collects a repeatable option's values (`--set a=1 --set b=2`). */
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];

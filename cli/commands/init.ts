@@ -1,0 +1,167 @@
+/**
+ * `mara init`: the first run. When the stack has no configuration it asks for the infra type and that
+ * provider's settings (or takes them from `--set` and the environment), checks them with the program's
+ * own validation, and writes them with the Automation API, secrets encrypted.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import type { Command } from "commander";
+import { Stack } from "@pulumi/pulumi/automation";
+import { ConfigProblem, InfraType, KEYS, KeyId, parseStackFile, RawConfig, validateConfig } from "../../config";
+import { ensureBackend } from "../backend";
+import { action, collect, CommandContext } from "../command";
+import { ask, Answers, collectAnswers } from "../init/answers";
+import { keyIdOf, parseSetFlags, storedKey } from "../init/keys";
+import { CliError, CliIo, EXIT, line } from "../io";
+import { passphraseEnv, usesPassphrase } from "../passphrase";
+import { checkProviderLock, configuredInfraType, parseInfraType } from "../providerLock";
+import { errorText, openWorkspace, pulumiCli, pulumiEnv } from "../pulumi";
+import { printProblems, printWarnings } from "../report";
+import { projectName } from "../stackSource";
+import { nonInteractive } from "../prompts";
+
+/** Options of {@link init}. */
+export interface InitOptions {
+    readonly stack?: string;
+    readonly nonInteractive?: boolean;
+    readonly set?: string[];
+    readonly local?: boolean;
+    readonly provider?: string;
+    readonly force?: boolean;
+}
+
+const STACK_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+){0,2}$/;
+
+/**
+ * Configures a stack for its first deployment.
+ *
+ * @returns 0 when the stack is configured; 1 when settings are missing or invalid (nothing is written).
+ */
+export async function init(opts: InitOptions, ctx: CommandContext): Promise<number> {
+    const io: CliIo = opts.nonInteractive ? { ...ctx.io, prompter: nonInteractive() } : ctx.io;
+    // Flags first: a typo should not wait for the CLI.
+    const sets = parseSetFlags(opts.set ?? []);
+    const requested = opts.provider ? parseInfraType(opts.provider) : undefined;
+
+    const cmd = await pulumiCli();
+    line(io.stderr, `Pulumi CLI v${cmd.version!.version}`);
+    const ws = await openWorkspace(cmd, io.projectDir, pulumiEnv());
+    const backend = await ensureBackend(io, ws, opts.local === true);
+
+    const stack = opts.stack ?? (io.prompter.interactive ? await io.prompter.input({ message: "Stack name", default: "dev", validate: stackNameProblem }) : "dev");
+    const problem = stackNameProblem(stack);
+    if (problem !== true) throw new CliError(problem, EXIT.usage);
+    const file = path.join(io.projectDir, `Pulumi.${stack}.yaml`);
+    const existing = readExisting(file, stack);
+
+    const configured = configuredInfraType(existing.values);
+    checkProviderLock(stack, { configured }, requested ?? (sets.get("infraType") as InfraType | undefined), opts.force === true);
+    const count = Object.keys(existing.values).length;
+    line(io.stderr, count === 0 ? `Stack "${stack}" has no configuration yet: first-run setup.` : `Stack "${stack}" has ${count} settings; asking only for what is missing.`);
+
+    const { answers } = await collectAnswers({ io, stack, existing: existing.values, sets, requested });
+    await validateAnswers(io, existing, answers, stack);
+
+    const isNew = !fs.existsSync(file);
+    const needsPassphrase = backend.startsWith("file://") || usesPassphrase(stack, io.projectDir);
+    Object.assign(ws.envVars, await passphraseEnv(io, stack, needsPassphrase, isNew));
+    let s: Stack;
+    try {
+        s = await Stack.createOrSelect(stack, ws);
+    } catch (err) {
+        throw new CliError(`cannot create or select stack "${stack}": ${errorText(err)}`);
+    }
+    const entries = Object.fromEntries([...answers].map(([id, a]) => [storedKey(id, existing.values), { value: a.value, secret: a.secret }]));
+    if (Object.keys(entries).length > 0) {
+        try {
+            await s.setAllConfig(entries);
+        } catch (err) {
+            throw new CliError(`cannot write the configuration of stack "${stack}": ${errorText(err)}`);
+        }
+    }
+    summarise(io, stack, entries);
+    return EXIT.ok;
+}
+
+function stackNameProblem(name: string): true | string {
+    return STACK_NAME.test(name) ? true : `"${name}" is not a valid stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack)`;
+}
+
+function readExisting(file: string, stack: string): RawConfig {
+    let text = "";
+    try {
+        text = fs.readFileSync(file, "utf8");
+    } catch {
+        // No file: a new stack with no configuration.
+    }
+    try {
+        return parseStackFile(text, { project: projectName(path.dirname(file)), stack });
+    } catch (err) {
+        throw new CliError(`${file} is not a readable stack file: ${(err as Error).message}`);
+    }
+}
+
+/**
+ * Runs the program's validation on the stack file plus the answers (cross-field rules: zones in the
+ * region, min ≤ max, ...). Interactively, answers named by a problem are asked again.
+ *
+ * @throws CliError listing every problem when they cannot be fixed here; nothing is written then.
+ */
+async function validateAnswers(io: CliIo, existing: RawConfig, answers: Answers, stack: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+        const values = { ...existing.values };
+        const secretKeys = new Set(existing.secretKeys);
+        for (const [id, a] of answers) {
+            const key = storedKey(id, existing.values);
+            values[key] = a.value;
+            if (a.secret) secretKeys.add(key);
+        }
+        const result = validateConfig({ ...existing, values, secretKeys, env: io.env });
+        if (result.config) {
+            printWarnings(io, result.warnings);
+            return;
+        }
+        const redo = reaskable(result.problems, answers);
+        if (!io.prompter.interactive || redo.length === 0 || attempt >= 3) {
+            printProblems(io, result.problems, `stack "${stack}"`);
+            throw new CliError("the configuration is not valid; nothing was written");
+        }
+        printProblems(io, result.problems, "these answers");
+        for (const id of redo) {
+            const value = await ask(io, { id }, KEYS[id].secret ? undefined : answers.get(id)?.value);
+            if (value !== undefined) answers.set(id, { value, secret: KEYS[id].secret === true });
+        }
+    }
+}
+
+/** Answers given in this run that a problem names: those can be asked again. */
+function reaskable(problems: readonly ConfigProblem[], answers: Answers): KeyId[] {
+    const ids = problems.map((p) => keyIdOf(p.key)).filter((id): id is KeyId => id !== undefined && answers.has(id));
+    return [...new Set(ids)];
+}
+
+function summarise(io: CliIo, stack: string, entries: Record<string, { value: string; secret: boolean }>): void {
+    const keys = Object.keys(entries);
+    if (keys.length === 0) line(io.stdout, `Stack "${stack}" already has every setting it needs; nothing was changed.`);
+    else {
+        line(io.stdout, `Wrote ${keys.length} setting${keys.length === 1 ? "" : "s"} to stack "${stack}" (Pulumi.${stack}.yaml):`);
+        for (const k of keys) line(io.stdout, `  ${k} = ${entries[k]!.secret ? "[secret]" : entries[k]!.value}`);
+    }
+    line(io.stdout, "Next:");
+    line(io.stdout, `  npx mara plan --stack ${stack} --mermaid docs/plan.mmd   # offline: what would be created`);
+    line(io.stdout, `  npx mara up --stack ${stack}                             # deploy`);
+}
+
+/** Adds the command to the program. */
+export function register(program: Command, ctx: CommandContext): void {
+    program
+        .command("init")
+        .description("first run: ask for the missing settings and secrets, validate them and write them to the stack")
+        .option("-s, --stack <name>", "stack to configure (asked for when omitted, default dev)")
+        .option("-p, --provider <type>", "infrastructure type: aws, digitalocean, linode, kubeconfig (or MARA's AWS, DO, LKE)")
+        .option("--set <key=value>", "a setting, canonical or MARA key; repeatable", collect)
+        .option("--non-interactive", "never prompt: take values from --set and the environment, and list what is missing")
+        .option("--local", "keep state on this machine (pulumi login file://~/.pulumi-mara)")
+        .option("--force", "allow changing the stack's infrastructure type")
+        .action(action(ctx, (opts: InitOptions) => init(opts, ctx)));
+}

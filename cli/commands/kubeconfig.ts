@@ -1,0 +1,84 @@
+/**
+ * `mara kubeconfig`: puts the deployed cluster into the user's kube config (MARA ran `aws eks
+ * update-kubeconfig`, `doctl ... config save` or its own merge after the cluster project). Reads the
+ * stack's secret `kubeconfig` output with the Automation API.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import type { Command } from "commander";
+import { parse, stringify } from "yaml";
+import { writeFileAtomic } from "../atomicWrite";
+import { action, CommandContext } from "../command";
+import { CliError, EXIT, line } from "../io";
+import { defaultKubeconfigPath, KubeconfigDoc, mergeKubeconfig } from "../kubeconfigMerge";
+import { passphraseEnv, usesPassphrase } from "../passphrase";
+import { errorText, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "../pulumi";
+
+/** Options of {@link kubeconfig}. */
+export interface KubeconfigOptions {
+    readonly stack?: string;
+    /** File to merge into; default the first KUBECONFIG entry, else ~/.kube/config. */
+    readonly kubeconfig?: string;
+    /** Name for the cluster, user and context; default the stack's cluster_name output. */
+    readonly context?: string;
+}
+
+/**
+ * Merges the stack's kubeconfig into the user's and makes it the current context.
+ *
+ * @returns 0 on success; 1 when the stack has no kubeconfig or a file cannot be read.
+ */
+export async function kubeconfig(opts: KubeconfigOptions, ctx: CommandContext): Promise<number> {
+    const { io } = ctx;
+    const cmd = await pulumiCli();
+    const ws = await openWorkspace(cmd, io.projectDir, pulumiEnv());
+    const name = await stackNameFor(ws, opts.stack);
+    Object.assign(ws.envVars, await passphraseEnv(io, name, usesPassphrase(name, io.projectDir)));
+    const stack = await selectStack(ws, name);
+    let outputs;
+    try {
+        outputs = await stack.outputs();
+    } catch (err) {
+        throw new CliError(`cannot read the outputs of stack "${name}": ${errorText(err)}`);
+    }
+    const value = outputs.kubeconfig?.value;
+    if (value === undefined || value === null || value === "") {
+        throw new CliError(`stack "${name}" has no kubeconfig output; deploy it first: npx mara up --stack ${name}`);
+    }
+    const incoming = typeof value === "string" ? (parseDoc(value, `the kubeconfig output of stack "${name}"`) as KubeconfigDoc) : (value as KubeconfigDoc);
+    const clusterName = typeof outputs.cluster_name?.value === "string" ? outputs.cluster_name.value : undefined;
+
+    const file = path.resolve(io.cwd, opts.kubeconfig ?? defaultKubeconfigPath(io.env, path.delimiter));
+    const existing = fs.existsSync(file) ? parseDoc(fs.readFileSync(file, "utf8"), file) : undefined;
+    let result;
+    try {
+        result = mergeKubeconfig((existing ?? undefined) as KubeconfigDoc | undefined, incoming, opts.context ?? clusterName);
+    } catch (err) {
+        throw new CliError(`cannot merge: ${(err as Error).message}; ${file} was not changed`);
+    }
+    writeFileAtomic(file, stringify(result.merged));
+    const how = result.replaced.length > 0 ? `replaced the earlier "${result.name}" entries` : "added";
+    line(io.stdout, `Merged cluster, user and context "${result.name}" into ${file} (${how}; other entries kept) and made it the current context.`);
+    line(io.stdout, "Try: kubectl get nodes");
+    return EXIT.ok;
+}
+
+/** Parses YAML (JSON is YAML); an empty file counts as no kubeconfig yet. */
+function parseDoc(text: string, what: string): unknown {
+    try {
+        return parse(text) ?? undefined;
+    } catch (err) {
+        throw new CliError(`${what} is not valid YAML or JSON (${(err as Error).message.split("\n")[0]}); nothing was changed`);
+    }
+}
+
+/** Adds the command to the program. */
+export function register(program: Command, ctx: CommandContext): void {
+    program
+        .command("kubeconfig")
+        .description("merge the deployed cluster into your kube config (other entries kept) and switch to it")
+        .option("-s, --stack <name>", "stack whose cluster to add (default: the selected stack)")
+        .option("--kubeconfig <path>", "kube config file to update (default: first KUBECONFIG entry, else ~/.kube/config)")
+        .option("--context <name>", "name for the cluster, user and context (default: the stack's cluster_name)")
+        .action(action(ctx, (opts: KubeconfigOptions) => kubeconfig(opts, ctx)));
+}

@@ -1,0 +1,28 @@
+/** `mara list-providers`: the supported infrastructure types and what each creates. */
+import type { Command } from "commander";
+import { INFRA_TYPES } from "../../config";
+import { action, CommandContext } from "../command";
+import { EXIT, line } from "../io";
+import { PROVIDERS } from "../providersInfo";
+
+/** Prints one block per infra type: its value, MARA's spelling, what it creates and its credentials. */
+export async function listProviders(ctx: CommandContext): Promise<number> {
+    const out = ctx.io.stdout;
+    line(out, "Infrastructure types (set kubernetes:infra_type or mara:infraType; MARA's spelling works too):");
+    for (const type of INFRA_TYPES) {
+        const p = PROVIDERS[type];
+        line(out);
+        line(out, `${type.padEnd(13)}MARA: ${p.maraName.padEnd(12)}${p.title}`);
+        line(out, `  creates:     ${p.creates}`);
+        line(out, `  credentials: ${p.credentials}`);
+    }
+    return EXIT.ok;
+}
+
+/** Adds the command to the program. */
+export function register(program: Command, ctx: CommandContext): void {
+    program
+        .command("list-providers")
+        .description("list the supported infrastructure types, with MARA's names, and what each creates")
+        .action(action(ctx, () => listProviders(ctx)));
+}

@@ -1,0 +1,37 @@
+/** `mara validate`: the configuration checks alone, offline, on a stack file. */
+import type { Command } from "commander";
+import { validateConfig } from "../../config";
+import { action, CommandContext } from "../command";
+import { EXIT, line } from "../io";
+import { printProblems, printWarnings } from "../report";
+import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
+
+/**
+ * Validates a stack file (ours or MARA's) as the program would, listing every problem.
+ *
+ * @returns 0 when valid (warnings allowed), 1 when there is any problem.
+ */
+export async function validate(choice: StackFileChoice, ctx: CommandContext): Promise<number> {
+    const { io } = ctx;
+    const file = locateStackFile(choice, io.cwd);
+    const raw = readStackFile(file, io.env);
+    const result = validateConfig(raw);
+    printWarnings(io, result.warnings);
+    if (!result.config) {
+        printProblems(io, result.problems, file.path);
+        return EXIT.failed;
+    }
+    const warned = result.warnings.length > 0 ? ` with ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}` : "";
+    line(io.stdout, `${file.path}: configuration of stack "${file.stack}" is valid${warned} (infra type ${result.config.infra.type}).`);
+    return EXIT.ok;
+}
+
+/** Adds the command to the program. */
+export function register(program: Command, ctx: CommandContext): void {
+    program
+        .command("validate")
+        .description("check a stack file's configuration offline and list every problem (no CLI, no credentials)")
+        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
+        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
+        .action(action(ctx, (opts: StackFileChoice) => validate(opts, ctx)));
+}

@@ -1,0 +1,52 @@
+/**
+ * What every `mara` command talks to: two output streams, the prompt layer, the environment and the
+ * working directory. Commands receive it instead of reaching for `process`, so tests run them in-process
+ * with captured output and injected answers.
+ */
+import type { Prompter } from "./prompts";
+
+/** Somewhere text goes; process.stdout and process.stderr fit. */
+export interface Writer {
+    write(text: string): unknown;
+}
+
+/** The command's surroundings. */
+export interface CliIo {
+    /** Results and streamed Pulumi output. */
+    readonly stdout: Writer;
+    /** Progress, warnings and errors. */
+    readonly stderr: Writer;
+    /** Asks the user; tests inject answers. */
+    readonly prompter: Prompter;
+    /** Environment consulted for credentials, region and the kubeconfig path. */
+    readonly env: Readonly<Record<string, string | undefined>>;
+    /** Directory that relative paths (`--config-file`, `--stack` files) are resolved against. */
+    readonly cwd: string;
+    /** The Pulumi project (Pulumi.yaml and its stack files) the Automation API works in. */
+    readonly projectDir: string;
+    /** Whether Pulumi's streamed output may use colour (a terminal, and NO_COLOR unset). */
+    readonly colour: boolean;
+}
+
+/**
+ * Exit codes, as MARA's runner used them: 0 success, 1 a failed operation or invalid configuration,
+ * 2 a wrong command line, 3 a failed pre-flight check (missing tool, credentials, provider lock).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, preflight: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** An expected failure: its message is printed as is, without a stack trace, and sets the exit code. */
+export class CliError extends Error {
+    constructor(
+        message: string,
+        public readonly exitCode: ExitCode = EXIT.failed,
+    ) {
+        super(message);
+        this.name = "CliError";
+    }
+}
+
+/** Writes one line to a stream. */
+export function line(out: Writer, text = ""): void {
+    out.write(`${text}\n`);
+}

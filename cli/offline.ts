@@ -1,0 +1,196 @@
+/**
+ * Runs the real program offline, as a first `pulumi preview` would, with no CLI, cloud or credentials:
+ * Pulumi's mock monitor answers every registration, and a thin wrapper records what the engine would be
+ * told — type, name, parent, provider and dependencies — which the mocks alone do not keep.
+ *
+ * Modelled on the test helper, but product code: no assertions, invokes answered with plausible
+ * placeholders instead of failing, and log messages captured rather than printed.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { RawConfig } from "../config";
+
+// Internal SDK modules: the mock monitor has no `call` (component methods), and waiting for the RPC
+// queue to drain is how we know the program has finished registering.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const provproto = require("@pulumi/pulumi/proto/provider_pb");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const structproto = require("google-protobuf/google/protobuf/struct_pb");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const settings: { waitForRPCs(): Promise<void> } = require("@pulumi/pulumi/runtime/settings");
+
+/** One resource the program registered. */
+export interface RecordedResource {
+    readonly type: string;
+    readonly name: string;
+    /** URN; assigned when the mock monitor answers. */
+    urn: string;
+    /** Parent URN; "" at the top level (mocks create no root stack). */
+    readonly parent: string;
+    /** A custom resource (managed by a provider) rather than a component. */
+    readonly custom: boolean;
+    /** A component implemented by its provider package (e.g. eks:index:Cluster); its children are not seen here. */
+    readonly remote: boolean;
+    /** Provider URN for custom resources, "" for a default provider. */
+    readonly provider: string;
+    /** URNs this resource waits for: explicit dependsOn and inputs taken from other resources. */
+    readonly dependencies: readonly string[];
+}
+
+/** A message the program logged. */
+export interface LoggedMessage {
+    readonly severity: "info" | "warn" | "error";
+    readonly message: string;
+}
+
+/** What an offline run saw. */
+export interface OfflineRun {
+    readonly resources: RecordedResource[];
+    readonly logs: LoggedMessage[];
+    /** Invokes that had no placeholder answer (answered with an empty result). */
+    readonly unansweredInvokes: string[];
+    /** What the program threw, if it failed. */
+    readonly error?: unknown;
+}
+
+/** Placeholder answers to the data-source lookups the program makes, by token. */
+function answerInvoke(token: string, inputs: Record<string, unknown>, region: string): Record<string, unknown> | undefined {
+    switch (token) {
+        case "aws:index/getAvailabilityZones:getAvailabilityZones":
+            return { id: region, names: ["a", "b", "c", "d", "e", "f"].map((z) => `${region}${z}`), zoneIds: [] };
+        case "aws:index/getPartition:getPartition":
+            return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com" };
+        case "aws:ecr/getAuthorizationToken:getAuthorizationToken":
+            return { id: region, userName: "AWS", password: "offline", proxyEndpoint: `https://000000000000.dkr.ecr.${region}.amazonaws.com`, authorizationToken: "", expiresAt: "" };
+        case "digitalocean:index/getKubernetesVersions:getKubernetesVersions":
+            return { id: "versions", latestVersion: "1.35.1-do.0", validVersions: ["1.35.1-do.0"], versionPrefix: inputs.versionPrefix };
+        case "digitalocean:index/getDomain:getDomain":
+            return { id: inputs.name, name: inputs.name, ttl: 1800, urn: `do:domain:${String(inputs.name)}`, zoneFile: "" };
+        case "digitalocean:index/getContainerRegistry:getContainerRegistry":
+            return { id: inputs.name, name: inputs.name, serverUrl: "registry.digitalocean.com", endpoint: `registry.digitalocean.com/${String(inputs.name)}`, subscriptionTierSlug: "starter", region: "sfo3" };
+        default:
+            return undefined;
+    }
+}
+
+/**
+ * Runs `program` under mocks in preview (dry-run) mode with the given config and records every
+ * registration. The program's own exception is returned, not thrown, with what it registered before.
+ */
+export async function runOffline(raw: RawConfig, program: () => unknown): Promise<OfflineRun> {
+    const resources: RecordedResource[] = [];
+    const logs: LoggedMessage[] = [];
+    const unansweredInvokes: string[] = [];
+    const region = raw.values["aws:region"] ?? raw.env.AWS_REGION ?? raw.env.AWS_DEFAULT_REGION ?? "us-east-1";
+
+    const mocks: pulumi.runtime.Mocks = {
+        // A first preview knows no IDs and no computed outputs: return the inputs and leave the rest unknown.
+        newResource: (args) => ({ id: undefined as unknown as string, state: { ...args.inputs } }),
+        call: (args) => {
+            const answer = answerInvoke(args.token, args.inputs as Record<string, unknown>, region);
+            if (answer) return answer;
+            if (!unansweredInvokes.includes(args.token)) unansweredInvokes.push(args.token);
+            return {};
+        },
+    };
+    pulumi.runtime.setAllConfig({ ...raw.values }, [...raw.secretKeys]);
+    await pulumi.runtime.setMocks(mocks, raw.project, raw.stack, true);
+    recordRegistrations(resources, mocks);
+
+    const restoreLog = captureLog(logs);
+    const restoreEnv = overlayEnv(raw.env);
+    let error: unknown;
+    try {
+        program();
+    } catch (e) {
+        error = e;
+    }
+    try {
+        await settings.waitForRPCs();
+    } catch (e) {
+        if (error === undefined) error = e;
+    } finally {
+        restoreEnv();
+        restoreLog();
+    }
+    return { resources, logs, unansweredInvokes, error };
+}
+
+/** Wraps the mock monitor so each registration's parent, provider and dependencies are kept. */
+function recordRegistrations(resources: RecordedResource[], mocks: pulumi.runtime.Mocks): void {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const monitor: any = pulumi.runtime.getMonitor();
+    const register = monitor.registerResource.bind(monitor);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    monitor.registerResource = (req: any, cb: any) => {
+        const dependencies = new Set<string>(req.getDependenciesList());
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        req.getPropertydependenciesMap().forEach((v: any) => v.getUrnsList().forEach((u: string) => dependencies.add(u)));
+        const r: RecordedResource = {
+            type: req.getType(),
+            name: req.getName(),
+            urn: "",
+            parent: req.getParent(),
+            custom: req.getCustom(),
+            remote: req.getRemote(),
+            provider: providerUrn(req.getProvider()),
+            dependencies: [...dependencies],
+        };
+        resources.push(r);
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        return register(req, (err: any, resp: any) => {
+            if (resp) r.urn = resp.getUrn();
+            cb(err, resp);
+        });
+    };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    monitor.call = async (req: any, cb: any) => {
+        try {
+            const inputs = pulumi.runtime.deserializeProperties(req.getArgs());
+            const result = await mocks.call({ token: req.getTok(), provider: req.getProvider(), inputs });
+            const resp = new provproto.CallResponse();
+            resp.setReturn(structproto.Struct.fromJavaScript(await pulumi.runtime.serializeProperties("call", { result })));
+            cb(null, resp);
+        } catch (e) {
+            cb(e, undefined);
+        }
+    };
+}
+
+/** A provider reference is `<urn>::<id>`; the ID is unknown in preview, the URN is what identifies it. */
+function providerUrn(ref: string): string {
+    const i = ref.lastIndexOf("::");
+    return ref.startsWith("urn:") && i > 0 ? ref.slice(0, i) : ref;
+}
+
+type LogFn = (msg: string) => Promise<void>;
+
+/** Keeps the program's log messages (without an engine the SDK would print them to the console). */
+function captureLog(logs: LoggedMessage[]): () => void {
+    const log = pulumi.log as unknown as Record<"debug" | LoggedMessage["severity"], LogFn>;
+    const saved = { ...log };
+    for (const severity of ["debug", "info", "warn", "error"] as const) {
+        log[severity] = (message: string) => {
+            // The SDK logs every RPC at debug level; only the program's own messages are worth keeping.
+            if (severity !== "debug") logs.push({ severity, message });
+            return Promise.resolve();
+        };
+    }
+    return () => Object.assign(log, saved);
+}
+
+/**
+ * The program reads some settings from the environment (AWS_REGION, tokens); make it see the same
+ * environment validation saw, and put the process environment back afterwards.
+ */
+function overlayEnv(env: Readonly<Record<string, string | undefined>>): () => void {
+    if (env === process.env) return () => undefined;
+    const saved = { ...process.env };
+    for (const [k, v] of Object.entries(env)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    return () => {
+        for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+        Object.assign(process.env, saved);
+    };
+}

@@ -1,0 +1,172 @@
+/**
+ * The runner's operations (`up`, `preview`, `destroy`, `refresh`) on one stack through the Automation
+ * API, with MARA's safeguards: pre-flight checks, the provider lock and a confirmation, then Pulumi's
+ * output streamed as it comes.
+ */
+import * as fs from "fs";
+import type { Command } from "commander";
+import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
+import { InfraType, RawConfig, validateConfig } from "../config";
+import { action, CommandContext } from "./command";
+import { storedKey } from "./init/keys";
+import { CliError, CliIo, EXIT, line } from "./io";
+import { passphraseEnv, usesPassphrase } from "./passphrase";
+import { Check, checkDocker, credentialChecks, dockerReason, Operation, reportChecks } from "./preflight";
+import { checkProviderLock, configuredInfraType, parseInfraType } from "./providerLock";
+import { errorText, isCommandError, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "./pulumi";
+import { printProblems, printWarnings } from "./report";
+import { projectName } from "./stackSource";
+
+/** Options shared by the operations. */
+export interface OperationOptions {
+    readonly stack?: string;
+    /** Skip the confirmation (and, for `up`, the preview before it). */
+    readonly yes?: boolean;
+    /** Override the provider lock. */
+    readonly force?: boolean;
+    /** Infra type the run is meant for (MARA's `-p`), checked against the stack's. */
+    readonly provider?: string;
+}
+
+/** Operations that run the program, so the config must be valid and the provider lock applies. */
+const RUNS_PROGRAM: readonly Operation[] = ["up", "preview"];
+
+/**
+ * Runs one operation on a stack.
+ *
+ * @returns 0 on success; 1 when Pulumi failed, the config is invalid or the user declined; 2 for a wrong
+ * command line; 3 when a pre-flight check failed.
+ */
+export async function runOperation(op: Operation, opts: OperationOptions, ctx: CommandContext): Promise<number> {
+    const { io } = ctx;
+    const requested = opts.provider ? parseInfraType(opts.provider) : undefined;
+    if (op !== "preview" && !opts.yes && !io.prompter.interactive) {
+        throw new CliError(`\`mara ${op}\` changes the stack and asks for confirmation: run it in a terminal, or pass --yes`, EXIT.usage);
+    }
+
+    line(io.stderr, "Pre-flight checks:");
+    const cmd = await pulumiCli();
+    line(io.stderr, `  ✓ Pulumi CLI: v${cmd.version!.version}`);
+    const ws = await openWorkspace(cmd, io.projectDir, pulumiEnv());
+    const name = await stackNameFor(ws, opts.stack);
+    Object.assign(ws.envVars, await passphraseEnv(io, name, usesPassphrase(name, io.projectDir)));
+    const stack = await selectStack(ws, name);
+    const raw = rawConfig(await pulumiCall(() => stack.getAllConfig(), `read the configuration of stack "${name}"`), name, io);
+
+    let infraType = configuredInfraType(raw.values);
+    const checks: Check[] = [];
+    const outputs = await pulumiCall(() => stack.outputs(), `read the outputs of stack "${name}"`);
+    const deployed = deployedInfraType(outputs.infra_type?.value);
+    // destroy and refresh work from the state, not the config: they are locked only when a provider is named.
+    if (RUNS_PROGRAM.includes(op) || requested) checkProviderLock(name, { configured: infraType, deployed }, requested, opts.force === true);
+    if (RUNS_PROGRAM.includes(op)) {
+        if (requested && requested !== infraType) {
+            await setInfraType(io, stack, raw, requested);
+            infraType = requested;
+        }
+        const result = validateConfig(raw);
+        printWarnings(io, result.warnings);
+        if (!result.config) {
+            printProblems(io, result.problems, `stack "${name}"`);
+            line(io.stderr, "Nothing was run.");
+            return EXIT.failed;
+        }
+        const reason = op === "up" ? dockerReason(result.config) : undefined;
+        if (reason) checks.push(await checkDocker(reason, io.env));
+    } else {
+        // The state's resources were made with the deployed type, whatever the config says now.
+        infraType = deployed ?? infraType ?? requested;
+    }
+    if (infraType) checks.push(...credentialChecks(infraType, raw, io.env, op));
+    reportChecks(io, checks);
+
+    if (!(await confirmed(op, opts, ctx, stack))) {
+        line(io.stderr, "Confirmation declined; nothing was changed.");
+        return EXIT.failed;
+    }
+    return execute(op, stack, io);
+}
+
+/** Turns `pulumi config --json` into the raw form validation reads. */
+function rawConfig(config: ConfigMap, stack: string, io: CliIo): RawConfig {
+    const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
+    const secretKeys = new Set(Object.entries(config).filter(([, v]) => v.secret).map(([k]) => k));
+    return { project: projectName(io.projectDir), stack, values, secretKeys, env: io.env, fileExists: fs.existsSync };
+}
+
+function deployedInfraType(value: unknown): InfraType | undefined {
+    return typeof value === "string" ? configuredInfraType({ "mara:infraType": value }) : undefined;
+}
+
+/** `--provider` on a stack without an infra type (or with `--force`): record the choice in its config. */
+async function setInfraType(io: CliIo, stack: Stack, raw: RawConfig, type: InfraType): Promise<void> {
+    const key = storedKey("infraType", raw.values);
+    await pulumiCall(() => stack.setConfig(key, { value: type }), `set ${key}`);
+    (raw.values as Record<string, string>)[key] = type;
+    line(io.stderr, `Set ${key} = ${type} on stack "${stack.name}".`);
+}
+
+/** Asks before changing anything, as `pulumi up` does; `up` shows its preview first. */
+async function confirmed(op: Operation, opts: OperationOptions, ctx: CommandContext, stack: Stack): Promise<boolean> {
+    if (op === "preview" || opts.yes) return true;
+    const { io } = ctx;
+    if (op === "up") {
+        const code = await execute("preview", stack, io);
+        if (code !== EXIT.ok) return false;
+    }
+    const question: Record<Exclude<Operation, "preview">, string> = {
+        up: `Deploy these changes to stack "${stack.name}"?`,
+        destroy: `Destroy every resource of stack "${stack.name}"? This cannot be undone.`,
+        refresh: `Update the state of stack "${stack.name}" to match what exists in the cloud?`,
+    };
+    return io.prompter.confirm({ message: question[op as Exclude<Operation, "preview">], default: false });
+}
+
+/** Runs the operation with Pulumi's output streamed to ours. */
+async function execute(op: Operation, stack: Stack, io: CliIo): Promise<number> {
+    const stream = {
+        onOutput: (text: string) => void io.stdout.write(text),
+        onError: (text: string) => void io.stderr.write(text),
+        color: io.colour ? ("always" as const) : ("never" as const),
+    };
+    try {
+        if (op === "up") await stack.up(stream);
+        else if (op === "preview") await stack.preview(stream);
+        else if (op === "destroy") await stack.destroy(stream);
+        else await stack.refresh(stream);
+    } catch (err) {
+        if (!isCommandError(err)) throw err;
+        line(io.stderr, `mara: pulumi ${op} failed on stack "${stack.name}" (its output is above).`);
+        return EXIT.failed;
+    }
+    line(io.stderr, NEXT[op](stack.name));
+    return EXIT.ok;
+}
+
+const NEXT: Record<Operation, (stack: string) => string> = {
+    up: (s) => `Deployed stack "${s}". Next: npx mara kubeconfig --stack ${s}   # then kubectl get pods -A`,
+    preview: (s) => `Preview of stack "${s}" done; nothing was changed. Deploy with: npx mara up --stack ${s}`,
+    destroy: (s) => `Destroyed the resources of stack "${s}". The stack and its configuration remain (remove them with: pulumi stack rm ${s}).`,
+    refresh: (s) => `Refreshed the state of stack "${s}".`,
+};
+
+/** Runs a Pulumi command, turning its failure into a short message. */
+async function pulumiCall<T>(call: () => Promise<T>, what: string): Promise<T> {
+    try {
+        return await call();
+    } catch (err) {
+        throw new CliError(`cannot ${what}: ${errorText(err)}`);
+    }
+}
+
+/** Adds one operation as a command, with the options they share. */
+export function registerOperation(program: Command, ctx: CommandContext, op: Operation, description: string): Command {
+    return program
+        .command(op)
+        .description(description)
+        .option("-s, --stack <name>", "stack to operate on (default: the selected stack)")
+        .option("-y, --yes", "do not ask for confirmation" + (op === "up" ? " (and skip the preview before it)" : ""))
+        .option("-p, --provider <type>", "infrastructure type this run is for (MARA's -p); must match the stack's")
+        .option("--force", "run even if the stack has been used with another infrastructure type")
+        .action(action(ctx, (opts: OperationOptions) => runOperation(op, opts, ctx)));
+}

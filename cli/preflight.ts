@@ -1,0 +1,140 @@
+/**
+ * Checks run before a Pulumi operation, so that a missing tool or credential is reported in one clear
+ * line up front rather than as a provider error twenty minutes into `pulumi up` (MARA's runner checked
+ * tools and credentials the same way, exiting 3).
+ */
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { expandHome, InfraType, isKubeconfigPath, MaraConfig, RawConfig } from "../config";
+import { CliError, CliIo, EXIT, line } from "./io";
+
+/** The outcome of one check. */
+export interface Check {
+    readonly level: "ok" | "warn" | "fail";
+    /** What was checked, e.g. "Docker". */
+    readonly what: string;
+    /** What was found, or what to do. */
+    readonly detail: string;
+}
+
+/** The Pulumi operation being prepared. */
+export type Operation = "up" | "preview" | "destroy" | "refresh";
+
+/** Finds an executable on PATH, as a shell would; undefined when there is none. */
+export function findExecutable(name: string, env: CliIo["env"]): string | undefined {
+    for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+        if (!dir) continue;
+        const file = path.join(dir, name);
+        try {
+            fs.accessSync(file, fs.constants.X_OK);
+            if (fs.statSync(file).isFile()) return file;
+        } catch {
+            // Not here; keep looking.
+        }
+    }
+    return undefined;
+}
+
+/**
+ * Why this configuration needs Docker, or undefined: the ingress controller image is copied into the
+ * cluster's registry (AWS, DigitalOcean, or a registry of your own) or built from source by the local
+ * Docker engine.
+ */
+export function dockerReason(cfg: MaraConfig): string | undefined {
+    if (cfg.kic.imageOrigin === "source") return "the ingress controller image is built from source";
+    const ownRegistry = (cfg.infra as { registry?: unknown }).registry !== undefined;
+    if (cfg.infra.type === "aws" || cfg.infra.type === "digitalocean" || ownRegistry) {
+        return "the ingress controller image is pushed to the cluster's registry";
+    }
+    return undefined;
+}
+
+/** Checks that Docker is installed and its engine answers. */
+export async function checkDocker(reason: string, env: CliIo["env"]): Promise<Check> {
+    const docker = findExecutable("docker", env);
+    if (!docker) return { level: "fail", what: "Docker", detail: `not installed, and needed because ${reason}; install Docker and start it` };
+    try {
+        const version = await run(docker, ["version", "--format", "{{.Server.Version}}"], env);
+        return { level: "ok", what: "Docker", detail: `engine ${version.trim()} (${reason})` };
+    } catch (err) {
+        const why = (err as Error).message.split("\n").find((l) => l.trim() !== "") ?? "no answer";
+        return { level: "fail", what: "Docker", detail: `installed, but its engine does not answer (${why.trim()}); start Docker (needed because ${reason})` };
+    }
+}
+
+function run(file: string, args: string[], env: CliIo["env"]): Promise<string> {
+    return new Promise((resolve, reject) => {
+        execFile(file, args, { env: { ...env }, timeout: 15_000 }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)));
+    });
+}
+
+/** Hints about the cloud credentials the providers will look for; missing tokens fail, AWS only warns. */
+export function credentialChecks(infraType: InfraType, raw: RawConfig, env: CliIo["env"], op: Operation): Check[] {
+    const set = (key: string) => raw.values[key] !== undefined && raw.values[key] !== "";
+    switch (infraType) {
+        case "aws": {
+            const checks: Check[] = [awsCredentials(raw, env, set)];
+            // The generated kubeconfig authenticates with `aws eks get-token`: without the AWS CLI the
+            // Kubernetes provider cannot reach the new cluster, halfway through the first `up`.
+            if (!findExecutable("aws", env)) {
+                checks.push({
+                    level: op === "up" ? "fail" : "warn",
+                    what: "AWS CLI",
+                    detail: "not installed; the cluster's kubeconfig authenticates with `aws eks get-token`. Install it: https://docs.aws.amazon.com/cli/latest/userguide/getting-started-install.html",
+                });
+            }
+            return checks;
+        }
+        case "digitalocean":
+            return [token("DigitalOcean token", env.DIGITALOCEAN_TOKEN, set("digitalocean:token"), "DIGITALOCEAN_TOKEN", "digitalocean:token")];
+        case "linode":
+            return [token("Linode token", env.LINODE_TOKEN, set("linode:token"), "LINODE_TOKEN", "linode:token")];
+        case "kubeconfig":
+            return [kubeconfigFile(raw, env)];
+    }
+}
+
+function awsCredentials(raw: RawConfig, env: CliIo["env"], set: (k: string) => boolean): Check {
+    const what = "AWS credentials";
+    if (set("aws:profile")) return { level: "ok", what, detail: `profile ${raw.values["aws:profile"]} (aws:profile)` };
+    if (env.AWS_PROFILE) return { level: "ok", what, detail: `profile ${env.AWS_PROFILE} (AWS_PROFILE)` };
+    if (env.AWS_ACCESS_KEY_ID) return { level: "ok", what, detail: "access key from AWS_ACCESS_KEY_ID" };
+    const home = env.HOME ?? "";
+    if (["credentials", "config"].some((f) => fs.existsSync(path.join(home, ".aws", f)))) {
+        return { level: "ok", what, detail: "the default profile in ~/.aws" };
+    }
+    return {
+        level: "warn",
+        what,
+        detail: "none found (no AWS_PROFILE, aws:profile, AWS_ACCESS_KEY_ID or ~/.aws); unless this machine has an instance role, set one: export AWS_PROFILE=<profile> or pulumi config set aws:profile <profile>",
+    };
+}
+
+function token(what: string, fromEnv: string | undefined, inConfig: boolean, envName: string, key: string): Check {
+    if (fromEnv) return { level: "ok", what, detail: `from ${envName}` };
+    if (inConfig) return { level: "ok", what, detail: `from ${key}` };
+    return { level: "fail", what, detail: `not set: export ${envName}=<token>, or pulumi config set --secret ${key} <token>` };
+}
+
+function kubeconfigFile(raw: RawConfig, env: CliIo["env"]): Check {
+    const what = "Kubeconfig";
+    const value = raw.values["mara:kubeconfig"] ?? raw.values["kubernetes:kubeconfig"];
+    if (value === undefined) return { level: "fail", what, detail: "mara:kubeconfig is not set: pulumi config set mara:kubeconfig ~/.kube/config" };
+    if (!isKubeconfigPath(value)) return { level: "ok", what, detail: "given inline in the stack config" };
+    const file = expandHome(value, env);
+    return fs.existsSync(file) ? { level: "ok", what, detail: file } : { level: "fail", what, detail: `${file} does not exist; point mara:kubeconfig at your cluster's kubeconfig` };
+}
+
+const MARK: Record<Check["level"], string> = { ok: "✓", warn: "!", fail: "✗" };
+
+/**
+ * Prints the checks and stops when one failed.
+ *
+ * @throws CliError (pre-flight) naming the failed checks.
+ */
+export function reportChecks(io: CliIo, checks: readonly Check[]): void {
+    for (const c of checks) line(io.stderr, `  ${MARK[c.level]} ${c.what}: ${c.detail}`);
+    const failed = checks.filter((c) => c.level === "fail");
+    if (failed.length > 0) throw new CliError(`pre-flight checks failed: ${failed.map((c) => c.what).join(", ")}; nothing was run`, EXIT.preflight);
+}

@@ -1,0 +1,90 @@
+/**
+ * Finds and reads the stack file the offline commands (`plan`, `validate`) work on: `--config-file PATH`,
+ * or `--stack NAME` meaning `./Pulumi.NAME.yaml`, or the only stack file in the directory.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { parse } from "yaml";
+import { parseStackFile, RawConfig } from "../config";
+import { CliError, EXIT } from "./io";
+
+/** The directory of this package: where Pulumi.yaml and the program live. */
+export const PROJECT_DIR = path.resolve(__dirname, "..");
+
+/** Which stack file to read. */
+export interface StackFileChoice {
+    readonly configFile?: string;
+    readonly stack?: string;
+}
+
+/** A located stack file and the stack name it stands for. */
+export interface StackFile {
+    readonly path: string;
+    readonly stack: string;
+}
+
+/** The stack a `Pulumi.<stack>.yaml` file name stands for; "dev" for other names. */
+export function stackNameOf(file: string): string {
+    return /^Pulumi\.(.+)\.ya?ml$/.exec(path.basename(file))?.[1] ?? "dev";
+}
+
+/**
+ * Resolves the stack file to read. With neither option, the directory's single `Pulumi.<stack>.yaml`
+ * is used, because guessing between several would validate the wrong stack without saying so.
+ *
+ * @throws CliError (usage) when both options are given, the file is missing, or the choice is ambiguous.
+ */
+export function locateStackFile(choice: StackFileChoice, cwd: string): StackFile {
+    if (choice.configFile && choice.stack) {
+        throw new CliError("give either --config-file or --stack, not both", EXIT.usage);
+    }
+    if (choice.configFile) {
+        const file = path.resolve(cwd, choice.configFile);
+        if (!fs.existsSync(file)) throw new CliError(`stack file ${choice.configFile} does not exist`, EXIT.usage);
+        return { path: file, stack: stackNameOf(file) };
+    }
+    if (choice.stack) {
+        const file = path.join(cwd, `Pulumi.${choice.stack}.yaml`);
+        if (!fs.existsSync(file)) {
+            throw new CliError(`stack file ./Pulumi.${choice.stack}.yaml does not exist; create it with: npx mara init --stack ${choice.stack}`, EXIT.usage);
+        }
+        return { path: file, stack: choice.stack };
+    }
+    const found = fs.readdirSync(cwd).filter((f) => /^Pulumi\..+\.ya?ml$/.test(f)).sort();
+    if (found.length === 1) return { path: path.join(cwd, found[0]!), stack: stackNameOf(found[0]!) };
+    if (found.length === 0) {
+        throw new CliError("no Pulumi.<stack>.yaml here; pass --config-file PATH or --stack NAME, or create one with: npx mara init", EXIT.usage);
+    }
+    throw new CliError(`several stack files here (${found.join(", ")}); pick one with --stack NAME or --config-file PATH`, EXIT.usage);
+}
+
+/** The project name from a Pulumi.yaml (bare stack-file keys belong to it); "mara" when unreadable. */
+export function projectName(dir: string = PROJECT_DIR): string {
+    try {
+        const doc: unknown = parse(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"));
+        const name = (doc as { name?: unknown } | null)?.name;
+        return typeof name === "string" && name !== "" ? name : "mara";
+    } catch {
+        return "mara";
+    }
+}
+
+/**
+ * Reads a stack file into raw config, as the Pulumi CLI would hand it to the program. Encrypted values
+ * cannot be decrypted offline and become placeholders.
+ *
+ * @throws CliError naming the file when it cannot be read or is not a stack file.
+ */
+export function readStackFile(file: StackFile, env: Readonly<Record<string, string | undefined>>): RawConfig {
+    let text: string;
+    try {
+        text = fs.readFileSync(file.path, "utf8");
+    } catch (err) {
+        throw new CliError(`cannot read ${file.path}: ${(err as Error).message}`);
+    }
+    try {
+        return parseStackFile(text, { project: projectName(), stack: file.stack, env });
+    } catch (err) {
+        throw new CliError(`${file.path} is not a readable stack file: ${(err as Error).message.trim()}`);
+    }
+}

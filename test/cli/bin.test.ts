@@ -1,0 +1,38 @@
+/**
+ * The `mara` executable as users start it: the JS shim (bin/mara.js, ts-node transpile-only) through
+ * `node`, and `npm run mara --`. Each start loads the whole program, so only a few runs are made.
+ */
+import { execFile } from "child_process";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.join(__dirname, "..", "..");
+
+function start(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+    delete env.AWS_REGION;
+    delete env.AWS_DEFAULT_REGION;
+    return new Promise((resolve) => {
+        execFile(cmd, args, { cwd: ROOT, env }, (err, stdout, stderr) => {
+            resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        });
+    });
+}
+
+describe("bin/mara.js", () => {
+    it("runs a command and returns its exit code", async () => {
+        const ok = await start(process.execPath, ["bin/mara.js", "validate", "--config-file", "test/fixtures/Pulumi.minimal-aws.yaml"]);
+        expect(ok).toMatchObject({ code: 0, stderr: "" });
+        expect(ok.stdout).toContain('configuration of stack "minimal-aws" is valid');
+
+        const bad = await start(process.execPath, ["bin/mara.js", "validate", "--config-file", "test/fixtures/missing.yaml"]);
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain("mara: stack file test/fixtures/missing.yaml does not exist");
+    });
+
+    it("is what `npm run mara --` starts", async () => {
+        const r = await start("npm", ["run", "--silent", "mara", "--", "list-providers"]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/^kubeconfig +MARA: kubeconfig +an existing cluster$/m);
+    });
+});

@@ -1,0 +1,196 @@
+/**
+ * The offline commands end to end, in-process: `mara plan` runs the real program (index.ts) under
+ * Pulumi mocks from MARA-format and minimal stack files; `mara validate` and `mara list-providers` need
+ * nothing at all. Bad files must fail with exit code 1 and every problem listed.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Run, runMara } from "./support/io";
+
+const FIXTURES = path.join(__dirname, "..", "fixtures");
+const fixture = (name: string) => path.join(FIXTURES, `Pulumi.${name}.yaml`);
+const made: string[] = [];
+const tmp = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-plan-"));
+    made.push(dir);
+    return dir;
+};
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+/** The eight platform add-ons, in the order the tree shows them. */
+const ADDONS = ["Secrets", "KicImage", "CertManager", "Prometheus", "IngressController", "Logstore", "Observability", "LogAgent"];
+
+describe("mara plan on MARA's own stack file format", () => {
+    let r: Run;
+    let dir: string;
+    beforeAll(async () => {
+        dir = tmp();
+        r = await runMara(["plan", "--config-file", fixture("mara-aws"), "--mermaid", "graph/plan.mmd", "--dot", "plan.dot"], { cwd: dir });
+    });
+
+    it("succeeds and says it ran offline, as a preview", () => {
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain(`Plan for stack "mara-aws" from ${fixture("mara-aws")}`);
+        expect(r.stdout).toContain("as a first `pulumi preview`; no CLI, cloud or credentials were used");
+    });
+
+    it("prints the whole AWS component tree in dependency order", () => {
+        const tree = r.stdout.split("\n").filter((l) => /\(mara:[a-z]+:\w+, /.test(l));
+        const names = tree.map((l) => /(?:\d+\. )(\w+)/.exec(l)![1]);
+        expect(names).toEqual(["Vpc", "Ecr", "Eks", "Kubeconfig", "Platform", ...ADDONS, "Application"]);
+        expect(r.stdout).toContain("2. Eks  (mara:infra:Eks, 9 resources)  after Vpc");
+        expect(r.stdout).toContain("3. Kubeconfig  (mara:infra:Kubeconfig, 1 resource)  after Eks");
+        expect(r.stdout).toMatch(/4\. Platform {2}\(mara:platform:Platform, \d+ resources in all\) {2}after Ecr, Kubeconfig/);
+        expect(r.stdout).toContain("├─ 1. KicImage  (mara:registry:KicImage, 1 resource)  after Ecr");
+        // The controller is deployed once its image is in the registry, not before.
+        expect(r.stdout).toMatch(/├─ 2\. IngressController .* after KicImage/);
+        expect(r.stdout).toMatch(/LogAgent .* after Secrets, Logstore, Kubeconfig/);
+        expect(r.stdout).toMatch(/5\. Application: bank-of-sirius {2}\(mara:app:Application, \d+ resources\) {2}after Kubeconfig, Platform/);
+        // Nested under Platform: the eight add-ons are indented.
+        for (const addon of ADDONS) expect(r.stdout).toMatch(new RegExp(`^   [├└]─ \\d\\. ${addon} `, "m"));
+    });
+
+    it("counts resources per type", () => {
+        expect(r.stdout).toMatch(/^ *9 {2}kubernetes:helm\.sh\/v3:Release$/m);
+        expect(r.stdout).toMatch(/^ *1 {2}eks:index:Cluster$/m);
+        expect(r.stdout).toMatch(/^ *2 {2}aws:ec2\/natGateway:NatGateway$/m);
+        expect(r.stdout).toMatch(/^ *\d+ {2}total$/m);
+        expect(r.stdout).toContain("eks:index:Cluster, eks:index:ManagedNodeGroup: components implemented by their provider package");
+    });
+
+    it("prints the validation warnings once", () => {
+        expect(r.stderr).toContain("warning: eks:k8s_version = 1.21: EKS no longer creates clusters older than 1.32");
+        expect(r.stderr).toContain("warning: prometheus:adminpass is stored in plain text");
+        expect(r.stderr.split("eks:k8s_version = 1.21").length).toBe(2);
+    });
+
+    it("writes the dependency graph as Mermaid and DOT", () => {
+        const mermaid = fs.readFileSync(path.join(dir, "graph", "plan.mmd"), "utf8");
+        expect(mermaid.startsWith("flowchart TD\n")).toBe(true);
+        expect(mermaid).toContain('subgraph platform["Platform"]');
+        for (const edge of ["vpc --> eks", "eks --> kubeconfig", "ecr --> kic_image", "kubeconfig --> cert_manager", "cert_manager --> observability", "logstore --> log_agent", "prometheus --> bank_of_sirius"]) {
+            expect(mermaid).toContain(`    ${edge}\n`);
+        }
+        // Implied edges are left out: the app needs the cluster, but through the add-ons.
+        expect(mermaid).not.toContain("kubeconfig --> bank_of_sirius");
+        const dot = fs.readFileSync(path.join(dir, "plan.dot"), "utf8");
+        expect(dot).toContain('subgraph "cluster_platform" {');
+        expect(dot).toContain('"vpc" -> "eks";');
+        expect(r.stderr).toContain("Wrote the dependency graph (Mermaid) to graph/plan.mmd");
+    });
+});
+
+describe("mara plan on other files", () => {
+    it("plans the minimal stack file, found with --stack in the working directory", async () => {
+        const dir = tmp();
+        fs.copyFileSync(fixture("minimal-aws"), path.join(dir, "Pulumi.dev.yaml"));
+        const r = await runMara(["plan", "--stack", "dev", "--mermaid", "plan.mmd"], { cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toBe("Wrote the dependency graph (Mermaid) to plan.mmd\n");
+        for (const c of ["Vpc", "Eks", "Ecr", "Kubeconfig", "Platform", ...ADDONS, "Application"]) expect(r.stdout).toMatch(new RegExp(`\\d\\. ${c}[: ]`));
+        // The same stack file gives the same graph as the one committed in docs/.
+        expect(fs.readFileSync(path.join(dir, "plan.mmd"), "utf8")).toBe(fs.readFileSync(path.join(__dirname, "..", "..", "docs", "plan.mmd"), "utf8"));
+    });
+
+    it("uses the directory's only stack file when none is named, and refuses to guess between several", async () => {
+        const dir = tmp();
+        fs.copyFileSync(fixture("minimal-aws"), path.join(dir, "Pulumi.one.yaml"));
+        expect((await runMara(["validate"], { cwd: dir })).stdout).toContain('configuration of stack "one" is valid');
+        fs.copyFileSync(fixture("minimal-aws"), path.join(dir, "Pulumi.two.yaml"));
+        const r = await runMara(["plan"], { cwd: dir });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain("several stack files here (Pulumi.one.yaml, Pulumi.two.yaml); pick one with --stack NAME or --config-file PATH");
+    });
+
+    it("fails with exit code 1 and every problem listed for MARA's own example values", async () => {
+        const dir = tmp();
+        const text = fs
+            .readFileSync(fixture("mara-aws"), "utf8")
+            .replace("    - us-east-1a\n    - us-east-1b", "    - us-west-1a\n    - us-west-1b")
+            .replace("prometheus:helm_repo_url: https://", "prometheus:helm_repo_url: https://https://");
+        fs.writeFileSync(path.join(dir, "Pulumi.bad.yaml"), text);
+        for (const cmd of ["plan", "validate"]) {
+            const r = await runMara([cmd, "--stack", "bad"], { cwd: dir });
+            expect(r.code, cmd).toBe(1);
+            expect(r.stderr).toContain(`error: ${path.join(dir, "Pulumi.bad.yaml")} has 3 configuration problems:`);
+            expect(r.stderr).toContain('1. prometheus:helm_repo_url = "https://https://prometheus-community.github.io/helm-charts": repeats the scheme.');
+            expect(r.stderr).toContain('2. vpc:azs = "[\\"us-west-1a\\",\\"us-west-1b\\"]": lists "us-west-1a", which is in region us-west-1, not us-east-1.');
+            expect(r.stderr).toContain('3. vpc:azs = "[\\"us-west-1a\\",\\"us-west-1b\\"]": lists "us-west-1b"');
+            expect(r.stdout).toBe("");
+        }
+    });
+
+    it("lists a missing infra type and a bad number together", async () => {
+        const file = path.join(tmp(), "Pulumi.x.yaml");
+        fs.writeFileSync(file, "config:\n  eks:min_size: three\n  mara:nodeCount: 3\n");
+        const r = await runMara(["plan", "--config-file", file]);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain('eks:min_size = "three": is not a number. Allowed: a whole number from 0 to 450 nodes.');
+        expect(r.stderr).toContain("kubernetes:infra_type: is not set.");
+        expect(r.stderr).toContain('mara:nodeCount = "3": is not a setting this program knows.');
+    });
+
+    it("reports a file that is not a stack file, or does not exist", async () => {
+        const file = path.join(tmp(), "Pulumi.y.yaml");
+        fs.writeFileSync(file, "config: [a, b\n");
+        const broken = await runMara(["plan", "--config-file", file]);
+        expect(broken.code).toBe(1);
+        expect(broken.stderr).toContain(`mara: ${file} is not a readable stack file:`);
+        const missing = await runMara(["validate", "--config-file", "/nonexistent/Pulumi.z.yaml"]);
+        expect(missing.code).toBe(2);
+        expect(missing.stderr).toContain("stack file /nonexistent/Pulumi.z.yaml does not exist");
+    });
+
+    it("replaces encrypted values with placeholders instead of failing", async () => {
+        const file = path.join(tmp(), "Pulumi.s.yaml");
+        fs.writeFileSync(file, "encryptionsalt: v1:abc\nconfig:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:grafanaAdminPassword:\n    secure: v1:AAAA\n");
+        const r = await runMara(["plan", "--config-file", file]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).not.toContain("plain text");
+    });
+});
+
+describe("mara validate", () => {
+    it("accepts the MARA-format fixture with warnings, and the minimal one without", async () => {
+        const mara = await runMara(["validate", "--config-file", fixture("mara-aws")]);
+        expect(mara.code).toBe(0);
+        expect(mara.stdout).toMatch(/configuration of stack "mara-aws" is valid with \d+ warnings \(infra type aws\)/);
+        expect(mara.stderr).toContain('warning: Keys in the "eks" namespace belong to the eks provider');
+        const minimal = await runMara(["validate", "-c", fixture("minimal-aws")]);
+        expect(minimal).toEqual({ code: 0, stdout: `${fixture("minimal-aws")}: configuration of stack "minimal-aws" is valid (infra type aws).\n`, stderr: "" });
+    });
+
+    it("reads the region from the environment, as the program does", async () => {
+        const file = path.join(tmp(), "Pulumi.e.yaml");
+        fs.writeFileSync(file, "config:\n  kubernetes:infra_type: AWS\n");
+        expect((await runMara(["validate", "-c", file])).stderr).toContain("aws:region: is not set.");
+        expect((await runMara(["validate", "-c", file], { env: { AWS_REGION: "eu-west-1" } })).code).toBe(0);
+    });
+});
+
+describe("mara list-providers", () => {
+    it("lists each infra type with MARA's spelling and what it creates", async () => {
+        const r = await runMara(["list-providers"]);
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(/^aws +MARA: AWS +Amazon EKS$/m);
+        expect(r.stdout).toMatch(/^digitalocean +MARA: DO +DigitalOcean Kubernetes \(DOKS\)$/m);
+        expect(r.stdout).toMatch(/^linode +MARA: LKE +Linode Kubernetes Engine \(LKE\)$/m);
+        expect(r.stdout).toMatch(/^kubeconfig +MARA: kubeconfig +an existing cluster$/m);
+        expect(r.stdout).toContain("creates:     a VPC");
+    });
+});
+
+describe("the command line", () => {
+    it("prints help and the version, and rejects unknown commands and options with exit code 2", async () => {
+        expect((await runMara(["--help"])).stdout).toContain("Usage: mara [options] [command]");
+        expect((await runMara(["--version"])).stdout).toBe("0.1.0\n");
+        const unknown = await runMara(["deploy"]);
+        expect(unknown.code).toBe(2);
+        expect(unknown.stderr).toContain("error: unknown command 'deploy'");
+        const option = await runMara(["plan", "--mermaid"]);
+        expect(option.code).toBe(2);
+        expect(option.stderr).toContain("option '--mermaid <file>' argument missing");
+    });
+});
