@@ -1,0 +1,75 @@
+/**
+ * The example program under Pulumi mocks: no CLI, cloud or cluster. It checks what matters when the
+ * library's components are wired by hand: every resource reaches the right provider, and the add-ons wait
+ * for the cluster and for each other.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import eksIngress from "../index";
+import { find, providerRef, recordResources, Registration, settle, valueOf } from "./mocks";
+import * as pulumi from "@pulumi/pulumi";
+
+const CONFIG = {
+    "aws:region": "eu-west-1",
+    "eks-ingress:vpcId": "vpc-0a1b2c3d",
+    "eks-ingress:publicSubnetIds": JSON.stringify(["subnet-pub-a", "subnet-pub-b"]),
+    "eks-ingress:privateSubnetIds": JSON.stringify(["subnet-priv-a", "subnet-priv-b"]),
+    "eks-ingress:acmeEmail": "ops@example.com",
+};
+
+describe("eks-ingress example", () => {
+    let regs: Registration[];
+    let outputs: Record<string, pulumi.Input<unknown>>;
+    let awsRef: string;
+    let k8sRef: string;
+
+    beforeAll(async () => {
+        regs = await recordResources(CONFIG, "eks-ingress");
+        outputs = eksIngress();
+        await settle();
+        awsRef = providerRef(find(regs, "pulumi:providers:aws", "aws"));
+        k8sRef = providerRef(find(regs, "pulumi:providers:kubernetes", "kubeconfig-provider"));
+    });
+
+    it("builds EKS in the configured VPC and subnets", () => {
+        expect(find(regs, "pulumi:providers:aws", "aws").inputs).toMatchObject({ region: "eu-west-1" });
+        expect(find(regs, "eks:index:Cluster", "eks-cluster").inputs).toMatchObject({
+            name: "eks-ingress-test",
+            vpcId: "vpc-0a1b2c3d",
+            publicSubnetIds: ["subnet-pub-a", "subnet-pub-b"],
+            privateSubnetIds: ["subnet-priv-a", "subnet-priv-b"],
+        });
+    });
+
+    it("hands the explicit AWS provider to eks and to every AWS resource", () => {
+        // eks.Cluster and ManagedNodeGroup are built by the eks plugin, which gets the AWS provider in its providers map.
+        expect(find(regs, "eks:index:Cluster", "eks-cluster").providers).toEqual({ aws: awsRef });
+        expect(find(regs, "eks:index:ManagedNodeGroup", "eks-nodes").providers).toEqual({ aws: awsRef });
+        const awsResources = regs.filter((r) => r.custom && r.type.startsWith("aws:"));
+        expect(awsResources.length).toBeGreaterThan(3);
+        for (const r of awsResources) expect(r.provider, r.name).toBe(awsRef);
+    });
+
+    it("deploys the releases and the issuers through the new cluster's Kubernetes provider only", () => {
+        const onCluster = regs.filter((r) => r.custom && r.type.startsWith("kubernetes:"));
+        expect(onCluster.map((r) => r.name)).toEqual(
+            expect.arrayContaining(["cert-manager-release", "cert-manager-selfsigned", "cert-manager-acme", "ingress-controller-release", "ingress-controller-service"]),
+        );
+        for (const r of onCluster) expect(r.provider, r.name).toBe(k8sRef);
+    });
+
+    it("makes the Kubernetes provider wait for the node group, and the issuers for cert-manager", () => {
+        expect(find(regs, "pulumi:providers:kubernetes", "kubeconfig-provider").dependencies).toContain(find(regs, "eks:index:ManagedNodeGroup", "eks-nodes").urn);
+        const release = find(regs, "kubernetes:helm.sh/v3:Release", "cert-manager-release").urn;
+        expect(find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", "cert-manager-acme").dependencies).toContain(release);
+    });
+
+    it("exposes the load balancer through an NLB and reports the ACME issuer", async () => {
+        expect(find(regs, "kubernetes:core/v1:Service", "ingress-controller-service").inputs).toMatchObject({
+            metadata: { annotations: { "service.beta.kubernetes.io/aws-load-balancer-type": "nlb" } },
+            spec: { type: "LoadBalancer" },
+        });
+        expect(await valueOf(pulumi.output(outputs.loadBalancerHostname))).toBe("abc123.elb.eu-west-1.amazonaws.com");
+        expect(await valueOf(pulumi.output(outputs.clusterIssuer))).toBe("letsencrypt");
+        expect(await pulumi.isSecret(pulumi.output(outputs.kubeconfig))).toBe(true);
+    });
+});

@@ -1,0 +1,206 @@
+/**
+ * The published package, as a consumer gets it: `npm pack` (whose prepack runs the build), then the tarball
+ * installed into a fresh project next to nothing else, then that project type-checked and loaded. This is the
+ * only test that sees dist/, the `exports` map and the declaration files; the others run the sources.
+ *
+ * It takes about 25 s (pack ~8 s, install ~9 s from the npm cache that `npm ci` filled, type-check ~5 s),
+ * so it runs in the normal suite; set SKIP_PACK_TEST=1 to leave it out while iterating locally.
+ */
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = path.join(__dirname, "..", "..");
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+/** What `npm pack --json` (and `--dry-run --json`) reports for one package. */
+interface PackReport {
+    filename: string;
+    files: { path: string; size: number }[];
+}
+
+/**
+ * The environment for nested npm commands: without what `npm test` itself sets for its script (its package,
+ * lifecycle and local prefix), which would otherwise make a nested npm think it runs inside this project.
+ */
+function childEnv(): NodeJS.ProcessEnv {
+    return Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|config_local_prefix$|command$)/i.test(k) && k !== "INIT_CWD"),
+    );
+}
+
+/** Runs a command; throws with its output when it fails. Returns stdout and the seconds it took. */
+function run(command: string, args: string[], cwd: string): { stdout: string; seconds: number } {
+    const start = Date.now();
+    const r = spawnSync(command, args, {
+        cwd,
+        env: childEnv(),
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+        // npm is npm.cmd on Windows, which only a shell runs.
+        shell: process.platform === "win32" && command === "npm",
+    });
+    if (r.status !== 0) {
+        throw new Error(`${command} ${args.join(" ")} failed (${r.status ?? r.signal}) in ${cwd}:\n${r.stdout}\n${r.stderr}`);
+    }
+    return { stdout: r.stdout, seconds: (Date.now() - start) / 1000 };
+}
+
+/** A consumer using each entry point; `@ts-expect-error` lines fail the check if the types were lost to `any`. */
+const CONSUMER = `import * as pulumi from "@pulumi/pulumi";
+import { CertManager, Eks, type EksArgs, IngressController, Kubeconfig, planKicImage, Vpc } from "mara-platform";
+import { CHARTS, DEFAULT_KIC_IMAGE, loadConfig, type MaraConfig } from "mara-platform/config";
+import { createInfrastructure, EKS_PLATFORM, type ClusterInfrastructure } from "mara-platform/providers";
+// @ts-expect-error only the package's entry points are public, not its files
+import { Eks as NotExported } from "mara-platform/dist/components/eks";
+
+export const args: EksArgs = { clusterName: "c", vpcId: "vpc-1", publicSubnetIds: ["a", "b"], privateSubnetIds: ["c", "d"] };
+// @ts-expect-error clusterName is required
+export const incomplete: EksArgs = { vpcId: "vpc-1", publicSubnetIds: [], privateSubnetIds: [] };
+export function build(): pulumi.Output<string> {
+    const eks = new Eks("eks", args);
+    new Kubeconfig("kc", { kubeconfig: eks.kubeconfig, clusterName: eks.clusterName, waitFor: [eks] });
+    return eks.kubeconfig;
+}
+export const used = [CertManager, IngressController, Vpc, CHARTS.certManager.version, DEFAULT_KIC_IMAGE, EKS_PLATFORM.containerLogPath, NotExported];
+export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure] = [loadConfig, createInfrastructure];
+export const dockerfile: string = planKicImage({}).dockerfile;
+`;
+
+/** Loads each entry point with plain Node.js and reports what a consumer would rely on at run time. */
+const SMOKE = `const fs = require("fs");
+const lib = require("mara-platform");
+const config = require("mara-platform/config");
+const providers = require("mara-platform/providers");
+let deep = "importable";
+try { require("mara-platform/dist/components/eks"); } catch (e) { deep = e.code; }
+const dockerfile = lib.planKicImage({}).dockerfile;
+console.log(JSON.stringify({
+    components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"].filter((c) => typeof lib[c] === "function"),
+    charts: Object.keys(config.CHARTS).length,
+    infraTypes: Object.keys(providers.INFRASTRUCTURE),
+    dockerfile: fs.existsSync(dockerfile) ? require("path").relative(process.cwd(), dockerfile).split(require("path").sep).join("/") : "missing",
+    deep,
+}));
+`;
+
+describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
+    let tmp: string;
+    let consumer: string;
+    let report: PackReport;
+    const timings: Record<string, number> = {};
+
+    beforeAll(() => {
+        tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mara-pack-"));
+        // One real pack (prepack builds dist/); its --json report is the same file list `npm pack --dry-run --json` gives.
+        const pack = run("npm", ["pack", "--json", "--pack-destination", tmp], ROOT);
+        timings.pack = pack.seconds;
+        report = (JSON.parse(pack.stdout) as PackReport[])[0]!;
+
+        consumer = path.join(tmp, "consumer");
+        fs.mkdirSync(consumer);
+        fs.writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", version: "0.0.0", private: true }, null, 2));
+        // The tarball's pinned @pulumi dependencies come from the npm cache `npm ci` filled. Install scripts are
+        // skipped: @pulumi/kubernetes's would try `pulumi plugin install`, which needs the network and a CLI.
+        timings.install = run(
+            "npm",
+            [
+                "install",
+                path.join(tmp, report.filename),
+                `@types/node@${pkg.devDependencies["@types/node"]}`,
+                "--no-audit",
+                "--no-fund",
+                "--prefer-offline",
+                "--ignore-scripts",
+                "--save-exact",
+            ],
+            consumer,
+        ).seconds;
+    }, 300_000);
+
+    afterAll(() => {
+        console.log(`pack test timings (s): ${JSON.stringify(timings)}`);
+        if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    });
+
+    it("contains the compiled library with declarations and maps, the Dockerfile, the README and the docs", () => {
+        const files = report.files.map((f) => f.path);
+        for (const file of [
+            "package.json",
+            "README.md",
+            "docs/README.md",
+            "dist/components/index.js",
+            "dist/components/index.d.ts",
+            "dist/components/index.d.ts.map",
+            "dist/components/index.js.map",
+            "dist/config/index.js",
+            "dist/config/index.d.ts",
+            "dist/providers/index.js",
+            "dist/providers/index.d.ts",
+            "dist/components/docker/Dockerfile.mirror",
+        ]) {
+            expect(files).toContain(file);
+        }
+        for (const js of files.filter((f) => f.endsWith(".js") && f.startsWith("dist/"))) {
+            const stem = js.slice(0, -".js".length);
+            expect(files, js).toEqual(expect.arrayContaining([`${js}.map`, `${stem}.d.ts`, `${stem}.d.ts.map`]));
+        }
+    });
+
+    it("contains nothing else: no tests, sources, examples, program or CLI", () => {
+        // npm always packs the files package.json names in `bin`, whatever `files` says.
+        const binFiles = Object.values<string>(pkg.bin ?? {}).map((b) => b.replace(/^\.\//, ""));
+        for (const file of report.files.map((f) => f.path)) {
+            const allowed = file === "package.json" || file === "README.md" || file.startsWith("docs/") || file.startsWith("dist/") || binFiles.includes(file);
+            expect(allowed, file).toBe(true);
+            expect(file).not.toMatch(/(^|\/)(test|tests|__tests__|fixtures|examples|cli)\//);
+            expect(file).not.toMatch(/\.test\.|\.spec\./);
+            expect(file).not.toMatch(/(?<!\.d)\.ts$/);
+        }
+    });
+
+    it("type-checks a consumer of the components, config and providers entry points, and the example with its test", () => {
+        fs.writeFileSync(path.join(consumer, "consumer.ts"), CONSUMER);
+        // examples/eks-ingress as it is, now against the installed package instead of the sources its vitest config aliases.
+        const example = path.join(ROOT, "examples", "eks-ingress");
+        const files = ["index.ts", ...fs.readdirSync(path.join(example, "test")).filter((f) => f.endsWith(".ts")).map((f) => `test/${f}`)];
+        for (const f of files) {
+            fs.mkdirSync(path.dirname(path.join(consumer, "example", f)), { recursive: true });
+            fs.copyFileSync(path.join(example, f), path.join(consumer, "example", f));
+        }
+        fs.writeFileSync(
+            path.join(consumer, "tsconfig.json"),
+            JSON.stringify({
+                compilerOptions: {
+                    strict: true,
+                    target: "ES2022",
+                    module: "nodenext",
+                    moduleResolution: "nodenext",
+                    esModuleInterop: true,
+                    skipLibCheck: true,
+                    noEmit: true,
+                    types: ["node"],
+                    // The example's test imports vitest, which the consumer does not install: take the repository's types.
+                    paths: { vitest: [path.join(ROOT, "node_modules", "vitest")] },
+                },
+                files: ["consumer.ts", ...files.map((f) => `example/${f}`)],
+            }),
+        );
+        timings.typecheck = run(process.execPath, [TSC, "-p", consumer], consumer).seconds;
+    }, 120_000);
+
+    it("loads every entry point with Node.js and finds KicImage's Dockerfile inside the package", () => {
+        const { stdout, seconds } = run(process.execPath, ["-e", SMOKE], consumer);
+        timings.load = seconds;
+        expect(JSON.parse(stdout)).toEqual({
+            components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"],
+            charts: 8,
+            infraTypes: ["aws", "digitalocean", "linode", "kubeconfig"],
+            dockerfile: "node_modules/mara-platform/dist/components/docker/Dockerfile.mirror",
+            deep: "ERR_PACKAGE_PATH_NOT_EXPORTED",
+        });
+    }, 60_000);
+});
