@@ -6,6 +6,7 @@
 import * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import { Application } from "./components/application";
+import { collectorGrpcEndpoint } from "./components/observability";
 import { Platform } from "./components/platform";
 import { loadConfig, MaraConfig } from "./config";
 import { ClusterInfrastructure, createInfrastructure } from "./providers";
@@ -17,6 +18,15 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     if (cluster.registry) providers.push(dockerProvider(cfg));
     const platform = new Platform("platform", { config: cfg, cluster }, { providers });
     const app = bankOfSirius(cfg, platform, cluster);
+    if (cluster.publishHostname && cfg.fqdn) {
+        cluster.publishHostname(
+            cfg.fqdn,
+            platform.ingressController.loadBalancerIp.apply((ip) => {
+                if (!ip) throw new Error(`The ingress load balancer reported no IP address, so no DNS record can point ${cfg.fqdn} at it.`);
+                return ip;
+            }),
+        );
+    }
 
     return {
         infra_type: cfg.infra.type,
@@ -67,7 +77,7 @@ function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfra
             demoLogin: { username: platform.secrets.demoUser, password: platform.secrets.demoPassword },
             dbStorageSize: s.dbStorageSize,
             storageClassName: cfg.storageClass ?? cluster.platform.storageClass,
-            tracingEndpoint: platform.observability.otlpGrpcEndpoint,
+            tracingEndpoint: collectorGrpcEndpoint(),
             prometheus: platform.prometheus,
             postgresExporterChart: s.postgresExporterChart,
         },

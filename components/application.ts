@@ -31,9 +31,9 @@ export interface ApplicationArgs {
     imageRegistry?: string;
     /** Tag of the bos-* images. Default `v1.3.0`. */
     imageTag?: string;
-    /** The accounts database. */
+    /** The accounts database (users and contacts). Required; pass the Secrets component's `accountsDbPassword`. */
     accountsDb: DatabaseArgs;
-    /** The ledger database. */
+    /** The ledger database (transactions). Required; pass the Secrets component's `ledgerDbPassword`. */
     ledgerDb: DatabaseArgs;
     /** Demo login shown on the login page and given the configured password in the accounts database. Secret. */
     demoLogin: { username: pulumi.Input<string>; password: pulumi.Input<string> };
@@ -323,6 +323,7 @@ export function workloadLabels(w: WorkloadSpec): Record<string, string> {
     };
 }
 
+/** One container environment variable from its source: a literal, a pod field, a Secret key or a ConfigMap key. */
 function envVar(name: string, source: EnvSource): k8s.types.input.core.v1.EnvVar {
     if ("value" in source) return { name, value: source.value };
     if ("field" in source) return { name, valueFrom: { fieldRef: { fieldPath: source.field } } };
@@ -330,6 +331,7 @@ function envVar(name: string, source: EnvSource): k8s.types.input.core.v1.EnvVar
     return { name, valueFrom: { configMapKeyRef: { name: source.configMap, key: source.key, ...(source.optional ? { optional: true } : {}) } } };
 }
 
+/** Readiness and liveness probes: HTTP `/z/health/*` on the service port, or `pg_isready` for a database; none when unset. */
 function probes(p: ProbeSpec | undefined, port: number): Pick<k8s.types.input.core.v1.Container, "readinessProbe" | "livenessProbe"> {
     if (!p) return {};
     if ("postgres" in p) {

@@ -18,7 +18,9 @@ export interface EcrArgs {
 export interface RegistryCredentials {
     /** Registry host, e.g. `123456789012.dkr.ecr.us-east-1.amazonaws.com`. */
     readonly server: string;
+    /** User name for `docker login` (`AWS` for ECR). */
     readonly username: string;
+    /** Password or token; secret. ECR tokens expire after 12 hours, so they are fetched on every run. */
     readonly password: string;
 }
 

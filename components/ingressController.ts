@@ -25,8 +25,14 @@ export interface IngressControllerArgs {
     nginxPlus?: boolean;
     /** Controller replicas. Default 1. */
     replicas?: number;
-    /** Annotations for the LoadBalancer Service, e.g. the platform's load balancer type. */
+    /** Annotations for the LoadBalancer Service, e.g. the platform's load balancer type. Default: none. */
     serviceAnnotations?: Record<string, string>;
+    /**
+     * `LoadBalancer` (default), or `NodePort` for clusters without a load balancer implementation (bare
+     * metal, Minikube without a tunnel): the controller is then reached on every node's ports 30080 and
+     * 30443, and `fqdn` should point at a node.
+     */
+    serviceType?: "LoadBalancer" | "NodePort";
     /** Whether the cloud gives the load balancer a host name (AWS) or only an IP. Default `hostname`. */
     loadBalancerAddress?: "hostname" | "ip";
     /** Public host name of the platform; reported as the host name where the load balancer has none. */
@@ -37,6 +43,8 @@ export interface IngressControllerArgs {
     ingressClassName?: string;
 }
 
+/** Default namespace of the controller. */
+export const KIC_NAMESPACE = "nginx-ingress";
 /** Helm release name; the chart derives object names from it (`kic-nginx-ingress-…`). */
 export const KIC_RELEASE = "kic";
 /** Name of the controller's LoadBalancer Service (the name the chart would give it). */
@@ -100,8 +108,10 @@ export class IngressController extends pulumi.ComponentResource {
         const replicas = args.replicas ?? 1;
         if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`IngressController: replicas must be a whole number of at least 1; got ${replicas}.`);
         const className = args.ingressClassName ?? "nginx";
+        const serviceType = args.serviceType ?? "LoadBalancer";
+        if (serviceType === "NodePort" && !args.fqdn) throw new Error("IngressController: serviceType NodePort needs fqdn, the name that points at the nodes.");
 
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "nginx-ingress", { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? KIC_NAMESPACE, { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
         const dependsOn: pulumi.Resource[] = [ns];
         const pullSecret = args.registryCredentials || args.nginxJwt;
         if (pullSecret) {
@@ -155,12 +165,12 @@ export class IngressController extends pulumi.ComponentResource {
                     annotations: { ...args.serviceAnnotations, "co.elastic.logs/module": "nginx" },
                 },
                 spec: {
-                    type: "LoadBalancer",
+                    type: serviceType,
                     externalTrafficPolicy: "Local",
                     selector,
                     ports: [
-                        { name: "http", port: 80, targetPort: 80, protocol: "TCP" },
-                        { name: "https", port: 443, targetPort: 443, protocol: "TCP" },
+                        { name: "http", port: 80, targetPort: 80, protocol: "TCP", ...(serviceType === "NodePort" ? { nodePort: 30080 } : {}) },
+                        { name: "https", port: 443, targetPort: 443, protocol: "TCP", ...(serviceType === "NodePort" ? { nodePort: 30443 } : {}) },
                     ],
                 },
             },
@@ -188,7 +198,9 @@ export class IngressController extends pulumi.ComponentResource {
         this.ingressClassName = release.status.apply(() => className);
         this.loadBalancerIp = ingress.apply((i) => i?.ip);
         this.loadBalancerHostname =
-            (args.loadBalancerAddress ?? "hostname") === "hostname" ? ingress.apply((i) => i?.hostname ?? args.fqdn) : pulumi.output(args.fqdn);
+            (args.loadBalancerAddress ?? "hostname") === "hostname" && serviceType === "LoadBalancer"
+                ? ingress.apply((i) => i?.hostname ?? args.fqdn)
+                : pulumi.output(args.fqdn);
         this.status = release.status.status;
         this.registerOutputs({
             namespace: this.namespace,
@@ -202,12 +214,19 @@ export class IngressController extends pulumi.ComponentResource {
 
 /** What {@link ingressControllerValues} needs. */
 export interface KicValuesInput {
+    /** Controller image repository, without tag. */
     repository: string;
+    /** Image tag, or a `sha256:…` digest (then passed to the chart as `digest`). */
     tag: string;
+    /** Run NGINX Plus; the chart then reads the license from the {@link LICENSE_SECRET} Secret. */
     nginxPlus: boolean;
+    /** Whether the {@link PULL_SECRET} image pull secret exists and the service account should use it. */
     pullSecret: boolean;
+    /** Controller replicas (at least 1). */
     replicas: number;
+    /** IngressClass the chart creates and marks as the cluster default. */
     className: string;
+    /** OTLP gRPC endpoint (`host:port`) for traces; tracing settings are left out when unset. */
     tracingEndpoint?: string;
 }
 

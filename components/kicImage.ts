@@ -83,8 +83,9 @@ export class KicImage extends pulumi.ComponentResource {
             },
             { parent: this },
         );
-        this.repository = pulumi.output(args.repositoryUrl);
-        this.tag = pulumi.output(plan.tag);
+        // Derived from the pushed image, so whoever deploys the image waits until it is in the registry.
+        this.repository = pulumi.all([image.repoDigest, args.repositoryUrl]).apply(([, repository]) => repository);
+        this.tag = image.repoDigest.apply(() => plan.tag);
         this.imageName = image.imageName;
         this.repoDigest = image.repoDigest;
         this.registerOutputs({ repository: this.repository, tag: this.tag, imageName: this.imageName, repoDigest: this.repoDigest });
@@ -93,10 +94,15 @@ export class KicImage extends pulumi.ComponentResource {
 
 /** How an image is produced: Docker build context, Dockerfile, target, arguments and the pushed tag. */
 export interface KicImagePlan {
+    /** Docker build context: the bundled mirror directory, or the kubernetes-ingress checkout. */
     readonly context: string;
+    /** Absolute path of the Dockerfile. */
     readonly dockerfile: string;
+    /** Build stage to stop at (`container` for source builds); undefined builds the whole file. */
     readonly target?: string;
+    /** Build arguments (`SOURCE_IMAGE`, or `BUILD_OS`/`IC_VERSION`; `MARA_REBUILD` when `alwaysRebuild`). */
     readonly buildArgs: Record<string, string>;
+    /** Tag the image is pushed under. */
     readonly tag: string;
 }
 

@@ -84,12 +84,19 @@ export class LogAgent extends pulumi.ComponentResource {
 
 /** What {@link logAgentValues} needs. */
 export interface LogAgentValuesInput {
+    /** Elasticsearch host name, resolved. */
     elasticsearchHost: string;
+    /** Elasticsearch HTTP port. Default 9200. */
     elasticsearchPort?: number;
+    /** Kubernetes Secret (in the agent's namespace) with `username` and `password` keys. */
     secretName: string;
+    /** Host directory of the container log files (see {@link LogAgentArgs.containerLogPath}). */
     containerLogPath: string;
+    /** Host directory the log files link into. */
     podLogPath: string;
+    /** Container runtime; `docker` selects the docker parser and also mounts /var/lib/docker/containers. */
     containerRuntime: "containerd" | "docker";
+    /** Index name prefix. Default {@link LOG_INDEX_PREFIX}. */
     indexPrefix?: string;
 }
 

@@ -23,7 +23,7 @@ export interface LogstoreArgs {
     namespace?: string;
     /** Elasticsearch and Kibana version. Default {@link DEFAULT_ELASTIC_VERSION}. */
     version?: string;
-    /** Nodes per role. */
+    /** Nodes per role. Default one master, data, ingest and coordinating node each (MARA's counts). */
     replicas?: LogstoreReplicas;
     /** Volume size of each data node. Default `10Gi`. */
     storageSize?: string;
@@ -162,6 +162,7 @@ export const LOG_WRITER_ROLE = `mara_log_writer:
       privileges: ["create_index", "create_doc", "index", "auto_configure", "view_index_metadata"]
 `;
 
+/** Container resources: `size` of memory requested and the same as limit (Elasticsearch sizes its heap from it), 250m CPU requested. */
 const memory = (size: string) => ({ requests: { memory: size, cpu: "250m" }, limits: { memory: size } });
 
 /**

@@ -5,6 +5,7 @@ import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
 
 /** Collector configurations to choose from (MARA's `otel-objects` variants). */
 export const COLLECTOR_VARIANTS = ["basic", "debug", "full"] as const;
+/** One of {@link COLLECTOR_VARIANTS}; see {@link ObservabilityArgs.collectorVariant}. */
 export type CollectorVariant = (typeof COLLECTOR_VARIANTS)[number];
 
 /** Arguments of {@link Observability}. */
@@ -99,6 +100,15 @@ export class Observability extends pulumi.ComponentResource {
 function reservedPorts(variant: CollectorVariant): Record<number, string> {
     const always: Record<number, string> = { 8888: "own metrics" };
     return variant === "full" ? { ...always, 9411: "Zipkin", 14250: "Jaeger gRPC", 14268: "Jaeger HTTP", 8889: "Prometheus exporter", 13133: "health check" } : always;
+}
+
+/**
+ * The collector's OTLP gRPC address, known before anything is deployed. Clients that only need to send
+ * to it take this plain string rather than the component's output, so they do not wait for the operator
+ * and collector to be installed (spans sent earlier are simply dropped).
+ */
+export function collectorGrpcEndpoint(namespace = "observability", grpcPort = 9978): string {
+    return `${COLLECTOR_NAME}-collector.${namespace}.svc.cluster.local:${grpcPort}`;
 }
 
 /** The collector pipeline for a variant (OpenTelemetryCollector v1beta1 `spec.config`). */

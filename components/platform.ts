@@ -2,11 +2,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { MaraConfig } from "../config/model";
 import type { ClusterInfrastructure } from "../providers/types";
 import { CertManager } from "./certManager";
-import { IngressController, KIC_METRICS_LABELS } from "./ingressController";
+import { IngressController, KIC_METRICS_LABELS, KIC_NAMESPACE } from "./ingressController";
 import { KicImage } from "./kicImage";
 import { LogAgent } from "./logAgent";
 import { Logstore } from "./logstore";
-import { Observability } from "./observability";
+import { collectorGrpcEndpoint, Observability } from "./observability";
 import { Prometheus } from "./prometheus";
 import { Secrets } from "./secrets";
 
@@ -25,13 +25,21 @@ export interface PlatformArgs {
  * (and, when the image is pushed, a Docker provider) in `opts.providers`.
  */
 export class Platform extends pulumi.ComponentResource {
+    /** The platform's credentials, configured or generated (component name `secrets`). */
     public readonly secrets: Secrets;
+    /** The ingress controller image in the cluster's registry; undefined when the cluster has no registry. */
     public readonly kicImage?: KicImage;
+    /** NGINX Ingress Controller; its outputs give the load balancer address and the IngressClass. */
     public readonly ingressController: IngressController;
+    /** cert-manager and its ClusterIssuers. */
     public readonly certManager: CertManager;
+    /** Elasticsearch and Kibana (ECK). */
     public readonly logstore: Logstore;
+    /** Fluent Bit, writing to the log store as its `log-writer` user. */
     public readonly logAgent: LogAgent;
+    /** kube-prometheus-stack, Grafana and the statsd exporter. */
     public readonly prometheus: Prometheus;
+    /** OpenTelemetry operator and collector. */
     public readonly observability: Observability;
 
     constructor(name: string, args: PlatformArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -88,14 +96,15 @@ export class Platform extends pulumi.ComponentResource {
                 chart: cfg.ingress.chart,
                 imageRepository,
                 imageTag,
-                registryCredentials: cluster.registry?.needsPullSecret ? cluster.registry.credentials : undefined,
+                registryCredentials: cluster.registry?.needsPullSecret ? (cluster.registry.pullCredentials ?? cluster.registry.credentials) : undefined,
                 nginxJwt: cfg.kic.nginxJwt,
                 nginxPlus: cfg.ingress.enablePlus,
                 replicas: cfg.ingress.replicas,
+                serviceType: cfg.ingress.serviceType,
                 serviceAnnotations: { ...cluster.platform.loadBalancerAnnotations },
                 loadBalancerAddress: cluster.platform.loadBalancerAddress,
                 fqdn: cfg.fqdn,
-                tracingEndpoint: this.observability.otlpGrpcEndpoint,
+                tracingEndpoint: collectorGrpcEndpoint(),
             },
             child,
         );
@@ -118,7 +127,7 @@ export class Platform extends pulumi.ComponentResource {
                 elasticsearchHost: this.logstore.elasticsearchHost,
                 username: this.logstore.logWriterUser!,
                 password: this.secrets.logAgentPassword,
-                containerLogPath: cluster.platform.containerLogPath,
+                containerLogPath: cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath,
                 podLogPath: cluster.platform.podLogPath,
                 containerRuntime: cluster.platform.containerRuntime,
             },
@@ -133,7 +142,8 @@ export class Platform extends pulumi.ComponentResource {
                 storageSize: cfg.prometheus.storageSize,
                 dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
                 storageClassName,
-                ingressControllerMetrics: { namespace: this.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
+                // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
+                ingressControllerMetrics: { namespace: KIC_NAMESPACE, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
             },
             child,
         );

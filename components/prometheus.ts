@@ -142,9 +142,13 @@ export class Prometheus extends pulumi.ComponentResource {
 
 /** What {@link prometheusValues} needs. */
 export interface PrometheusValuesInput {
+    /** Secret with Grafana's `admin-user` and `admin-password` keys. */
     grafanaAdminSecret: string;
+    /** Prometheus volume size, e.g. `10Gi`. */
     storageSize: string;
+    /** Grafana and Alertmanager volume size. */
     dashboardStorageSize: string;
+    /** StorageClass of all three volumes; the cluster default when undefined. */
     storageClassName?: string;
 }
 

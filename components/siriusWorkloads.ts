@@ -20,7 +20,9 @@ export type ProbeSpec = { http: true; readinessDelay: number; livenessDelay: num
 export interface WorkloadSpec {
     /** Object names and the `app` label. */
     readonly name: string;
+    /** StatefulSet for the databases (they get a volume), Deployment otherwise. */
     readonly kind: "Deployment" | "StatefulSet";
+    /** Container name, as in the upstream manifests. */
     readonly container: string;
     /** Image name without registry and tag, e.g. `bos-frontend`. */
     readonly image: string;
@@ -28,17 +30,21 @@ export interface WorkloadSpec {
     readonly containerPort: number;
     /** Service port name and number (the target is `containerPort`). */
     readonly service: { readonly name: string; readonly port: number };
+    /** Environment variables by name; secrets only ever come from `{ secret, key }` sources. */
     readonly env: Readonly<Record<string, EnvSource>>;
     /** ConfigMaps whose keys all become environment variables. */
     readonly envFrom: readonly string[];
     /** JWT key files mounted at /root/.ssh. */
     readonly jwt?: "public" | "both";
+    /** Readiness and liveness probes; none for the load generator. */
     readonly probes?: ProbeSpec;
+    /** `[request, limit]` for CPU and memory. */
     readonly resources: { readonly cpu: [string, string]; readonly memory: [string, string] };
     /** The database this workload talks to; its NetworkPolicy admits it. */
     readonly databaseClient?: "accounts-db" | "ledger-db";
     /** Java services serve Prometheus metrics at /z/prometheus. */
     readonly prometheusMetrics?: boolean;
+    /** Overrides the image's entry point (the load generator runs `locust`). */
     readonly command?: readonly string[];
 }
 
@@ -73,6 +79,7 @@ const statsdEnv = (name: string, statsdHost: string): Record<string, EnvSource> 
     STATSD_PREFIX: { value: `bos.${name}` },
 });
 
+/** HTTP probe settings: initial delays of the readiness and liveness probes, period and timeout in seconds. */
 const httpProbes = (readinessDelay: number, livenessDelay: number, period = 5, timeout = 10): ProbeSpec => ({
     http: true,
     readinessDelay,
