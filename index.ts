@@ -76,12 +76,12 @@ function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfra
             ledgerDb: { database: s.ledgerDb, user: s.ledgerAdmin, password: platform.secrets.ledgerDbPassword },
             demoLogin: { username: platform.secrets.demoUser, password: platform.secrets.demoPassword },
             dbStorageSize: s.dbStorageSize,
-            storageClassName: cfg.storageClass ?? cluster.platform.storageClass,
+            storageClassName: cfg.storageClass ?? platform.storageClassName ?? cluster.platform.storageClass,
             tracingEndpoint: collectorGrpcEndpoint(),
             prometheus: platform.prometheus,
             postgresExporterChart: s.postgresExporterChart,
         },
-        { providers: [cluster.provider] },
+        { providers: [cluster.provider], ...(cfg.teardown.protectData ? { protect: true } : {}) },
     );
 }
 

@@ -40,7 +40,7 @@ export interface ApplicationArgs {
     /** Volume size of each database. Default `1Gi`. */
     dbStorageSize?: string;
     /** StorageClass of the database volumes. Default: the cluster's default class. */
-    storageClassName?: string;
+    storageClassName?: pulumi.Input<string>;
     /** OTLP gRPC endpoint (`host:port`) of the OpenTelemetry collector; tracing is off when unset. */
     tracingEndpoint?: pulumi.Input<string>;
     /** Host of the statsd exporter the Python services report to. Default: the Prometheus component's, `statsd-prometheus-statsd-exporter.prometheus.svc.cluster.local`. */
@@ -385,7 +385,7 @@ export function podSpecFor(w: WorkloadSpec, image: string): k8s.types.input.core
 }
 
 /** The persistent volume claim template of a database. */
-function databaseClaim(size: string, storageClassName?: string): k8s.types.input.core.v1.PersistentVolumeClaim {
+function databaseClaim(size: string, storageClassName?: pulumi.Input<string>): k8s.types.input.core.v1.PersistentVolumeClaim {
     return {
         metadata: { name: "data" },
         spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: size } }, ...(storageClassName ? { storageClassName } : {}) },

@@ -146,6 +146,8 @@ export class Eks extends pulumi.ComponentResource {
                 serviceAccountRoleArn: ebsCsiRole.arn,
                 resolveConflictsOnCreate: "OVERWRITE",
                 resolveConflictsOnUpdate: "OVERWRITE",
+                // Tags every volume kubernetes.io/cluster/<name>: owned, which is how destroy finds leftovers.
+                configurationValues: JSON.stringify({ controller: { k8sTagClusterId: a.clusterName } }),
                 tags: a.tags,
             },
             { parent: this, dependsOn: [cluster, this.nodeGroup] },

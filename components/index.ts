@@ -1,12 +1,17 @@
 /** The components of the MARA platform: the library surface of this package. */
 export * from "./application";
 export * from "./certManager";
+export * from "./clusterDrain";
+export * from "./dnsRecord";
+export * from "./docr";
+export * from "./doks";
 export * from "./ecr";
 export * from "./eks";
 export * from "./helmRelease";
 export * from "./ingressController";
 export * from "./kicImage";
 export * from "./kubeconfig";
+export * from "./lke";
 export * from "./logAgent";
 export * from "./logstore";
 export * from "./observability";

@@ -1,3 +1,4 @@
+import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { MaraConfig } from "../config/model";
 import type { ClusterInfrastructure } from "../providers/types";
@@ -41,12 +42,16 @@ export class Platform extends pulumi.ComponentResource {
     public readonly prometheus: Prometheus;
     /** OpenTelemetry operator and collector. */
     public readonly observability: Observability;
+    /** StorageClass of the platform's volumes (its own where the platform makes one); undefined: the cluster default. */
+    public readonly storageClassName?: pulumi.Output<string>;
 
     constructor(name: string, args: PlatformArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:platform:Platform", name, {}, opts);
         const { config: cfg, cluster } = args;
         const child = { parent: this };
-        const storageClassName = cfg.storageClass ?? cluster.platform.storageClass;
+        const storageClassName = cfg.storageClass ?? this.storageClass(cfg, cluster) ?? cluster.platform.storageClass;
+        // Stateful add-ons can be protected from `pulumi destroy` (children inherit the flag).
+        const stateful = { parent: this, ...(cfg.teardown.protectData ? { protect: true } : {}) };
 
         this.secrets = new Secrets(
             "secrets",
@@ -118,7 +123,7 @@ export class Platform extends pulumi.ComponentResource {
                 storageClassName,
                 logWriterPassword: this.secrets.logAgentPassword,
             },
-            child,
+            stateful,
         );
         this.logAgent = new LogAgent(
             "log-agent",
@@ -145,11 +150,38 @@ export class Platform extends pulumi.ComponentResource {
                 // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
                 ingressControllerMetrics: { namespace: KIC_NAMESPACE, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
             },
-            child,
+            stateful,
         );
         this.registerOutputs({});
     }
+
+    /**
+     * The platform's own StorageClass, where the platform knows its provisioner: volumes deleted with
+     * their claims (or retained with `mara:retainVolumes`), tagged for this cluster, expandable.
+     */
+    private storageClass(cfg: MaraConfig, cluster: ClusterInfrastructure): string | undefined {
+        const p = cluster.platform.storageProvisioner;
+        if (!p) return undefined;
+        const sc = new k8s.storage.v1.StorageClass(
+            "storage-class",
+            {
+                metadata: { name: PLATFORM_STORAGE_CLASS, labels: { "app.kubernetes.io/part-of": "mara" } },
+                provisioner: p.provisioner,
+                parameters: { ...p.parameters },
+                reclaimPolicy: cfg.teardown.retainVolumes ? "Retain" : "Delete",
+                volumeBindingMode: "WaitForFirstConsumer",
+                allowVolumeExpansion: true,
+            },
+            { parent: this },
+        );
+        // Derived from the resource, so volumes claimed with this class wait for it to exist.
+        (this as { storageClassName?: pulumi.Output<string> }).storageClassName = sc.metadata.name;
+        return PLATFORM_STORAGE_CLASS;
+    }
 }
+
+/** Name of the StorageClass the platform creates for its volumes. */
+export const PLATFORM_STORAGE_CLASS = "mara-volumes";
 
 /** Splits `repository:tag` (a digest reference keeps its digest as the "tag" after `@`). */
 export function splitImageName(image: string): [string, string] {

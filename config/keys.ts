@@ -67,6 +67,7 @@ export const KEY_GROUPS = [
     "Metrics",
     "Tracing",
     "Bank of Sirius",
+    "Tear down",
 ] as const;
 export type KeyGroup = (typeof KEY_GROUPS)[number];
 
@@ -877,6 +878,37 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Password of the demo login user.",
         group: "Bank of Sirius",
+    }),
+
+    // ---- Tear down ------------------------------------------------------------------------------
+    retainVolumes: spec({
+        key: "mara:retainVolumes",
+        type: boolean(),
+        default: false,
+        description: "Keep the data volumes (Elasticsearch, Prometheus, Grafana, databases) when their claims or the stack are deleted: the StorageClass retains them and the destroy drain leaves them alone.",
+        group: "Tear down",
+    }),
+    protectData: spec({
+        key: "mara:protectData",
+        type: boolean(),
+        default: false,
+        description: "Protect the stateful components (Logstore, Prometheus, Bank of Sirius) from deletion: pulumi destroy then stops before touching them.",
+        group: "Tear down",
+    }),
+    removeCrds: spec({
+        key: "mara:removeCrds",
+        type: boolean(),
+        defaultNote: "true, except on an existing cluster (kubeconfig), where others may use the same CRDs",
+        description: "Remove the CRDs the platform's charts leave behind (Prometheus operator, NGINX, ECK) at destroy.",
+        example: "true",
+        group: "Tear down",
+    }),
+    drainTimeoutMinutes: spec({
+        key: "mara:drainTimeoutMinutes",
+        type: integer(1, 120, "minutes"),
+        default: 15,
+        description: "How long destroy waits for the cloud to delete the load balancers, interfaces and volumes Kubernetes created before it fails with their list.",
+        group: "Tear down",
     }),
 } as const;
 

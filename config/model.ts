@@ -138,6 +138,13 @@ export interface MaraConfig {
         readonly replicas: number;
         readonly serviceType: "LoadBalancer" | "NodePort";
     };
+    /** How `pulumi destroy` treats data and leftovers. */
+    readonly teardown: {
+        readonly retainVolumes: boolean;
+        readonly protectData: boolean;
+        readonly removeCrds: boolean;
+        readonly drainTimeoutMinutes: number;
+    };
     /** Overrides of the platform's facts. */
     readonly platformOverrides: { readonly containerLogPath?: string };
     readonly certManager: {

@@ -80,6 +80,15 @@ export function validateConfig(raw: RawConfig): ValidationResult {
     checkChartVersions(r, findings);
     checkCertificates(v, keyOf, findings);
 
+    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry) {
+        findings.problem({
+            key: keyOf("kicImageOrigin"),
+            value: "source",
+            problem: `builds the image, but ${infra.type === "linode" ? "Linode" : "an existing cluster"} has no registry to push it to`,
+            allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
+            fix: `${configSetCommand(keyOf("kicImageOrigin"), "registry")}, or configure mara:registryServer and the other mara:registry* keys`,
+        });
+    }
     if (findings.problems.length > 0 || !infra) {
         return { problems: findings.problems, warnings: findings.warnings };
     }
@@ -101,6 +110,12 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         kic,
         ingress: { chart: chart("ingress"), enablePlus: v("ingressEnablePlus")!, replicas: v("ingressReplicas")!, serviceType: v("ingressServiceType")! },
         platformOverrides: { containerLogPath: v("containerLogPath") },
+        teardown: {
+            retainVolumes: v("retainVolumes")!,
+            protectData: v("protectData")!,
+            removeCrds: v("removeCrds") ?? infra.type !== "kubeconfig",
+            drainTimeoutMinutes: v("drainTimeoutMinutes")!,
+        },
         certManager: { chart: chart("certManager"), issuer: v("tlsIssuer")!, acmeEmail: v("acmeEmail"), acmeServer: v("acmeServer")! },
         logstore: {
             chart: chart("logstore"),

@@ -1,5 +1,6 @@
 /** The AWS path: VPC, EKS, ECR and the Kubernetes provider, all through one explicit AWS provider. */
 import * as aws from "@pulumi/aws";
+import { ClusterDrain } from "../components/clusterDrain";
 import { Ecr } from "../components/ecr";
 import { Eks } from "../components/eks";
 import { Kubeconfig } from "../components/kubeconfig";
@@ -51,10 +52,22 @@ export function createAwsInfrastructure(cfg: MaraConfig): ClusterInfrastructure 
         opts,
     );
     const ecr = new Ecr("ecr", { repositoryName: infra.ecr.repositoryName, imageRetention: infra.ecr.imageRetention }, opts);
+    const drain = new ClusterDrain(
+        "drain",
+        {
+            clusterName: cluster.clusterName,
+            cloud: { kind: "aws", region: infra.region, profile: infra.profile, vpcId: vpc.vpcId },
+            kubeconfig: cluster.kubeconfig,
+            removeCrds: cfg.teardown.removeCrds,
+            retainVolumes: cfg.teardown.retainVolumes,
+            timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
+        },
+        { dependsOn: [cluster, vpc] },
+    );
     const kubeconfig = new Kubeconfig("kubeconfig", {
         kubeconfig: cluster.kubeconfig,
         clusterName: cluster.clusterName,
-        waitFor: [cluster],
+        waitFor: [cluster, drain],
     });
 
     return {

@@ -1,6 +1,7 @@
 /** The DigitalOcean path: DOKS, DOCR and a DNS record, through one explicit DigitalOcean provider. */
 import * as digitalocean from "@pulumi/digitalocean";
 import * as pulumi from "@pulumi/pulumi";
+import { ClusterDrain } from "../components/clusterDrain";
 import { DnsRecord } from "../components/dnsRecord";
 import { Docr } from "../components/docr";
 import { Doks } from "../components/doks";
@@ -27,7 +28,25 @@ export function createDigitalOceanInfrastructure(cfg: MaraConfig): ClusterInfras
         { clusterName: cfg.clusterName, region: infra.region, version: infra.k8sVersion, nodeSize: infra.instanceSize, nodeCount: infra.nodeCount },
         opts,
     );
-    const kubeconfig = new Kubeconfig("kubeconfig", { kubeconfig: cluster.kubeconfig, clusterName: cluster.clusterName, clusterIdentifier: cluster.clusterId, waitFor: [cluster] });
+    const platform = doksPlatform(cfg.clusterName);
+    const drain = new ClusterDrain(
+        "drain",
+        {
+            clusterName: cluster.clusterName,
+            cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId, loadBalancerNames: [platform.loadBalancerAnnotations["service.beta.kubernetes.io/do-loadbalancer-name"]!] },
+            kubeconfig: cluster.kubeconfig,
+            removeCrds: cfg.teardown.removeCrds,
+            retainVolumes: cfg.teardown.retainVolumes,
+            timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
+        },
+        { dependsOn: [cluster] },
+    );
+    const kubeconfig = new Kubeconfig("kubeconfig", {
+        kubeconfig: cluster.kubeconfig,
+        clusterName: cluster.clusterName,
+        clusterIdentifier: cluster.clusterId,
+        waitFor: [cluster, drain],
+    });
 
     return {
         infraType: "digitalocean",
@@ -35,7 +54,7 @@ export function createDigitalOceanInfrastructure(cfg: MaraConfig): ClusterInfras
         kubeconfig: kubeconfig.kubeconfig,
         provider: kubeconfig.provider,
         registry: { kind: "docr", repositoryUrl: registry.repositoryUrl, credentials: registry.pushCredentials, pullCredentials: registry.pullCredentials, needsPullSecret: true },
-        platform: doksPlatform(cfg.clusterName),
+        platform,
         outputs: { cluster_id: cluster.clusterId, registry_name: registry.registryName, repository_url: registry.repositoryUrl },
         publishHostname: (fqdn, address) => new DnsRecord("dns", { fqdn, address }, opts),
     };

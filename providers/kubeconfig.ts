@@ -5,6 +5,7 @@
  */
 import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
+import { ClusterDrain } from "../components/clusterDrain";
 import { Kubeconfig } from "../components/kubeconfig";
 import { expandHome, isKubeconfigPath, KubeconfigInfraConfig, MaraConfig } from "../config";
 import { externalRegistry } from "./externalRegistry";
@@ -14,10 +15,21 @@ import type { ClusterInfrastructure } from "./types";
 /** Connects to the existing cluster. `cfg.infra` must be the kubeconfig settings. */
 export function createKubeconfigInfrastructure(cfg: MaraConfig): ClusterInfrastructure {
     const infra = cfg.infra as KubeconfigInfraConfig;
+    const credentials = pulumi.secret(readKubeconfig(infra.kubeconfig!));
+    // No cloud to drain, but the platform's CRDs can still be removed at destroy when asked (mara:removeCrds).
+    const drain = new ClusterDrain("drain", {
+        clusterName: cfg.clusterName,
+        cloud: { kind: "none" },
+        kubeconfig: credentials,
+        context: infra.context,
+        removeCrds: cfg.teardown.removeCrds,
+        timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
+    });
     const kubeconfig = new Kubeconfig("kubeconfig", {
-        kubeconfig: pulumi.secret(readKubeconfig(infra.kubeconfig!)),
+        kubeconfig: credentials,
         clusterName: cfg.clusterName,
         context: infra.context,
+        waitFor: [drain],
     });
     const registry = externalRegistry(infra.registry);
     return {

@@ -6,6 +6,7 @@
  */
 import * as linode from "@pulumi/linode";
 import * as pulumi from "@pulumi/pulumi";
+import { ClusterDrain } from "../components/clusterDrain";
 import { Kubeconfig } from "../components/kubeconfig";
 import { Lke } from "../components/lke";
 import type { LinodeInfraConfig, MaraConfig } from "../config";
@@ -31,7 +32,24 @@ export function createLinodeInfrastructure(cfg: MaraConfig): ClusterInfrastructu
         },
         { providers: [provider] },
     );
-    const kubeconfig = new Kubeconfig("kubeconfig", { kubeconfig: cluster.kubeconfig, clusterName: cluster.clusterName, clusterIdentifier: cluster.clusterId, waitFor: [cluster] });
+    const drain = new ClusterDrain(
+        "drain",
+        {
+            clusterName: cluster.clusterName,
+            cloud: { kind: "linode", token },
+            kubeconfig: cluster.kubeconfig,
+            removeCrds: cfg.teardown.removeCrds,
+            retainVolumes: cfg.teardown.retainVolumes,
+            timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
+        },
+        { dependsOn: [cluster] },
+    );
+    const kubeconfig = new Kubeconfig("kubeconfig", {
+        kubeconfig: cluster.kubeconfig,
+        clusterName: cluster.clusterName,
+        clusterIdentifier: cluster.clusterId,
+        waitFor: [cluster, drain],
+    });
     const registry = externalRegistry(infra.registry);
     return {
         infraType: "linode",

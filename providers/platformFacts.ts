@@ -4,13 +4,15 @@ import type { PlatformFacts } from "./types";
 /** Every supported distribution runs a CRI runtime whose kubelet links container logs here. */
 const CRI_LOGS = { containerRuntime: "containerd", containerLogPath: "/var/log/containers", podLogPath: "/var/log/pods" } as const;
 
-/** EKS: containerd nodes, Network Load Balancers with host names, gp2 volumes deleted with their claims. */
+/** EKS: containerd nodes, Network Load Balancers with host names, gp3 volumes from the EBS CSI driver. */
 export const EKS_PLATFORM: PlatformFacts = {
     ...CRI_LOGS,
     loadBalancerAddress: "hostname",
     // Network Load Balancers, not the Classic ELBs the in-tree controller makes by default.
     loadBalancerAnnotations: { "service.beta.kubernetes.io/aws-load-balancer-type": "nlb" },
     storageClass: "gp2",
+    // The driver tags volumes kubernetes.io/cluster/<name> (its k8sTagClusterId setting, see Eks).
+    storageProvisioner: { provisioner: "ebs.csi.aws.com", parameters: { type: "gp3", encrypted: "true" } },
 };
 
 /** DOKS: load balancers with an IP only; `do-block-storage` deletes volumes with their claims. */
@@ -20,6 +22,7 @@ export function doksPlatform(clusterName: string): PlatformFacts {
         loadBalancerAddress: "ip",
         loadBalancerAnnotations: { "service.beta.kubernetes.io/do-loadbalancer-name": `${clusterName}-ingress` },
         storageClass: "do-block-storage",
+        storageProvisioner: { provisioner: "dobs.csi.digitalocean.com", parameters: {} },
     };
 }
 
@@ -33,6 +36,7 @@ export function lkePlatform(clusterName: string): PlatformFacts {
         loadBalancerAddress: "ip",
         loadBalancerAnnotations: { "service.beta.kubernetes.io/linode-loadbalancer-tags": `mara-cluster-${clusterName}` },
         storageClass: "linode-block-storage",
+        storageProvisioner: { provisioner: "linodebs.csi.linode.com", parameters: { "linodebs.csi.linode.com/volumeTags": `mara-cluster-${clusterName}` } },
     };
 }
 

@@ -38,6 +38,11 @@ export interface PlatformFacts {
     readonly loadBalancerAnnotations: Readonly<Record<string, string>>;
     /** StorageClass for persistent volumes; undefined means the cluster's default. */
     readonly storageClass?: string;
+    /**
+     * How to provision the platform's own StorageClass, whose reclaim policy follows `mara:retainVolumes`
+     * and whose volumes carry this cluster's tag (so destroy can find leftovers). None on existing clusters.
+     */
+    readonly storageProvisioner?: { readonly provisioner: string; readonly parameters: Readonly<Record<string, string>> };
 }
 
 /** The cluster, however it was created. */

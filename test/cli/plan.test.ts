@@ -39,15 +39,17 @@ describe("mara plan on MARA's own stack file format", () => {
     it("prints the whole AWS component tree in dependency order", () => {
         const tree = r.stdout.split("\n").filter((l) => /\(mara:[a-z]+:\w+, /.test(l));
         const names = tree.map((l) => /(?:\d+\. )(\w+)/.exec(l)![1]);
-        expect(names).toEqual(["Vpc", "Ecr", "Eks", "Kubeconfig", "Platform", ...ADDONS, "Application"]);
+        expect(names).toEqual(["Vpc", "Ecr", "Eks", "ClusterDrain", "Kubeconfig", "Platform", ...ADDONS, "Application"]);
         expect(r.stdout).toContain("2. Eks  (mara:infra:Eks, 9 resources)  after Vpc");
-        expect(r.stdout).toContain("3. Kubeconfig  (mara:infra:Kubeconfig, 1 resource)  after Eks");
-        expect(r.stdout).toMatch(/4\. Platform {2}\(mara:platform:Platform, \d+ resources in all\) {2}after Ecr, Kubeconfig/);
+        // The drain sits between the cluster and everything in it, so destroy reaches it last of all cluster objects.
+        expect(r.stdout).toContain("3. ClusterDrain: drain  (mara:infra:ClusterDrain, 1 resource)  after Vpc, Eks");
+        expect(r.stdout).toContain("4. Kubeconfig  (mara:infra:Kubeconfig, 1 resource)  after Eks, ClusterDrain: drain");
+        expect(r.stdout).toMatch(/5\. Platform {2}\(mara:platform:Platform, \d+ resources in all\) {2}after Ecr, Kubeconfig/);
         expect(r.stdout).toContain("├─ 1. KicImage  (mara:registry:KicImage, 1 resource)  after Ecr");
         // The controller is deployed once its image is in the registry, not before.
         expect(r.stdout).toMatch(/├─ 2\. IngressController .* after KicImage/);
         expect(r.stdout).toMatch(/LogAgent .* after Secrets, Logstore, Kubeconfig/);
-        expect(r.stdout).toMatch(/5\. Application: bank-of-sirius {2}\(mara:app:Application, \d+ resources\) {2}after Kubeconfig, Platform/);
+        expect(r.stdout).toMatch(/6\. Application: bank-of-sirius {2}\(mara:app:Application, \d+ resources\) {2}after Kubeconfig, Platform/);
         // Nested under Platform: the eight add-ons are indented.
         for (const addon of ADDONS) expect(r.stdout).toMatch(new RegExp(`^   [├└]─ \\d\\. ${addon} `, "m"));
     });
@@ -70,7 +72,7 @@ describe("mara plan on MARA's own stack file format", () => {
         const mermaid = fs.readFileSync(path.join(dir, "graph", "plan.mmd"), "utf8");
         expect(mermaid.startsWith("flowchart TD\n")).toBe(true);
         expect(mermaid).toContain('subgraph platform["Platform"]');
-        for (const edge of ["vpc --> eks", "eks --> kubeconfig", "ecr --> kic_image", "kubeconfig --> cert_manager", "cert_manager --> observability", "logstore --> log_agent", "prometheus --> bank_of_sirius"]) {
+        for (const edge of ["vpc --> eks", "eks --> drain", "drain --> kubeconfig", "ecr --> kic_image", "kubeconfig --> cert_manager", "cert_manager --> observability", "logstore --> log_agent", "prometheus --> bank_of_sirius"]) {
             expect(mermaid).toContain(`    ${edge}\n`);
         }
         // Implied edges are left out: the app needs the cluster, but through the add-ons.

@@ -80,7 +80,7 @@ describe("Bank of Sirius on AWS", () => {
                 spec: { volumeClaimTemplates: unknown[]; template: { spec: { volumes: { name: string; emptyDir?: unknown }[]; containers: { volumeMounts: unknown[] }[] } } };
             };
             expect(sts.spec.volumeClaimTemplates).toEqual([
-                { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, storageClassName: "gp2" } },
+                { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, storageClassName: "mara-volumes" } },
             ]);
             expect(sts.spec.template.spec.containers[0]!.volumeMounts).toContainEqual({ name: "data", mountPath: "/var/lib/postgresql/data", subPath: "postgres" });
             expect(sts.spec.template.spec.volumes.some((v) => v.emptyDir)).toBe(false);

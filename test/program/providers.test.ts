@@ -159,11 +159,17 @@ describe("Linode", () => {
         expect(run.warnings.some((w) => w.startsWith("linode:soa_email, linode:harbor_password are not used: MARA's Harbor VM is replaced"))).toBe(true);
     });
 
-    it("tags the NodeBalancer with the cluster and keeps volumes on a class that deletes them", () => {
+    it("tags the NodeBalancer and the volumes with the cluster, on a class that deletes them with their claims", () => {
         const service = find(run.registrations, "kubernetes:core/v1:Service", "ingress-controller-service");
         expect((service.inputs!.metadata as { annotations: Record<string, string> }).annotations["service.beta.kubernetes.io/linode-loadbalancer-tags"]).toBe("mara-cluster-mara-dev");
+        expect(find(run.registrations, "kubernetes:storage.k8s.io/v1:StorageClass", "storage-class").inputs).toMatchObject({
+            metadata: { name: "mara-volumes" },
+            provisioner: "linodebs.csi.linode.com",
+            parameters: { "linodebs.csi.linode.com/volumeTags": "mara-cluster-mara-dev" },
+            reclaimPolicy: "Delete",
+        });
         const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "prometheus-release").inputs!.values as { grafana: { persistence: { storageClassName: string } } };
-        expect(values.grafana.persistence.storageClassName).toBe("linode-block-storage");
+        expect(values.grafana.persistence.storageClassName).toBe("mara-volumes");
     });
 
     it("pushes to your own registry when one is configured", async () => {
