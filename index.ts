@@ -3,13 +3,14 @@
  * the stack's outputs. Config is read and validated first, so a bad value stops the program before
  * any resource is registered; then the cluster, then every add-on on it.
  */
-import * as docker from "@pulumi/docker";
+import type * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import { Application } from "./components/application";
 import { collectorGrpcEndpoint } from "./components/observability";
 import { Platform } from "./components/platform";
 import { loadConfig, MaraConfig } from "./config";
-import { ClusterInfrastructure, createInfrastructure } from "./providers";
+import { createInfrastructure } from "./providers/factory";
+import type { ClusterInfrastructure } from "./providers/types";
 
 export = function program(): Record<string, pulumi.Input<unknown>> {
     const cfg = loadConfig();
@@ -91,7 +92,10 @@ function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfra
  */
 function dockerProvider(cfg: MaraConfig): docker.Provider {
     const jwt = cfg.kic.nginxJwt;
-    return new docker.Provider("docker", {
+    // Loaded only where an image is pushed: existing clusters and Linode without a registry never need it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Provider } = require("@pulumi/docker") as typeof import("@pulumi/docker");
+    return new Provider("docker", {
         registryAuth: jwt ? [{ address: "private-registry.nginx.com", username: jwt, password: "none" }] : undefined,
     });
 }

@@ -4,7 +4,8 @@ import type { MaraConfig } from "../config/model";
 import type { ClusterInfrastructure } from "../providers/types";
 import { CertManager } from "./certManager";
 import { IngressController, KIC_METRICS_LABELS, KIC_NAMESPACE } from "./ingressController";
-import { KicImage } from "./kicImage";
+import type { KicImage } from "./kicImage";
+import { lazyRequire } from "../providers/lazyRequire";
 import { LogAgent } from "./logAgent";
 import { Logstore } from "./logstore";
 import { collectorGrpcEndpoint, Observability } from "./observability";
@@ -66,6 +67,8 @@ export class Platform extends pulumi.ComponentResource {
         );
 
         if (cluster.registry) {
+            // Loaded only where an image is pushed, so clusters without a registry never load @pulumi/docker.
+            const { KicImage } = lazyRequire<typeof import("./kicImage")>(__dirname, "./kicImage");
             this.kicImage = new KicImage(
                 "kic-image",
                 {
@@ -136,7 +139,9 @@ export class Platform extends pulumi.ComponentResource {
                 podLogPath: cluster.platform.podLogPath,
                 containerRuntime: cluster.platform.containerRuntime,
             },
-            { parent: this, dependsOn: [this.logstore] },
+            // No dependsOn on the Logstore: the release already waits for Elasticsearch through its host name,
+            // and waiting for the whole component would also wait for Kibana, which the agent never talks to.
+            child,
         );
         this.prometheus = new Prometheus(
             "prometheus",

@@ -98,9 +98,11 @@ describe("platform on AWS", () => {
     });
 
     it("starts the log agent once Elasticsearch exists, writing as its own limited user", () => {
-        const ns = find(regs, "kubernetes:core/v1:Namespace", "log-agent-ns");
-        expect(ns.dependencies).toContain(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "logstore-elasticsearch").urn);
-        const values = release("log-agent-release").inputs!.values as Record<string, { inputs: string; outputs: string }>;
+        // The release waits for Elasticsearch (its host name comes from it), not for Kibana.
+        const agent = release("log-agent-release");
+        expect(agent.dependencies).toContain(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "logstore-elasticsearch").urn);
+        expect(agent.dependencies).not.toContain(find(regs, "kubernetes:kibana.k8s.elastic.co/v1:Kibana", "logstore-kibana").urn);
+        const values = agent.inputs!.values as Record<string, { inputs: string; outputs: string }>;
         expect(values.config.inputs).toMatch(/\n {4}Path +\/var\/log\/containers\/\*\.log\n/);
         expect(values.config.inputs).toMatch(/\n {4}multiline\.parser +cri\n/);
         expect(values.config.outputs).toMatch(/\n {4}Host +elastic-es-http\.logstore\.svc\.cluster\.local\n/);

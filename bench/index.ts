@@ -1,0 +1,283 @@
+/**
+ * `npm run bench`: the benchmarks of issue "deploy critical path against MARA's sequential order,
+ * program cost, scaling". Every measurement runs in a fresh child process; this script only
+ * orchestrates, prints the tables and writes bench/results/latest.json (and latest.md).
+ *
+ * Environment:
+ *   BENCH_MS_PER_MINUTE  wall milliseconds per simulated minute in the deploy part (default 200)
+ *   BENCH_REPEAT         fresh processes per program-cost figure; the median is reported (default 3;
+ *                        the compiled-JavaScript comparison column runs once)
+ *   BENCH_INSTANCES      application counts for the scaling part (default 1,10,50)
+ *   BENCH_PARTS          which parts to run (default deploy,cost,scaling)
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { benchScript, floorScript, median, runChild } from "./lib/child";
+import { compileToTemp, removeTemp } from "./lib/compile";
+import { durationTable } from "./lib/durations";
+import { FINDINGS } from "./lib/findings";
+import { BenchInfra, INFRA_TYPES, REPO } from "./lib/stacks";
+import { against, fmt, markdownTable, minutes, textTable } from "./lib/table";
+
+const MS_PER_MINUTE = Number(process.env.BENCH_MS_PER_MINUTE ?? 200);
+const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 3));
+const INSTANCES = (process.env.BENCH_INSTANCES ?? "1,10,50").split(",").map(Number);
+const PARTS = new Set((process.env.BENCH_PARTS ?? "deploy,cost,scaling").split(","));
+
+/** Targets of the issue. */
+const TARGETS = { oursOverMara: 0.6, oursOverCriticalPath: 1.1, programOverFloor: 1.5, perInstanceSpread: 0.25, linearFitR2: 0.99 };
+
+// ---- Result shapes (what the children emit) ----------------------------------------------------
+
+interface PathStep { type: string; name: string; minutes: number; finishesAt: number; via: string }
+interface DeployResult {
+    infra: BenchInfra;
+    registrations: number;
+    workRegistrations: number;
+    fallbackDurations: string[];
+    sumOfDurationsMinutes: number;
+    sdkOnlyMs: number;
+    ours: { wallMs: number; declareMs: number; minutes: number };
+    mara: { minutes: number; computedMinutes: number; notModelled: string[]; unmapped: string[]; promotions: { resource: string; maraProject: string; runsIn: string; because: string }[] };
+    criticalPath: { minutes: number; path: PathStep[] };
+    ratios: { oursOverMara: number; oursOverCriticalPath: number; computedCriticalPathOverMara: number };
+    findings: { id: string; present: boolean; onCriticalPath: boolean; savesMinutes: number; predictedOursOverMara: number }[];
+    withoutFindings: { criticalPathMinutes: number; predictedOursOverMara: number; criticalPath: PathStep[] };
+    checks: { ingressReleaseWaitsForImagePush?: boolean; imagePushStartsAtMinutes?: number };
+    unexplainedWaits: { name: string; type: string; minutes: number }[];
+}
+interface ProgramCost { infra: BenchInfra; registrations: number; usedPackages: string[]; loadedPackages: string[]; cloudSdkChains: Record<string, string[]>; cloudSdkImporters: Record<string, string[]>; loadMs: number; ms: number; cpuMs: number; maxRssMb: number }
+interface Floor { packages: string[]; ms: number; cpuMs: number; maxRssMb: number }
+interface Scaling { instances: number; registrations: number; loadMs: number; loadMaxRssMb: number; evalMs: number; evalCpuMs: number; ms: number; maxRssMb: number; liveHeapMb: number }
+
+const log = (s = "") => process.stdout.write(`${s}\n`);
+
+// ---- 1. Deploy critical path --------------------------------------------------------------------
+
+function deployPart(): DeployResult[] {
+    return INFRA_TYPES.map((infra) => {
+        process.stderr.write(`deploy: ${infra}…\n`);
+        return runChild<DeployResult>([...benchScript("deploy", "run.ts"), infra, String(MS_PER_MINUTE)]);
+    });
+}
+
+function chain(path: PathStep[]): string {
+    return path.map((s) => `${s.name} ${minutes(s.minutes)}${s.via ? ` (${s.via})` : ""}`).join(" → ");
+}
+
+function deployTables(results: DeployResult[]) {
+    const rows: (string | number)[][] = [["infra", "ours (min)", "MARA order (min)", "critical path (min)", `ours÷MARA (≤ ${TARGETS.oursOverMara})`, `ours÷critical path (≤ ${TARGETS.oursOverCriticalPath})`]];
+    for (const r of results) {
+        rows.push([r.infra, fmt(r.ours.minutes), fmt(r.mara.minutes), fmt(r.criticalPath.minutes), against(r.ratios.oursOverMara, TARGETS.oursOverMara), against(r.ratios.oursOverCriticalPath, TARGETS.oursOverCriticalPath)]);
+    }
+    const findingRows: (string | number)[][] = [["finding", ...results.map((r) => `${r.infra}: saves (min) → ours÷MARA`)]];
+    for (const f of FINDINGS) {
+        findingRows.push([
+            f.id,
+            ...results.map((r) => {
+                const x = r.findings.find((y) => y.id === f.id)!;
+                return x.present ? `${fmt(x.savesMinutes)} → ${x.predictedOursOverMara.toFixed(2)}` : "absent";
+            }),
+        ]);
+    }
+    findingRows.push(["all of them", ...results.map((r) => `${fmt(r.criticalPath.minutes - r.withoutFindings.criticalPathMinutes)} → ${r.withoutFindings.predictedOursOverMara.toFixed(2)}`)]);
+    return { rows, findingRows };
+}
+
+// ---- 2. Program cost ----------------------------------------------------------------------------
+
+interface CostRow { infra: BenchInfra; program: ProgramCost & { msRuns: number[] }; floor: Floor & { msRuns: number[] }; compiled: { ms: number; cpuMs: number; maxRssMb: number } }
+
+function medianOf<T extends { ms: number; cpuMs: number; maxRssMb: number }>(runs: T[]): T & { msRuns: number[] } {
+    return {
+        ...runs[0]!,
+        ms: median(runs.map((r) => r.ms)),
+        cpuMs: median(runs.map((r) => r.cpuMs)),
+        maxRssMb: median(runs.map((r) => r.maxRssMb)),
+        msRuns: runs.map((r) => Math.round(r.ms)),
+    };
+}
+
+function costPart(): { rows: CostRow[]; floorAll: Floor } {
+    const rows: CostRow[] = [];
+    const compiled = compileToTemp();
+    try {
+        for (const infra of INFRA_TYPES) {
+            process.stderr.write(`program cost: ${infra}…\n`);
+            const program = medianOf(Array.from({ length: REPEAT }, () => runChild<ProgramCost>([...benchScript("cost", "evaluate.ts"), infra])));
+            const floor = medianOf(Array.from({ length: REPEAT }, () => runChild<Floor>(floorScript(["@pulumi/pulumi", ...program.usedPackages]))));
+            const js = medianOf(Array.from({ length: 1 }, () => runChild<ProgramCost>([path.join(compiled, "bench", "cost", "evaluate.js"), infra])));
+            rows.push({ infra, program, floor, compiled: { ms: js.ms, cpuMs: js.cpuMs, maxRssMb: js.maxRssMb } });
+        }
+    } finally {
+        removeTemp(compiled);
+    }
+    // Everything the program loads on every path: the cost of not loading what a path does not use.
+    const all = rows[0]!.program.loadedPackages;
+    const floorAll = runChild<Floor>(floorScript(all));
+    return { rows, floorAll };
+}
+
+function costTable(cost: { rows: CostRow[]; floorAll: Floor }) {
+    const rows: (string | number)[][] = [
+        ["infra", "program (ms)", "floor (ms)", `time ÷ floor (≤ ${TARGETS.programOverFloor})`, "CPU ÷ floor CPU", "program (MB)", "floor (MB)", `memory ÷ floor (≤ ${TARGETS.programOverFloor})`, "as compiled JS: ms (÷ floor)", "MB (÷ floor)"],
+    ];
+    for (const r of cost.rows) {
+        rows.push([
+            r.infra,
+            fmt(r.program.ms, 0),
+            fmt(r.floor.ms, 0),
+            against(r.program.ms / r.floor.ms, TARGETS.programOverFloor),
+            (r.program.cpuMs / r.floor.cpuMs).toFixed(2),
+            fmt(r.program.maxRssMb, 0),
+            fmt(r.floor.maxRssMb, 0),
+            against(r.program.maxRssMb / r.floor.maxRssMb, TARGETS.programOverFloor),
+            `${fmt(r.compiled.ms, 0)} (${(r.compiled.ms / r.floor.ms).toFixed(2)})`,
+            `${fmt(r.compiled.maxRssMb, 0)} (${(r.compiled.maxRssMb / r.floor.maxRssMb).toFixed(2)})`,
+        ]);
+    }
+    return rows;
+}
+
+// ---- 3. Scaling ---------------------------------------------------------------------------------
+
+function scalingPart(): Scaling[] {
+    return INSTANCES.map((n) => {
+        process.stderr.write(`scaling: ${n} application(s)…\n`);
+        return runChild<Scaling>(["--expose-gc", ...benchScript("scaling", "run.ts"), String(n), "kubeconfig"]);
+    });
+}
+
+/** Least-squares line through (x, y), with R². */
+function fit(xs: number[], ys: number[]) {
+    const n = xs.length;
+    const mx = xs.reduce((a, b) => a + b, 0) / n;
+    const my = ys.reduce((a, b) => a + b, 0) / n;
+    let sxy = 0;
+    let sxx = 0;
+    let syy = 0;
+    for (let i = 0; i < n; i++) {
+        sxy += (xs[i]! - mx) * (ys[i]! - my);
+        sxx += (xs[i]! - mx) ** 2;
+        syy += (ys[i]! - my) ** 2;
+    }
+    const slope = sxy / sxx;
+    return { slope, intercept: my - slope * mx, r2: syy ? (sxy * sxy) / (sxx * syy) : 1 };
+}
+
+/** Per-instance increments between consecutive N, and whether they agree within ±spread of the first. */
+function linearity(results: Scaling[], pick: (s: Scaling) => number) {
+    const xs = results.map((r) => r.instances);
+    const ys = results.map(pick);
+    const increments = xs.slice(1).map((x, i) => (ys[i + 1]! - ys[i]!) / (x - xs[i]!));
+    const ratios = increments.map((d) => d / increments[0]!);
+    const f = fit(xs, ys);
+    const byRatio = ratios.every((r) => Math.abs(r - 1) <= TARGETS.perInstanceSpread);
+    return { ...f, increments, ratios, byRatio, byFit: f.r2 >= TARGETS.linearFitR2, linear: byRatio || f.r2 >= TARGETS.linearFitR2 };
+}
+
+// ---- Main ---------------------------------------------------------------------------------------
+
+function main() {
+    const started = Date.now();
+    const timings: Record<string, number> = {};
+    const timed = <T>(part: string, run: () => T, skipped: T): T => {
+        if (!PARTS.has(part)) return skipped;
+        const t = Date.now();
+        const result = run();
+        timings[part] = (Date.now() - t) / 1000;
+        return result;
+    };
+    const deploy = timed("deploy", deployPart, []);
+    const cost = timed("cost", costPart, undefined);
+    const scaling = timed("scaling", scalingPart, []);
+    const md: string[] = [];
+    const section = (title: string, table: (string | number)[][]) => {
+        log(`\n${title}\n${textTable(table)}`);
+        md.push(`\n### ${title}\n\n${markdownTable(table)}`);
+    };
+    const note = (text: string) => {
+        log(text);
+        md.push(`\n${text}`);
+    };
+
+    log(`\nMARA benchmarks — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join("/")}`);
+    if (deploy.length) {
+        const { rows, findingRows } = deployTables(deploy);
+        section(`1. Deploy critical path (simulated minutes; ${MS_PER_MINUTE} ms of wall time per minute)`, rows);
+        for (const r of deploy) note(`critical path, ${r.infra}: ${chain(r.criticalPath.path)}`);
+        section("Unnecessary dependencies: minutes saved on the critical path → predicted ours÷MARA once removed", findingRows);
+        for (const f of FINDINGS) note(`- ${f.id}: ${f.waiter} waits for ${f.waitsFor}. Fix: ${f.fix}`);
+        const promoted = [...new Set(deploy.flatMap((r) => r.mara.promotions.filter((p) => p.maraProject !== p.runsIn && /Release/.test(p.resource)).map((p) => `${p.resource} (MARA: ${p.maraProject}) runs in ${p.runsIn} because of ${p.because}`)))];
+        for (const p of promoted) note(`In MARA's order: ${p}.`);
+        const noWait = deploy.filter((r) => r.checks.ingressReleaseWaitsForImagePush === false).map((r) => r.infra);
+        if (noWait.length) note(`Check (${noWait.join(", ")}): the ingress controller's Helm release does not wait for the image push (KicImage.repository and .tag are derived from its inputs, not from the docker.Image).`);
+        const unmapped = [...new Set(deploy.flatMap((r) => r.mara.unmapped))];
+        if (unmapped.length) note(`Not mapped to a MARA project yet (placed after what they depend on; extend bench/lib/maraOrder.ts): ${unmapped.join(", ")}`);
+        const unexplained = deploy.flatMap((r) => r.unexplainedWaits.filter((w) => w.type !== "mara:infra:Kubeconfig" && !w.type.startsWith("pulumi:providers:")).map((w) => `${r.infra}: ${w.type} ${w.name} +${fmt(w.minutes, 2)} min`));
+        if (unexplained.length) note(`Waits the recorded graph does not explain: ${unexplained.join("; ")}`);
+    }
+    if (cost) {
+        section(`2. Program cost: cold evaluation in a fresh process (ts-node, transpile-only, as Pulumi runs it) vs loading only the SDKs the path uses; median of ${REPEAT}`, costTable(cost));
+        note(`Loading every SDK the program loads (${cost.floorAll.packages.join(", ")}): ${fmt(cost.floorAll.ms, 0)} ms, ${fmt(cost.floorAll.maxRssMb, 0)} MB.`);
+        for (const r of cost.rows) {
+            const extra = r.program.loadedPackages.filter((p) => p !== "@pulumi/pulumi" && !r.program.usedPackages.includes(p));
+            note(`${r.infra}: loads ${extra.length ? `${extra.join(", ")} without using ${extra.length > 1 ? "them" : "it"}` : "only what it uses"}; load ${fmt(r.program.loadMs, 0)} ms, evaluation ${fmt(r.program.ms - r.program.loadMs, 0)} ms.`);
+        }
+        const kc = cost.rows.find((r) => r.infra === "kubeconfig");
+        if (kc) {
+            for (const [pkg, c] of Object.entries(kc.program.cloudSdkChains)) {
+                note(`kubeconfig path: ${pkg} via ${c.join(" → ")} (imported by ${kc.program.cloudSdkImporters[pkg]?.join(", ")})`);
+            }
+        }
+    }
+    let lin: Record<"time" | "cpu" | "rss" | "heap", ReturnType<typeof linearity>> | undefined;
+    if (scaling.length > 1) {
+        lin = {
+            time: linearity(scaling, (s) => s.evalMs),
+            cpu: linearity(scaling, (s) => s.evalCpuMs),
+            rss: linearity(scaling, (s) => s.maxRssMb),
+            heap: linearity(scaling, (s) => s.liveHeapMb),
+        };
+        const rows: (string | number)[][] = [["applications", "registrations", "evaluation (ms)", "evaluation CPU (ms)", "peak RSS (MB)", "peak RSS while loading (MB)", "live heap of the program (MB)"]];
+        for (const s of scaling) rows.push([s.instances, s.registrations, fmt(s.evalMs, 0), fmt(s.evalCpuMs, 0), fmt(s.maxRssMb, 0), fmt(s.loadMaxRssMb, 0), fmt(s.liveHeapMb, 0)]);
+        section("3. Scaling: the platform once and N Bank of Sirius applications (kubeconfig stack), fresh process each", rows);
+        const verdict = (name: string, l: ReturnType<typeof linearity>, unit: string) =>
+            note(
+                `${name}: per application ${l.increments.map((d) => `${fmt(d, 1)} ${unit}`).join(", then ")} (ratio ${l.ratios.slice(1).map((r) => r.toFixed(2)).join(", ")}: ${l.byRatio ? "✓" : "✗"} within ±${TARGETS.perInstanceSpread * 100}%); ` +
+                    `fit ${fmt(l.slope, 1)} ${unit}/app + ${fmt(l.intercept, 0)}, R² ${l.r2.toFixed(3)} (${l.byFit ? "✓" : "✗"} ≥ ${TARGETS.linearFitR2}) → ${l.linear ? "linear ✓" : "not linear ✗"}`,
+            );
+        verdict("evaluation time", lin.time, "ms");
+        verdict("evaluation CPU time", lin.cpu, "ms");
+        verdict("peak RSS", lin.rss, "MB");
+        verdict("live heap", lin.heap, "MB");
+    }
+    // The duration table goes into latest.md only (it is long), for docs/benchmarks.md.
+    md.push(`\n### Simulated creation times\n\n${markdownTable([["what", "minutes", "source"], ...durationTable().map((d) => [d.what, minutes(d.minutes), d.source])])}`);
+    const seconds = (Date.now() - started) / 1000;
+    log(`\n(${fmt(seconds, 0)} s: ${Object.entries(timings).map(([k, v]) => `${k} ${fmt(v, 0)} s`).join(", ")})`);
+
+    const out = path.join(REPO, "bench", "results");
+    fs.mkdirSync(out, { recursive: true });
+    const result = {
+        date: new Date().toISOString(),
+        node: process.version,
+        cores: os.cpus().length,
+        loadAverage: os.loadavg(),
+        seconds,
+        partSeconds: timings,
+        settings: { msPerMinute: MS_PER_MINUTE, repeat: REPEAT, instances: INSTANCES },
+        targets: TARGETS,
+        durations: durationTable(),
+        deploy,
+        findings: FINDINGS.map(({ id, waiter, waitsFor, why, fix }) => ({ id, waiter, waitsFor, why, fix })),
+        cost,
+        scaling: scaling.length ? { runs: scaling, linearity: lin } : undefined,
+    };
+    fs.writeFileSync(path.join(out, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
+    fs.writeFileSync(path.join(out, "latest.md"), `<!-- npm run bench, ${result.date} -->\n${md.join("\n")}\n`);
+    log(`Results: ${path.relative(process.cwd(), path.join(out, "latest.json"))}, latest.md`);
+}
+
+main();
