@@ -1,11 +1,10 @@
 /** The AWS path: VPC, EKS, ECR and the Kubernetes provider, all through one explicit AWS provider. */
 import * as aws from "@pulumi/aws";
-import { ClusterDrain } from "../components/clusterDrain";
 import { Ecr } from "../components/ecr";
 import { Eks } from "../components/eks";
-import { Kubeconfig } from "../components/kubeconfig";
 import { Vpc } from "../components/vpc";
 import type { AwsInfraConfig, MaraConfig } from "../config";
+import { clusterAccess } from "./clusterAccess";
 import { EKS_PLATFORM } from "./platformFacts";
 import type { ClusterInfrastructure } from "./types";
 
@@ -52,22 +51,12 @@ export function createAwsInfrastructure(cfg: MaraConfig): ClusterInfrastructure 
         opts,
     );
     const ecr = new Ecr("ecr", { repositoryName: infra.ecr.repositoryName, imageRetention: infra.ecr.imageRetention }, opts);
-    const drain = new ClusterDrain(
-        "drain",
-        {
-            clusterName: cluster.clusterName,
-            cloud: { kind: "aws", region: infra.region, profile: infra.profile, vpcId: vpc.vpcId },
-            kubeconfig: cluster.kubeconfig,
-            removeCrds: cfg.teardown.removeCrds,
-            retainVolumes: cfg.teardown.retainVolumes,
-            timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
-        },
-        { dependsOn: [cluster, vpc] },
-    );
-    const kubeconfig = new Kubeconfig("kubeconfig", {
-        kubeconfig: cluster.kubeconfig,
+    const kubeconfig = clusterAccess(cfg, {
         clusterName: cluster.clusterName,
-        waitFor: [cluster, drain],
+        kubeconfig: cluster.kubeconfig,
+        cloud: { kind: "aws", region: infra.region, profile: infra.profile, vpcId: vpc.vpcId },
+        cluster,
+        network: [vpc],
     });
 
     return {

@@ -1,12 +1,11 @@
 /** The DigitalOcean path: DOKS, DOCR and a DNS record, through one explicit DigitalOcean provider. */
 import * as digitalocean from "@pulumi/digitalocean";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterDrain } from "../components/clusterDrain";
 import { DnsRecord } from "../components/dnsRecord";
 import { Docr } from "../components/docr";
 import { Doks } from "../components/doks";
-import { Kubeconfig } from "../components/kubeconfig";
 import type { DigitalOceanInfraConfig, MaraConfig } from "../config";
+import { clusterAccess } from "./clusterAccess";
 import { doksPlatform } from "./platformFacts";
 import type { ClusterInfrastructure } from "./types";
 
@@ -29,23 +28,12 @@ export function createDigitalOceanInfrastructure(cfg: MaraConfig): ClusterInfras
         opts,
     );
     const platform = doksPlatform(cfg.clusterName);
-    const drain = new ClusterDrain(
-        "drain",
-        {
-            clusterName: cluster.clusterName,
-            cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId, loadBalancerNames: [platform.loadBalancerAnnotations["service.beta.kubernetes.io/do-loadbalancer-name"]!] },
-            kubeconfig: cluster.kubeconfig,
-            removeCrds: cfg.teardown.removeCrds,
-            retainVolumes: cfg.teardown.retainVolumes,
-            timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
-        },
-        { dependsOn: [cluster] },
-    );
-    const kubeconfig = new Kubeconfig("kubeconfig", {
-        kubeconfig: cluster.kubeconfig,
+    const kubeconfig = clusterAccess(cfg, {
         clusterName: cluster.clusterName,
+        kubeconfig: cluster.kubeconfig,
         clusterIdentifier: cluster.clusterId,
-        waitFor: [cluster, drain],
+        cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId, loadBalancerNames: [platform.loadBalancerAnnotations["service.beta.kubernetes.io/do-loadbalancer-name"]!] },
+        cluster,
     });
 
     return {

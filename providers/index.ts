@@ -1,5 +1,6 @@
 /** The infrastructure providers and their factory: the `mara-platform/providers` entry point. */
 export * from "./aws";
+export * from "./clusterAccess";
 export * from "./digitalocean";
 export * from "./externalRegistry";
 export * from "./factory";

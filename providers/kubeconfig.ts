@@ -5,9 +5,8 @@
  */
 import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterDrain } from "../components/clusterDrain";
-import { Kubeconfig } from "../components/kubeconfig";
 import { expandHome, isKubeconfigPath, KubeconfigInfraConfig, MaraConfig } from "../config";
+import { clusterAccess } from "./clusterAccess";
 import { externalRegistry } from "./externalRegistry";
 import { EXISTING_CLUSTER_PLATFORM } from "./platformFacts";
 import type { ClusterInfrastructure } from "./types";
@@ -17,20 +16,7 @@ export function createKubeconfigInfrastructure(cfg: MaraConfig): ClusterInfrastr
     const infra = cfg.infra as KubeconfigInfraConfig;
     const credentials = pulumi.secret(readKubeconfig(infra.kubeconfig!));
     // No cloud to drain, but the platform's CRDs can still be removed at destroy when asked (mara:removeCrds).
-    const drain = new ClusterDrain("drain", {
-        clusterName: cfg.clusterName,
-        cloud: { kind: "none" },
-        kubeconfig: credentials,
-        context: infra.context,
-        removeCrds: cfg.teardown.removeCrds,
-        timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
-    });
-    const kubeconfig = new Kubeconfig("kubeconfig", {
-        kubeconfig: credentials,
-        clusterName: cfg.clusterName,
-        context: infra.context,
-        waitFor: [drain],
-    });
+    const kubeconfig = clusterAccess(cfg, { clusterName: cfg.clusterName, kubeconfig: credentials, context: infra.context, cloud: { kind: "none" } });
     const registry = externalRegistry(infra.registry);
     return {
         infraType: "kubeconfig",

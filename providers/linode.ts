@@ -6,10 +6,9 @@
  */
 import * as linode from "@pulumi/linode";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterDrain } from "../components/clusterDrain";
-import { Kubeconfig } from "../components/kubeconfig";
 import { Lke } from "../components/lke";
 import type { LinodeInfraConfig, MaraConfig } from "../config";
+import { clusterAccess } from "./clusterAccess";
 import { externalRegistry } from "./externalRegistry";
 import { lkePlatform } from "./platformFacts";
 import type { ClusterInfrastructure } from "./types";
@@ -32,23 +31,12 @@ export function createLinodeInfrastructure(cfg: MaraConfig): ClusterInfrastructu
         },
         { providers: [provider] },
     );
-    const drain = new ClusterDrain(
-        "drain",
-        {
-            clusterName: cluster.clusterName,
-            cloud: { kind: "linode", token },
-            kubeconfig: cluster.kubeconfig,
-            removeCrds: cfg.teardown.removeCrds,
-            retainVolumes: cfg.teardown.retainVolumes,
-            timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
-        },
-        { dependsOn: [cluster] },
-    );
-    const kubeconfig = new Kubeconfig("kubeconfig", {
-        kubeconfig: cluster.kubeconfig,
+    const kubeconfig = clusterAccess(cfg, {
         clusterName: cluster.clusterName,
+        kubeconfig: cluster.kubeconfig,
         clusterIdentifier: cluster.clusterId,
-        waitFor: [cluster, drain],
+        cloud: { kind: "linode", token },
+        cluster,
     });
     const registry = externalRegistry(infra.registry);
     return {
