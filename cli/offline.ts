@@ -8,15 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RawConfig } from "../config";
-
-// Internal SDK modules: the mock monitor has no `call` (component methods), and waiting for the RPC
-// queue to drain is how we know the program has finished registering.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const provproto = require("@pulumi/pulumi/proto/provider_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const structproto = require("google-protobuf/google/protobuf/struct_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const settings: { waitForRPCs(): Promise<void> } = require("@pulumi/pulumi/runtime/settings");
+import { answerCalls, waitForRegistrations } from "./mockRuntime";
 
 /** One resource the program registered. */
 export interface RecordedResource {
@@ -105,7 +97,7 @@ export async function runOffline(raw: RawConfig, program: () => unknown): Promis
         error = e;
     }
     try {
-        await settings.waitForRPCs();
+        await waitForRegistrations();
     } catch (e) {
         if (error === undefined) error = e;
     } finally {
@@ -142,18 +134,7 @@ function recordRegistrations(resources: RecordedResource[], mocks: pulumi.runtim
             cb(err, resp);
         });
     };
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    monitor.call = async (req: any, cb: any) => {
-        try {
-            const inputs = pulumi.runtime.deserializeProperties(req.getArgs());
-            const result = await mocks.call({ token: req.getTok(), provider: req.getProvider(), inputs });
-            const resp = new provproto.CallResponse();
-            resp.setReturn(structproto.Struct.fromJavaScript(await pulumi.runtime.serializeProperties("call", { result })));
-            cb(null, resp);
-        } catch (e) {
-            cb(e, undefined);
-        }
-    };
+    answerCalls(monitor, mocks);
 }
 
 /** A provider reference is `<urn>::<id>`; the ID is unknown in preview, the URN is what identifies it. */

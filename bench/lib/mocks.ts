@@ -14,13 +14,7 @@ import { performance } from "perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { simulatedDuration } from "./durations";
 import { computedState, invokeAnswer } from "./mockState";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const provproto = require("@pulumi/pulumi/proto/provider_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const structproto = require("google-protobuf/google/protobuf/struct_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const settings: { waitForRPCs(): Promise<void> } = require("@pulumi/pulumi/runtime/settings");
+import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
 
 /** One registration as the engine would see it, with its simulated timing. */
 export interface BenchRegistration {
@@ -198,23 +192,11 @@ export async function installBenchMocks(o: BenchMockOptions): Promise<BenchMocks
     };
     monitor.registerResource = wrap(monitor.registerResource.bind(monitor), false);
     monitor.readResource = wrap(monitor.readResource.bind(monitor), true);
-    // The SDK's MockMonitor has no `call` (component methods); answer from the same table.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    monitor.call = async (req: any, cb: any) => {
-        try {
-            const inputs = pulumi.runtime.deserializeProperties(req.getArgs());
-            const result = await mocks.call({ token: req.getTok(), provider: req.getProvider(), inputs });
-            const resp = new provproto.CallResponse();
-            resp.setReturn(structproto.Struct.fromJavaScript(await pulumi.runtime.serializeProperties("call", { result })));
-            cb(null, resp);
-        } catch (e) {
-            cb(e, undefined);
-        }
-    };
+    answerCalls(monitor, mocks);
     return { registrations, warnings, now };
 }
 
 /** Waits until every registration and invoke the program started has been answered. */
 export function settle(): Promise<void> {
-    return settings.waitForRPCs();
+    return waitForRegistrations();
 }

@@ -8,13 +8,7 @@
  * subnet IDs) is unknown.
  */
 import * as pulumi from "@pulumi/pulumi";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const provproto = require("@pulumi/pulumi/proto/provider_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const structproto = require("google-protobuf/google/protobuf/struct_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const settings: { waitForRPCs(): Promise<void> } = require("@pulumi/pulumi/runtime/settings");
+import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
 
 /** One registered resource, as the engine would see it. */
 export interface Registration {
@@ -242,25 +236,13 @@ export async function installMocks(o: MockOptions = {}) {
             cb(err, resp);
         });
     };
-    // The SDK's MockMonitor has no `call` (component methods); answer from the same table.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    monitor.call = async (req: any, cb: any) => {
-        try {
-            const inputs = pulumi.runtime.deserializeProperties(req.getArgs());
-            const result = await mocks.call({ token: req.getTok(), provider: req.getProvider(), inputs });
-            const resp = new provproto.CallResponse();
-            resp.setReturn(structproto.Struct.fromJavaScript(await pulumi.runtime.serializeProperties("call", { result })));
-            cb(null, resp);
-        } catch (e) {
-            cb(e, undefined);
-        }
-    };
+    answerCalls(monitor, mocks);
     return { registrations, calls };
 }
 
 /** Waits until every registration and invoke the program started has been answered. */
 export async function settle(): Promise<void> {
-    await settings.waitForRPCs();
+    await waitForRegistrations();
 }
 
 /** Resolves an Output's value; only for known values (it never resolves for unknown ones in preview). */
