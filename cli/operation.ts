@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import type { Command } from "commander";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import { InfraType, RawConfig, validateConfig } from "../config";
+import { InfraType, RawConfig } from "../config";
 import { action, CommandContext } from "./command";
 import { storedKey } from "./init/keys";
 import { CliError, CliIo, EXIT, line } from "./io";
@@ -14,7 +14,7 @@ import { passphraseEnv, usesPassphrase } from "./passphrase";
 import { Check, checkDocker, credentialChecks, dockerReason, Operation, reportChecks } from "./preflight";
 import { checkProviderLock, configuredInfraType, parseInfraType } from "./providerLock";
 import { errorText, isCommandError, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "./pulumi";
-import { printProblems, printWarnings } from "./report";
+import { checkConfig } from "./report";
 import { projectName } from "./stackSource";
 
 /** Options shared by the operations. */
@@ -64,10 +64,8 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
             await setInfraType(io, stack, raw, requested);
             infraType = requested;
         }
-        const result = validateConfig(raw);
-        printWarnings(io, result.warnings);
-        if (!result.config) {
-            printProblems(io, result.problems, `stack "${name}"`);
+        const result = checkConfig(io, raw, `stack "${name}"`);
+        if (!result) {
             line(io.stderr, "Nothing was run.");
             return EXIT.failed;
         }

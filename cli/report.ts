@@ -1,5 +1,5 @@
 /** How validation results are shown by `validate`, `plan`, `init` and the Pulumi operations. */
-import { ConfigProblem, formatProblem } from "../config";
+import { ConfigProblem, formatProblem, MaraConfig, RawConfig, validateConfig } from "../config";
 import { CliIo, line } from "./io";
 
 /** Prints warnings, one per line, to stderr. */
@@ -15,4 +15,19 @@ export function printProblems(io: CliIo, problems: readonly ConfigProblem[], whe
     const n = problems.length;
     line(io.stderr, `error: ${where} has ${n} configuration problem${n === 1 ? "" : "s"}:`);
     problems.forEach((p, i) => line(io.stderr, `  ${i + 1}. ${formatProblem(p)}`));
+}
+
+/**
+ * Validates a stack's configuration and reports the result: warnings always, every problem when it
+ * is invalid. The first step of every command that runs the program.
+ *
+ * @param where how the problems name the stack, e.g. its file path.
+ * @returns the configuration, or undefined when it is invalid (already reported).
+ */
+export function checkConfig(io: CliIo, raw: RawConfig, where: string): { config: MaraConfig; warnings: readonly string[] } | undefined {
+    const result = validateConfig(raw);
+    printWarnings(io, result.warnings);
+    if (result.config) return { config: result.config, warnings: result.warnings };
+    printProblems(io, result.problems, where);
+    return undefined;
 }

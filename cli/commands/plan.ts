@@ -8,13 +8,13 @@ import * as fs from "fs";
 import * as path from "path";
 import type { Command } from "commander";
 import program from "../../index";
-import { ConfigError, RawConfig, validateConfig } from "../../config";
+import { ConfigError, RawConfig } from "../../config";
 import { action, CommandContext } from "../command";
 import { buildPlan, Plan } from "../graph";
 import { CliIo, EXIT, line } from "../io";
 import { runOffline } from "../offline";
 import { renderCounts, renderTree, toDot, toMermaid } from "../planOutput";
-import { printProblems, printWarnings } from "../report";
+import { checkConfig, printProblems, printWarnings } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
 /** Options of {@link plan}. */
@@ -35,12 +35,8 @@ export async function plan(opts: PlanOptions, ctx: CommandContext): Promise<numb
     const file = locateStackFile(opts, io.cwd);
     const raw = readStackFile(file, io.env);
     // Validate first so every problem is listed, and nothing runs on a bad config.
-    const result = validateConfig(raw);
-    printWarnings(io, result.warnings);
-    if (!result.config) {
-        printProblems(io, result.problems, file.path);
-        return EXIT.failed;
-    }
+    const result = checkConfig(io, raw, file.path);
+    if (!result) return EXIT.failed;
 
     const run = await runOffline(raw, program);
     // The program logs the same validation warnings; print only what is new.

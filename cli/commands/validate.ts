@@ -1,9 +1,8 @@
 /** `mara validate`: the configuration checks alone, offline, on a stack file. */
 import type { Command } from "commander";
-import { validateConfig } from "../../config";
 import { action, CommandContext } from "../command";
 import { EXIT, line } from "../io";
-import { printProblems, printWarnings } from "../report";
+import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
 /**
@@ -15,12 +14,8 @@ export async function validate(choice: StackFileChoice, ctx: CommandContext): Pr
     const { io } = ctx;
     const file = locateStackFile(choice, io.cwd);
     const raw = readStackFile(file, io.env);
-    const result = validateConfig(raw);
-    printWarnings(io, result.warnings);
-    if (!result.config) {
-        printProblems(io, result.problems, file.path);
-        return EXIT.failed;
-    }
+    const result = checkConfig(io, raw, file.path);
+    if (!result) return EXIT.failed;
     const warned = result.warnings.length > 0 ? ` with ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}` : "";
     line(io.stdout, `${file.path}: configuration of stack "${file.stack}" is valid${warned} (infra type ${result.config.infra.type}).`);
     return EXIT.ok;

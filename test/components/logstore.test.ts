@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { elasticsearchSpec, LOG_WRITER_ROLE, Logstore, LogstoreReplicas, validateLogstoreArgs } from "../../components";
 import { CHARTS } from "../../config/catalogue";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
-import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
+import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets, plainStrings } from "../support/mocks";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
 const SECRET = "kubernetes:core/v1:Secret";
@@ -27,15 +27,6 @@ const ALL: Required<LogstoreReplicas> = { master: 3, data: 2, ingest: 1, coordin
 const spec = (replicas = ALL, storageClassName?: string, auth: Record<string, unknown> = {}) =>
     elasticsearchSpec("9.5.0", replicas, "50Gi", storageClassName, auth) as unknown as Spec;
 const nodeSet = (s: Spec, name: string) => s.nodeSets.find((n) => n.name === name)!;
-
-/** Every string in `value` that is not inside a secret wrapper. */
-function plainStrings(value: unknown, out: string[] = []): string[] {
-    if (isWrappedSecret(value)) return out;
-    if (typeof value === "string") out.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => plainStrings(v, out));
-    else if (value && typeof value === "object") Object.values(value).forEach((v) => plainStrings(v, out));
-    return out;
-}
 
 describe("elasticsearchSpec", () => {
     it("builds one node set per role with its count and node roles; coordinating-only nodes have none", () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { Prometheus, PrometheusArgs, prometheusValues } from "../../components";
 import { CHARTS } from "../../config/catalogue";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
-import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
+import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets, plainStrings } from "../support/mocks";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
 const SERVICE_MONITOR = "kubernetes:monitoring.coreos.com/v1:ServiceMonitor";
@@ -21,15 +21,6 @@ interface Values {
 
 const values = (storageClassName?: string) =>
     prometheusValues({ grafanaAdminSecret: "grafana-admin", storageSize: "20Gi", dashboardStorageSize: "3Gi", storageClassName }) as unknown as Values;
-
-/** Every string in `value` that is not inside a secret wrapper. */
-function plainStrings(value: unknown, out: string[] = []): string[] {
-    if (isWrappedSecret(value)) return out;
-    if (typeof value === "string") out.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => plainStrings(v, out));
-    else if (value && typeof value === "object") Object.values(value).forEach((v) => plainStrings(v, out));
-    return out;
-}
 
 describe("prometheusValues", () => {
     it("selects every ServiceMonitor, PodMonitor, rule and probe in the cluster, not only the release's own", () => {

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/config";
 import { validateKubernetesObjects } from "../support/k8s";
-import { find, isWrappedSecret, ofType, promiseOf, Registration } from "../support/mocks";
+import { find, isWrappedSecret, ofType, promiseOf, Registration, plainStrings } from "../support/mocks";
 import { ProgramRun, runProgram } from "../support/program";
 
 const COMPONENTS = [
@@ -21,15 +21,6 @@ const COMPONENTS = [
     "mara:observability:Observability",
 ];
 const SECRETS = { "mara:grafanaAdminPassword": "grafana-secret-from-config", "mara:siriusAccountsPassword": "accounts-secret-from-config" };
-
-/** Every string in `value` that is not inside a secret wrapper. */
-function plainStrings(value: unknown, out: string[] = []): string[] {
-    if (isWrappedSecret(value)) return out;
-    if (typeof value === "string") out.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => plainStrings(v, out));
-    else if (value && typeof value === "object") Object.values(value).forEach((v) => plainStrings(v, out));
-    return out;
-}
 
 const dependsOnType = (regs: Registration[], r: Registration, type: string) =>
     ofType(regs, type).every((d) => r.dependencies.includes(d.urn!)) && ofType(regs, type).length > 0;

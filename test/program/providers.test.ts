@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../config";
 import { fixture, rawConfig } from "../support/config";
 import { validateKubernetesObjects } from "../support/k8s";
-import { find, isWrappedSecret, ofType, promiseOf, Registration, unwrapSecrets } from "../support/mocks";
+import { find, isWrappedSecret, ofType, promiseOf, Registration, unwrapSecrets, plainStrings } from "../support/mocks";
 import { ProgramRun, runProgram } from "../support/program";
 
 const SECRETS = {
@@ -20,15 +20,6 @@ const SECRETS = {
 const EXPLICIT_ONLY = ["aws", "kubernetes", "linode", "digitalocean", "docker"];
 const pkg = (type: string) => type.split(":")[0]!;
 const plan = (regs: Registration[]) => regs.map((r) => `${r.type}::${r.name}`).sort();
-/** Every string not inside a secret wrapper. */
-function plainStrings(value: unknown, out: string[] = []): string[] {
-    if (isWrappedSecret(value)) return out;
-    if (typeof value === "string") out.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => plainStrings(v, out));
-    else if (value && typeof value === "object") Object.values(value).forEach((v) => plainStrings(v, out));
-    return out;
-}
-
 describe.each([
     ["mara-do", "digitalocean"],
     ["mara-lke", "linode"],

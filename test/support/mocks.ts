@@ -271,6 +271,15 @@ export function isWrappedSecret(value: unknown): boolean {
     return !!value && typeof value === "object" && (value as Record<string, unknown>)[pulumi.runtime.specialSigKey] === pulumi.runtime.specialSecretSig;
 }
 
+/** Every string in a mock input value that is not inside a secret wrapper: what would be stored in plain text. */
+export function plainStrings(value: unknown, out: string[] = []): string[] {
+    if (isWrappedSecret(value)) return out;
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) value.forEach((v) => plainStrings(v, out));
+    else if (value && typeof value === "object") Object.values(value).forEach((v) => plainStrings(v, out));
+    return out;
+}
+
 /** The registrations of one type. */
 export const ofType = (regs: Registration[], type: string) => regs.filter((r) => r.type === type);
 
