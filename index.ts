@@ -6,8 +6,8 @@
 import type * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import { Application } from "./components/application";
-import { collectorGrpcEndpoint } from "./components/observability";
 import { Platform } from "./components/platform";
+import { siriusArgsFromPlatform } from "./components/siriusOnPlatform";
 import { loadConfig, MaraConfig } from "./config";
 import { createInfrastructure } from "./providers/factory";
 import type { ClusterInfrastructure } from "./providers/types";
@@ -62,26 +62,9 @@ function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfra
         if (!h) throw new Error("The ingress load balancer reported no host name; set kic-helm:fqdn (or mara:siriusHostname) to the name that points at it.");
         return h;
     });
-    const issuer = cfg.certManager.issuer === "acme" ? platform.certManager.acmeIssuer! : platform.certManager.selfSignedIssuer;
     return new Application(
         "bank-of-sirius",
-        {
-            namespace: s.namespace,
-            hostname,
-            clusterIssuer: issuer,
-            ingressClassName: platform.ingressController.ingressClassName,
-            routing: s.routing,
-            imageRegistry: s.imageRegistry,
-            imageTag: s.imageTag,
-            accountsDb: { database: s.accountsDb, user: s.accountsAdmin, password: platform.secrets.accountsDbPassword },
-            ledgerDb: { database: s.ledgerDb, user: s.ledgerAdmin, password: platform.secrets.ledgerDbPassword },
-            demoLogin: { username: platform.secrets.demoUser, password: platform.secrets.demoPassword },
-            dbStorageSize: s.dbStorageSize,
-            storageClassName: cfg.storageClass ?? platform.storageClassName ?? cluster.platform.storageClass,
-            tracingEndpoint: collectorGrpcEndpoint(),
-            prometheus: platform.prometheus,
-            postgresExporterChart: s.postgresExporterChart,
-        },
+        siriusArgsFromPlatform(cfg, platform, cluster, s.namespace, hostname),
         { providers: [cluster.provider], ...(cfg.teardown.protectData ? { protect: true } : {}) },
     );
 }

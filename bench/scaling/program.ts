@@ -6,6 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { Application } from "../../components/application";
 import { Platform } from "../../components/platform";
+import { siriusArgsFromPlatform } from "../../components/siriusOnPlatform";
 import { loadConfig } from "../../config";
 import { createInfrastructure } from "../../providers";
 
@@ -21,32 +22,12 @@ export function scalingProgram(instances: number, keep: pulumi.Resource[] = []):
         if (cluster.registry) throw new Error("bench scaling: use a stack without a registry (the image push is not what is measured)");
         const platform = new Platform("platform", { config: cfg, cluster }, { providers: [cluster.provider] });
         keep.push(platform);
-        const s = cfg.sirius;
         const base = cfg.fqdn ?? "bos.example.org";
-        const issuer = cfg.certManager.issuer === "acme" ? platform.certManager.acmeIssuer! : platform.certManager.selfSignedIssuer;
         const outputs: Record<string, pulumi.Input<unknown>> = {};
         for (let i = 1; i <= instances; i++) {
-            const app = new Application(
-                `bank-of-sirius-${i}`,
-                {
-                    namespace: `bos-${i}`,
-                    hostname: `bos-${i}.${base}`,
-                    clusterIssuer: issuer,
-                    ingressClassName: platform.ingressController.ingressClassName,
-                    routing: s.routing,
-                    imageRegistry: s.imageRegistry,
-                    imageTag: s.imageTag,
-                    accountsDb: { database: s.accountsDb, user: s.accountsAdmin, password: platform.secrets.accountsDbPassword },
-                    ledgerDb: { database: s.ledgerDb, user: s.ledgerAdmin, password: platform.secrets.ledgerDbPassword },
-                    demoLogin: { username: platform.secrets.demoUser, password: platform.secrets.demoPassword },
-                    dbStorageSize: s.dbStorageSize,
-                    storageClassName: cfg.storageClass ?? cluster.platform.storageClass,
-                    tracingEndpoint: platform.observability.otlpGrpcEndpoint,
-                    prometheus: platform.prometheus,
-                    postgresExporterChart: s.postgresExporterChart,
-                },
-                { providers: [cluster.provider] },
-            );
+            const app = new Application(`bank-of-sirius-${i}`, siriusArgsFromPlatform(cfg, platform, cluster, `bos-${i}`, `bos-${i}.${base}`), {
+                providers: [cluster.provider],
+            });
             outputs[`application_url_${i}`] = app.url;
             keep.push(app);
         }
