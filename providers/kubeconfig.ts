@@ -39,6 +39,6 @@ export function readKubeconfig(setting: string, env: NodeJS.ProcessEnv = process
     try {
         return fs.readFileSync(path, "utf8");
     } catch (e) {
-        throw new Error(`kubernetes:kubeconfig: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set it to an existing kubeconfig file or its contents.`);
+        throw new Error(`mara:kubeconfig (kubernetes:kubeconfig): cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set it to an existing kubeconfig file or its contents.`);
     }
 }

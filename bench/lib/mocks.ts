@@ -13,8 +13,8 @@
 import { performance } from "perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { simulatedDuration } from "./durations";
-import { computedState, invokeAnswer } from "./mockState";
 import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
+import { computedState, invokeAnswer } from "../../test/support/mockState";
 
 /** One registration as the engine would see it, with its simulated timing. */
 export interface BenchRegistration {
@@ -112,14 +112,16 @@ export async function installBenchMocks(o: BenchMockOptions): Promise<BenchMocks
     const warnings: string[] = [];
     const t0 = performance.now();
     const now = () => performance.now() - t0;
+    // The simulated cloud answers in the stack's region, as the tests' mocks do.
+    const region = o.config["aws:region"] ?? "us-east-1";
 
     const mocks: pulumi.runtime.Mocks = {
         newResource(args) {
             const id = args.custom ? `${args.name}-id` : undefined;
-            return { id: id as string, state: { ...args.inputs, ...computedState(args) } };
+            return { id: id as string, state: { ...args.inputs, ...computedState(args, region) } };
         },
         call(args) {
-            return invokeAnswer(args);
+            return invokeAnswer(args, region);
         },
     };
     pulumi.runtime.setAllConfig(o.config, o.secretKeys);

@@ -9,6 +9,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
+import { computedState, invokeAnswer } from "./mockState";
+
+export { sampleKubeconfig } from "./mockState";
 
 /** One registered resource, as the engine would see it. */
 export interface Registration {
@@ -42,128 +45,11 @@ export interface MockOptions {
     stack?: string;
 }
 
-const ACCOUNT = "123456789012";
-const ZONES: Record<string, string[]> = {
-    "us-east-1": ["us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1f"],
-    "eu-west-1": ["eu-west-1a", "eu-west-1b", "eu-west-1c"],
-    "us-west-2": ["us-west-2a", "us-west-2b", "us-west-2c", "us-west-2d"],
-};
-
 /** Region of the explicit AWS provider a registration or invoke used, read from the provider's inputs. */
 function regionOf(providerRef: string | undefined, regs: Registration[]): string {
     const urn = providerRef?.split("::").slice(0, -1).join("::");
     const provider = regs.find((r) => r.urn === urn);
     return (provider?.inputs?.region as string | undefined) ?? "us-east-1";
-}
-
-/** Computed outputs per resource type, as a real `pulumi up` would return them. */
-function computedState(args: pulumi.runtime.MockResourceArgs, regs: Registration[]): Record<string, unknown> {
-    const region = regionOf(args.provider, regs);
-    switch (args.type) {
-        case "aws:iam/role:Role":
-            return { arn: `arn:aws:iam::${ACCOUNT}:role/${args.name}`, name: args.name };
-        case "aws:ecr/repository:Repository":
-            return {
-                registryId: ACCOUNT,
-                repositoryUrl: `${ACCOUNT}.dkr.ecr.${region}.amazonaws.com/${args.inputs.name}`,
-                arn: `arn:aws:ecr:${region}:${ACCOUNT}:repository/${args.inputs.name}`,
-            };
-        case "eks:index:Cluster":
-            return {
-                kubeconfigJson: JSON.stringify(sampleKubeconfig(args.inputs.name as string)),
-                kubeconfig: sampleKubeconfig(args.inputs.name as string),
-                oidcProviderArn: `arn:aws:iam::${ACCOUNT}:oidc-provider/oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
-                oidcProviderUrl: `oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
-            };
-        case "docker:index/image:Image":
-            return { repoDigest: `${String(args.inputs.imageName).split(":")[0]}@sha256:${"ab".repeat(32)}`, registryServer: "registry" };
-        case "tls:index/privateKey:PrivateKey":
-            return {
-                privateKeyPem: `-----BEGIN RSA PRIVATE KEY-----\nMOCK-PRIVATE-${args.name}\n-----END RSA PRIVATE KEY-----\n`,
-                publicKeyPem: `-----BEGIN PUBLIC KEY-----\nMOCK-PUBLIC-${args.name}\n-----END PUBLIC KEY-----\n`,
-            };
-        case "random:index/randomPassword:RandomPassword":
-            return { result: `generated-${args.name}`, bcryptHash: "hash" };
-        case "kubernetes:helm.sh/v3:Release":
-            return {
-                status: {
-                    name: args.inputs.name,
-                    namespace: args.inputs.namespace,
-                    chart: args.inputs.chart,
-                    version: args.inputs.version,
-                    status: "deployed",
-                    revision: 1,
-                },
-            };
-        case "kubernetes:core/v1:Service": {
-            if (!args.inputs.spec || (args.inputs.spec as Record<string, unknown>).type !== "LoadBalancer") return {};
-            // AWS load balancers report a host name; DigitalOcean's and Linode's an IP address.
-            const annotations = ((args.inputs.metadata as Record<string, unknown>)?.annotations ?? {}) as Record<string, string>;
-            const aws = "service.beta.kubernetes.io/aws-load-balancer-type" in annotations;
-            return { status: { loadBalancer: { ingress: [aws ? { hostname: "a1b2c3-123.elb.us-east-1.amazonaws.com" } : { ip: "203.0.113.10" }] } } };
-        }
-        case "digitalocean:index/kubernetesCluster:KubernetesCluster":
-            return {
-                urn: `do:kubernetes:${args.name}`,
-                kubeConfigs: [{ rawConfig: `apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    token: do-cluster-token\n`, token: "do-cluster-token" }],
-            };
-        case "digitalocean:index/containerRegistry:ContainerRegistry":
-            return { endpoint: `registry.digitalocean.com/${args.inputs.name}`, serverUrl: "registry.digitalocean.com" };
-        case "digitalocean:index/containerRegistryDockerCredentials:ContainerRegistryDockerCredentials":
-            return {
-                dockerCredentials: JSON.stringify({ auths: { "registry.digitalocean.com": { auth: Buffer.from("do-pull-user:do-pull-password").toString("base64") } } }),
-            };
-        case "digitalocean:index/dnsRecord:DnsRecord":
-            return { fqdn: `${args.inputs.name}.${args.inputs.domain}` };
-        case "random:index/randomString:RandomString":
-            return { result: "x7k2p9" };
-        case "linode:index/lkeCluster:LkeCluster":
-            return {
-                kubeconfig: Buffer.from("apiVersion: v1\nkind: Config\nusers:\n- name: lke-admin\n  user:\n    token: lke-cluster-token\n").toString("base64"),
-            };
-        default:
-            return {};
-    }
-}
-
-/** A kubeconfig shaped like the one @pulumi/eks generates (exec-based, no static credentials). */
-export function sampleKubeconfig(cluster: string) {
-    return {
-        apiVersion: "v1",
-        kind: "Config",
-        clusters: [{ name: cluster, cluster: { server: "https://EXAMPLE.gr7.us-east-1.eks.amazonaws.com", "certificate-authority-data": "LS0t" } }],
-        contexts: [{ name: "aws", context: { cluster, user: "aws" } }],
-        "current-context": "aws",
-        users: [{ name: "aws", user: { exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster] } } }],
-    };
-}
-
-/** Answers to invokes, by token. */
-function answer(args: pulumi.runtime.MockCallArgs, regs: Registration[]): Record<string, unknown> {
-    const region = regionOf(args.provider, regs);
-    switch (args.token) {
-        case "aws:index/getAvailabilityZones:getAvailabilityZones":
-            return { id: region, names: ZONES[region] ?? [`${region}a`, `${region}b`, `${region}c`], zoneIds: [] };
-        case "aws:index/getPartition:getPartition":
-            return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com" };
-        case "digitalocean:index/getKubernetesVersions:getKubernetesVersions":
-            return { id: "versions", latestVersion: args.inputs.versionPrefix ? `${args.inputs.versionPrefix}2-do.0` : "1.35.1-do.0", validVersions: ["1.35.1-do.0", "1.34.4-do.0"] };
-        case "digitalocean:index/getDomain:getDomain":
-            return { id: args.inputs.name, name: args.inputs.name, ttl: 1800, urn: `do:domain:${args.inputs.name}`, zoneFile: "" };
-        case "digitalocean:index/getContainerRegistry:getContainerRegistry":
-            return { id: args.inputs.name, name: args.inputs.name, endpoint: `registry.digitalocean.com/${args.inputs.name}`, serverUrl: "registry.digitalocean.com" };
-        case "aws:ecr/getAuthorizationToken:getAuthorizationToken":
-            return {
-                id: region,
-                userName: "AWS",
-                password: "ecr-push-token",
-                proxyEndpoint: `https://${ACCOUNT}.dkr.ecr.${region}.amazonaws.com`,
-                authorizationToken: "QVdTOmVjci1wdXNoLXRva2Vu",
-                expiresAt: "2026-11-21T23:59:59Z",
-            };
-        default:
-            throw new Error(`Mock not implemented for invoke ${args.token}; add it to test/support/mocks.ts.`);
-    }
 }
 
 /** Installs recording mocks; call before the program or component under test is constructed. */
@@ -173,7 +59,7 @@ export async function installMocks(o: MockOptions = {}) {
     const preview = o.preview ?? false;
     const mocks: pulumi.runtime.Mocks = {
         newResource(args) {
-            const state = preview ? { ...args.inputs } : { ...args.inputs, ...computedState(args, registrations) };
+            const state = preview ? { ...args.inputs } : { ...args.inputs, ...computedState(args, regionOf(args.provider, registrations)) };
             const reg = registrations.find((r) => r.type === args.type && r.name === args.name && r.inputs === undefined);
             if (reg) reg.inputs = args.inputs;
             // A first preview knows no IDs; an empty ID is what the engine sends for "unknown".
@@ -182,7 +68,7 @@ export async function installMocks(o: MockOptions = {}) {
         },
         call(args) {
             calls.push(args);
-            return answer(args, registrations);
+            return invokeAnswer(args, regionOf(args.provider, registrations));
         },
     };
     pulumi.runtime.setAllConfig(o.config ?? {}, o.secretKeys);

@@ -1,0 +1,121 @@
+/**
+ * What the mocks answer, as a real `pulumi up` would: the outputs each resource type computes and the
+ * answers to data-source lookups, in one region of one fake account. Shared by the tests and the
+ * benchmarks so both run the program against the same simulated cloud.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+const ACCOUNT = "123456789012";
+const ZONES: Record<string, string[]> = {
+    "us-east-1": ["us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1f"],
+    "eu-west-1": ["eu-west-1a", "eu-west-1b", "eu-west-1c"],
+    "us-west-2": ["us-west-2a", "us-west-2b", "us-west-2c", "us-west-2d"],
+};
+
+/** Computed outputs per resource type, as a real `pulumi up` would return them. */
+export function computedState(args: pulumi.runtime.MockResourceArgs, region: string): Record<string, unknown> {
+    switch (args.type) {
+        case "aws:iam/role:Role":
+            return { arn: `arn:aws:iam::${ACCOUNT}:role/${args.name}`, name: args.name };
+        case "aws:ecr/repository:Repository":
+            return {
+                registryId: ACCOUNT,
+                repositoryUrl: `${ACCOUNT}.dkr.ecr.${region}.amazonaws.com/${args.inputs.name}`,
+                arn: `arn:aws:ecr:${region}:${ACCOUNT}:repository/${args.inputs.name}`,
+            };
+        case "eks:index:Cluster":
+            return {
+                kubeconfigJson: JSON.stringify(sampleKubeconfig(args.inputs.name as string)),
+                kubeconfig: sampleKubeconfig(args.inputs.name as string),
+                oidcProviderArn: `arn:aws:iam::${ACCOUNT}:oidc-provider/oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
+                oidcProviderUrl: `oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
+            };
+        case "docker:index/image:Image":
+            return { repoDigest: `${String(args.inputs.imageName).split(":")[0]}@sha256:${"ab".repeat(32)}`, registryServer: "registry" };
+        case "tls:index/privateKey:PrivateKey":
+            return {
+                privateKeyPem: `-----BEGIN RSA PRIVATE KEY-----\nMOCK-PRIVATE-${args.name}\n-----END RSA PRIVATE KEY-----\n`,
+                publicKeyPem: `-----BEGIN PUBLIC KEY-----\nMOCK-PUBLIC-${args.name}\n-----END PUBLIC KEY-----\n`,
+            };
+        case "random:index/randomPassword:RandomPassword":
+            return { result: `generated-${args.name}`, bcryptHash: "hash" };
+        case "kubernetes:helm.sh/v3:Release":
+            return {
+                status: {
+                    name: args.inputs.name,
+                    namespace: args.inputs.namespace,
+                    chart: args.inputs.chart,
+                    version: args.inputs.version,
+                    status: "deployed",
+                    revision: 1,
+                },
+            };
+        case "kubernetes:core/v1:Service": {
+            if (!args.inputs.spec || (args.inputs.spec as Record<string, unknown>).type !== "LoadBalancer") return {};
+            // AWS load balancers report a host name; DigitalOcean's and Linode's an IP address.
+            const annotations = ((args.inputs.metadata as Record<string, unknown>)?.annotations ?? {}) as Record<string, string>;
+            const aws = "service.beta.kubernetes.io/aws-load-balancer-type" in annotations;
+            return { status: { loadBalancer: { ingress: [aws ? { hostname: "a1b2c3-123.elb.us-east-1.amazonaws.com" } : { ip: "203.0.113.10" }] } } };
+        }
+        case "digitalocean:index/kubernetesCluster:KubernetesCluster":
+            return {
+                urn: `do:kubernetes:${args.name}`,
+                kubeConfigs: [{ rawConfig: `apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    token: do-cluster-token\n`, token: "do-cluster-token" }],
+            };
+        case "digitalocean:index/containerRegistry:ContainerRegistry":
+            return { endpoint: `registry.digitalocean.com/${args.inputs.name}`, serverUrl: "registry.digitalocean.com" };
+        case "digitalocean:index/containerRegistryDockerCredentials:ContainerRegistryDockerCredentials":
+            return {
+                dockerCredentials: JSON.stringify({ auths: { "registry.digitalocean.com": { auth: Buffer.from("do-pull-user:do-pull-password").toString("base64") } } }),
+            };
+        case "digitalocean:index/dnsRecord:DnsRecord":
+            return { fqdn: `${args.inputs.name}.${args.inputs.domain}` };
+        case "random:index/randomString:RandomString":
+            return { result: "x7k2p9" };
+        case "linode:index/lkeCluster:LkeCluster":
+            return {
+                kubeconfig: Buffer.from("apiVersion: v1\nkind: Config\nusers:\n- name: lke-admin\n  user:\n    token: lke-cluster-token\n").toString("base64"),
+            };
+        default:
+            return {};
+    }
+}
+
+/** A kubeconfig shaped like the one @pulumi/eks generates (exec-based, no static credentials). */
+export function sampleKubeconfig(cluster: string) {
+    return {
+        apiVersion: "v1",
+        kind: "Config",
+        clusters: [{ name: cluster, cluster: { server: "https://EXAMPLE.gr7.us-east-1.eks.amazonaws.com", "certificate-authority-data": "LS0t" } }],
+        contexts: [{ name: "aws", context: { cluster, user: "aws" } }],
+        "current-context": "aws",
+        users: [{ name: "aws", user: { exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster] } } }],
+    };
+}
+
+/** Answers to invokes (data-source lookups), by token; an invoke without an answer fails the run. */
+export function invokeAnswer(args: pulumi.runtime.MockCallArgs, region: string): Record<string, unknown> {
+    switch (args.token) {
+        case "aws:index/getAvailabilityZones:getAvailabilityZones":
+            return { id: region, names: ZONES[region] ?? [`${region}a`, `${region}b`, `${region}c`], zoneIds: [] };
+        case "aws:index/getPartition:getPartition":
+            return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com" };
+        case "digitalocean:index/getKubernetesVersions:getKubernetesVersions":
+            return { id: "versions", latestVersion: args.inputs.versionPrefix ? `${args.inputs.versionPrefix}2-do.0` : "1.35.1-do.0", validVersions: ["1.35.1-do.0", "1.34.4-do.0"] };
+        case "digitalocean:index/getDomain:getDomain":
+            return { id: args.inputs.name, name: args.inputs.name, ttl: 1800, urn: `do:domain:${args.inputs.name}`, zoneFile: "" };
+        case "digitalocean:index/getContainerRegistry:getContainerRegistry":
+            return { id: args.inputs.name, name: args.inputs.name, endpoint: `registry.digitalocean.com/${args.inputs.name}`, serverUrl: "registry.digitalocean.com" };
+        case "aws:ecr/getAuthorizationToken:getAuthorizationToken":
+            return {
+                id: region,
+                userName: "AWS",
+                password: "ecr-push-token",
+                proxyEndpoint: `https://${ACCOUNT}.dkr.ecr.${region}.amazonaws.com`,
+                authorizationToken: "QVdTOmVjci1wdXNoLXRva2Vu",
+                expiresAt: "2026-11-21T23:59:59Z",
+            };
+        default:
+            throw new Error(`Mock not implemented for invoke ${args.token}; add it to test/support/mockState.ts.`);
+    }
+}
