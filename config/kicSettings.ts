@@ -33,6 +33,13 @@ export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Finding
             fix: configSetCommand(KEYS[missing].key, KEYS[missing].example!),
         });
     }
+    if (keyPath !== undefined && certPath !== undefined) {
+        // MARA copied these into its source build; ours refuses Plus source builds (see below), so the
+        // files would be read by nothing. Say so rather than accept them silently.
+        findings.warn(
+            `${keyOf("kicNginxPlusKeyPath")} and ${keyOf("kicNginxPlusCertPath")} have no effect: NGINX Plus images are pulled from NGINX's registry with ${KEYS.nginxJwt.key}, and Plus source builds are not supported. Remove them, or set ${KEYS.nginxJwt.key} to use NGINX Plus.`,
+        );
+    }
     if (v("ingressEnablePlus") && r("nginxJwt").value === undefined) {
         findings.problem({
             key: keyOf("ingressEnablePlus"),

@@ -235,6 +235,13 @@ describe("NGINX Plus", () => {
         expect(cfg.kic.nginxPlus).toEqual({ keyPath: "/k/repo.key", certPath: "/k/repo.crt" });
     });
 
+    it("warns that the repository key and certificate have no effect, naming the key the user set", () => {
+        const result = validateConfig(aws({ "kic:nginx_plus": JSON.stringify({ "kic:key_path": "/k/repo.key", "kic:cert_path": "/k/repo.crt" }) }));
+        expect(result.problems).toEqual([]);
+        expect(result.warnings.join("\n")).toMatch(/kic:nginx_plus.* have no effect: NGINX Plus images are pulled from NGINX's registry with mara:nginxJwt/);
+        expect(validateConfig(aws({})).warnings.join("\n")).not.toContain("have no effect");
+    });
+
     it("needs the license JWT to run NGINX Plus", () => {
         expect(formatProblem(only({ "kic-helm:enable_plus": "true", "kic:image_name": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" }))).toBe(
             'kic-helm:enable_plus = "true": turns on NGINX Plus, which needs its license token, and mara:nginxJwt is not set. Allowed: false, or true together with the JWT from MyF5 in mara:nginxJwt. Fix: pulumi config set --secret mara:nginxJwt \'<jwt>\' (or pulumi config set kic-helm:enable_plus false)',
