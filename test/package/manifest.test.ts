@@ -70,6 +70,8 @@ describe("entry points", () => {
         expect(pkg.scripts.build).toContain("tsc -p tsconfig.build.json");
         // KicImage reads its Dockerfile from next to the compiled module.
         expect(pkg.scripts.build).toContain("cpSync('components/docker','dist/components/docker'");
-        expect(pkg.engines.node).toBe(">=20.19.0");
+        // Node 24 LTS is the target and 22 the oldest line still maintained; 22.22.2 and 24.15.0 are the floors
+        // the prompt library (@inquirer/prompts 8) declares, the highest of any runtime dependency.
+        expect(pkg.engines.node).toBe("^22.22.2 || >=24.15.0");
     });
 });
