@@ -1,23 +1,25 @@
 /**
- * MARA as one Pulumi program. Pulumi calls this exported function and publishes what it returns as
- * the stack's outputs. Config is read and validated first, so a bad value stops the program before
- * any resource is registered; then the cluster, then every add-on on it.
+ * MARA as one Pulumi program, and its composition root: the only place where configuration, providers
+ * and components meet. Pulumi calls this exported function and publishes what it returns as the stack's
+ * outputs. Config is read and validated first, so a bad value stops the program before any resource is
+ * registered; then the cluster, then every add-on on it, then the application.
  */
-import type * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import { Application } from "./components/application";
 import { Platform } from "./components/platform";
-import { siriusArgsFromPlatform } from "./components/siriusOnPlatform";
 import { loadConfig, MaraConfig } from "./config";
+import type { ClusterInfrastructure } from "./contracts";
+import { dockerProvider } from "./program/dockerProvider";
+import { platformArgsFromConfig } from "./program/platformArgs";
+import { siriusArgsFromPlatform } from "./program/siriusOnPlatform";
 import { createInfrastructure } from "./providers/factory";
-import type { ClusterInfrastructure } from "./providers/types";
 
 export = function program(): Record<string, pulumi.Input<unknown>> {
     const cfg = loadConfig();
     const cluster = createInfrastructure(cfg);
     const providers: pulumi.ProviderResource[] = [cluster.provider];
-    if (cluster.registry) providers.push(dockerProvider(cfg));
-    const platform = new Platform("platform", { config: cfg, cluster }, { providers });
+    if (cluster.registry) providers.push(dockerProvider(cfg.kic.nginxJwt));
+    const platform = new Platform("platform", platformArgsFromConfig(cfg, cluster), { providers });
     const app = bankOfSirius(cfg, platform, cluster);
     if (cluster.publishHostname && cfg.fqdn) {
         cluster.publishHostname(
@@ -62,23 +64,8 @@ function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfra
         if (!h) throw new Error("The ingress load balancer reported no host name; set kic-helm:fqdn (or mara:siriusHostname) to the name that points at it.");
         return h;
     });
-    return new Application(
-        "bank-of-sirius",
-        siriusArgsFromPlatform(cfg, platform, cluster, s.namespace, hostname),
-        { providers: [cluster.provider], ...(cfg.teardown.protectData ? { protect: true } : {}) },
-    );
-}
-
-/**
- * The Docker engine that pulls or builds the ingress controller image and pushes it. It uses the local
- * daemon (DOCKER_HOST); with a JWT it can also pull NGINX Plus images from NGINX's private registry.
- */
-function dockerProvider(cfg: MaraConfig): docker.Provider {
-    const jwt = cfg.kic.nginxJwt;
-    // Loaded only where an image is pushed: existing clusters and Linode without a registry never need it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Provider } = require("@pulumi/docker") as typeof import("@pulumi/docker");
-    return new Provider("docker", {
-        registryAuth: jwt ? [{ address: "private-registry.nginx.com", username: jwt, password: "none" }] : undefined,
+    return new Application("bank-of-sirius", siriusArgsFromPlatform(cfg, platform, s.namespace, hostname), {
+        providers: [cluster.provider],
+        ...(cfg.teardown.protectData ? { protect: true } : {}),
     });
 }

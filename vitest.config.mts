@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The program's lazy `require`s of TypeScript modules need a loader Node knows (see the file).
+    setupFiles: ["test/support/requireTs.ts"],
     // Whole-program tests register a few hundred mocked resources; give them room on 2-core CI machines.
     testTimeout: 30_000,
     hookTimeout: 60_000,

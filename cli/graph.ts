@@ -10,6 +10,8 @@ export interface ComponentNode {
     readonly urn: string;
     readonly type: string;
     readonly name: string;
+    /** The name without the `<parent>-` prefix children carry (a Platform named `platform` has `platform-secrets`). */
+    readonly shortName: string;
     /** Child components, in dependency order. */
     readonly children: ComponentNode[];
     /** Resources directly inside (custom resources and provider-implemented components). */
@@ -46,11 +48,17 @@ export function shortType(type: string): string {
     return type.split(":").pop() ?? type;
 }
 
-/** Label of a component: its type, and its name when that says something the type does not. */
-export function label(node: { type: string; name: string }): string {
+/** Label of a component: its type, and its (short) name when that says something the type does not. */
+export function label(node: { type: string; name: string; shortName?: string }): string {
     const short = shortType(node.type);
     const kebab = short.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
-    return node.name === kebab ? short : `${short}: ${node.name}`;
+    const name = node.shortName ?? node.name;
+    return name === kebab ? short : `${short}: ${name}`;
+}
+
+/** A child's name without its parent's `<parent>-` prefix. */
+function withoutParentName(name: string, parentName: string | undefined): string {
+    return parentName !== undefined && name.startsWith(`${parentName}-`) ? name.slice(parentName.length + 1) : name;
 }
 
 /** Builds the plan from the registrations of one run. */
@@ -113,6 +121,7 @@ export function buildPlan(resources: readonly RecordedResource[]): Plan {
                 urn,
                 type: r.type,
                 name: r.name,
+                shortName: withoutParentName(r.name, byUrn.get(parent)?.name),
                 step,
                 children,
                 ownResources: own,

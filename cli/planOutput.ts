@@ -37,7 +37,7 @@ function nodeIds(plan: Plan): Map<string, string> {
     const ids = new Map<string, string>();
     const used = new Set<string>();
     for (const n of flatten(plan.roots)) {
-        const base = n.name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^(\d)/, "_$1") || "node";
+        const base = n.shortName.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^(\d)/, "_$1") || "node";
         let id = base;
         for (let i = 2; used.has(id); i++) id = `${base}_${i}`;
         used.add(id);

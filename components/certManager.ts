@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "../config/catalogue";
-import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** An ACME (Let's Encrypt) issuer solving HTTP-01 challenges through the ingress controller. */
 export interface AcmeIssuerArgs {
@@ -23,8 +23,6 @@ export interface CertManagerArgs {
     acme?: AcmeIssuerArgs;
 }
 
-/** Let's Encrypt's production directory. */
-export const LETSENCRYPT_PRODUCTION = "https://acme-v02.api.letsencrypt.org/directory";
 /** Name of the self-signed ClusterIssuer (MARA's). */
 export const SELF_SIGNED_ISSUER = "selfsigned-issuer";
 /** Name of the ACME ClusterIssuer. */
@@ -48,10 +46,8 @@ export class CertManager extends pulumi.ComponentResource {
 
     constructor(name: string, args: CertManagerArgs = {}, opts?: pulumi.ComponentResourceOptions) {
         super("mara:addons:CertManager", name, {}, opts);
-        if (args.acme && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(args.acme.email)) {
-            throw new Error(`CertManager: acme.email "${args.acme.email}" is not an email address; Let's Encrypt requires one.`);
-        }
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "cert-manager", {}, { parent: this, dependsOn: opts?.dependsOn });
+        if (args.acme) requireMatch("CertManager", "acme.email", args.acme.email, PATTERNS.email);
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.certManager.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(
             `${name}-release`,
             { release: "certmgr", namespace: ns.metadata.name, chart: args.chart ?? CHARTS.certManager, values: certManagerValues() },
@@ -92,10 +88,10 @@ export function certManagerValues(): Record<string, unknown> {
 export function acmeIssuerSpec(a: AcmeIssuerArgs): Record<string, unknown> {
     return {
         acme: {
-            server: a.server ?? LETSENCRYPT_PRODUCTION,
+            server: a.server ?? DEFAULTS.certManager.acmeServer,
             email: a.email,
             privateKeySecretRef: { name: `${ACME_ISSUER}-account-key` },
-            solvers: [{ http01: { ingress: { ingressClassName: a.ingressClassName ?? "nginx" } } }],
+            solvers: [{ http01: { ingress: { ingressClassName: a.ingressClassName ?? DEFAULTS.ingressController.ingressClassName } } }],
         },
     };
 }

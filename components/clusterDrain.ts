@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { DEFAULTS } from "../contracts";
 import { DrainProps, runDrain } from "./drain/run";
 
 /** Where the cluster runs, and what the drain needs to find what Kubernetes created there. */
@@ -41,14 +42,14 @@ export interface ClusterDrainArgs {
 export class ClusterDrain extends pulumi.ComponentResource {
     constructor(name: string, args: ClusterDrainArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:infra:ClusterDrain", name, {}, opts);
-        const timeout = args.timeoutMinutes ?? 15;
+        const timeout = args.timeoutMinutes ?? DEFAULTS.clusterDrain.timeoutMinutes;
         if (!Number.isInteger(timeout) || timeout < 1 || timeout > 120) throw new Error(`ClusterDrain: timeoutMinutes must be a whole number from 1 to 120; got ${timeout}.`);
         const c = args.cloud;
         const props: Record<string, pulumi.Input<unknown>> = {
             cloud: c.kind,
             clusterName: args.clusterName,
-            removeCrds: args.removeCrds ?? true,
-            retainVolumes: args.retainVolumes ?? false,
+            removeCrds: args.removeCrds ?? DEFAULTS.clusterDrain.removeCrds,
+            retainVolumes: args.retainVolumes ?? DEFAULTS.clusterDrain.retainVolumes,
             timeoutMinutes: timeout,
             ...(args.kubeconfig !== undefined ? { kubeconfig: pulumi.secret(args.kubeconfig) } : {}),
             ...(args.context ? { context: args.context } : {}),

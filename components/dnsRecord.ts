@@ -1,5 +1,6 @@
 import * as digitalocean from "@pulumi/digitalocean";
 import * as pulumi from "@pulumi/pulumi";
+import { DEFAULTS } from "../contracts";
 
 /** Arguments of {@link DnsRecord}. */
 export interface DnsRecordArgs {
@@ -26,7 +27,7 @@ export class DnsRecord extends pulumi.ComponentResource {
         const zone = digitalocean.getDomainOutput({ name: domain }, { parent: this });
         const record = new digitalocean.DnsRecord(
             `${name}-a`,
-            { domain: zone.name, type: "A", name: host, value: args.address, ttl: args.ttl ?? 1800 },
+            { domain: zone.name, type: "A", name: host, value: args.address, ttl: args.ttl ?? DEFAULTS.dnsRecord.ttl },
             { parent: this },
         );
         this.fqdn = record.fqdn;

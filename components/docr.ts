@@ -1,7 +1,7 @@
 import * as digitalocean from "@pulumi/digitalocean";
 import * as pulumi from "@pulumi/pulumi";
 import * as random from "@pulumi/random";
-import type { RegistryCredentials } from "./ecr";
+import { DEFAULTS, RegistryCredentials } from "../contracts";
 
 /** Arguments of {@link Docr}. */
 export interface DocrArgs {
@@ -56,7 +56,7 @@ export class Docr extends pulumi.ComponentResource {
                 `${name}-registry`,
                 {
                     name: suffix ? pulumi.interpolate`${args.clusterName}-${suffix.result}` : args.name!,
-                    subscriptionTierSlug: args.tier ?? "starter",
+                    subscriptionTierSlug: args.tier ?? DEFAULTS.docr.tier,
                     region: args.region,
                 },
                 { parent: this },

@@ -1,5 +1,6 @@
 import * as digitalocean from "@pulumi/digitalocean";
 import * as pulumi from "@pulumi/pulumi";
+import { DEFAULTS } from "../contracts";
 
 /** Arguments of {@link Doks}. */
 export interface DoksArgs {
@@ -36,9 +37,9 @@ export class Doks extends pulumi.ComponentResource {
 
     constructor(name: string, args: DoksArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:infra:Doks", name, {}, opts);
-        const nodeCount = args.nodeCount ?? 3;
+        const nodeCount = args.nodeCount ?? DEFAULTS.doks.nodeCount;
         if (!Number.isInteger(nodeCount) || nodeCount < 1) throw new Error(`Doks: nodeCount must be a whole number of at least 1; got ${nodeCount}.`);
-        const requested = args.version ?? "latest";
+        const requested = args.version ?? DEFAULTS.doks.version;
         const version = /-do\.\d+$/.test(requested)
             ? pulumi.output(requested)
             : digitalocean
@@ -55,7 +56,7 @@ export class Doks extends pulumi.ComponentResource {
                 region: args.region,
                 version,
                 tags,
-                nodePool: { name: `${args.clusterName}-pool`, size: args.nodeSize ?? "s-4vcpu-8gb", nodeCount, tags },
+                nodePool: { name: `${args.clusterName}-pool`, size: args.nodeSize ?? DEFAULTS.doks.nodeSize, nodeCount, tags },
             },
             { parent: this },
         );

@@ -1,5 +1,6 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
+import { DEFAULTS, RegistryCredentials } from "../contracts";
 
 /** Arguments of {@link Ecr}. */
 export interface EcrArgs {
@@ -12,16 +13,6 @@ export interface EcrArgs {
     imageRetention?: number;
     /** Extra tags for the repository. */
     tags?: Record<string, string>;
-}
-
-/** Credentials for `docker login` to a registry. */
-export interface RegistryCredentials {
-    /** Registry host, e.g. `123456789012.dkr.ecr.us-east-1.amazonaws.com`. */
-    readonly server: string;
-    /** User name for `docker login` (`AWS` for ECR). */
-    readonly username: string;
-    /** Password or token; secret. ECR tokens expire after 12 hours, so they are fetched on every run. */
-    readonly password: string;
 }
 
 /**
@@ -39,7 +30,7 @@ export class Ecr extends pulumi.ComponentResource {
 
     constructor(name: string, args: EcrArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:registry:Ecr", name, {}, opts);
-        const retention = args.imageRetention ?? 20;
+        const retention = args.imageRetention ?? DEFAULTS.ecr.imageRetention;
         validateEcrArgs(args.repositoryName, retention);
 
         const repo = new aws.ecr.Repository(

@@ -1,7 +1,7 @@
 import * as aws from "@pulumi/aws";
 import * as eks from "@pulumi/eks";
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULT_EKS_VERSION } from "../config/keys";
+import { DEFAULTS, defaultDesiredSize, PATTERNS, requireMatch, withDefaults } from "../contracts";
 
 /** Arguments of {@link Eks}. */
 export interface EksArgs {
@@ -13,7 +13,7 @@ export interface EksArgs {
     publicSubnetIds: pulumi.Input<pulumi.Input<string>[]>;
     /** Private subnets, for the worker nodes and internal load balancers. Required, at least two zones. */
     privateSubnetIds: pulumi.Input<pulumi.Input<string>[]>;
-    /** Kubernetes minor version of the control plane and nodes, e.g. "1.35". Default {@link DEFAULT_EKS_VERSION}. */
+    /** Kubernetes minor version of the control plane and nodes, e.g. "1.35". Default `1.35`. */
     version?: string;
     /** EC2 instance type of the managed node group. Default `t3.large`. */
     instanceType?: string;
@@ -32,7 +32,6 @@ export interface EksArgs {
     tags?: Record<string, string>;
 }
 
-const DEFAULTS = { version: DEFAULT_EKS_VERSION, instanceType: "t3.large", minSize: 3, maxSize: 12 } as const;
 
 /** IAM policies every EKS worker node needs: join the cluster, run the VPC CNI, pull from ECR. */
 const NODE_POLICIES = ["AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly"] as const;
@@ -61,8 +60,8 @@ export class Eks extends pulumi.ComponentResource {
 
     constructor(name: string, args: EksArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:infra:Eks", name, {}, opts);
-        const a = { ...DEFAULTS, ...args };
-        const desiredSize = a.desiredSize ?? Math.min(Math.max(3, a.minSize), a.maxSize);
+        const a = withDefaults({ version: DEFAULTS.eks.version, instanceType: DEFAULTS.eks.instanceType, minSize: DEFAULTS.eks.minSize, maxSize: DEFAULTS.eks.maxSize }, args);
+        const desiredSize = a.desiredSize ?? defaultDesiredSize(a.minSize, a.maxSize);
         validateEksArgs({ ...a, desiredSize });
 
         const nodeRole = new aws.iam.Role(
@@ -191,7 +190,7 @@ export function validateEksArgs(a: { clusterName: string; minSize: number; maxSi
     if (a.desiredSize < a.minSize || a.desiredSize > a.maxSize) {
         throw new Error(`Eks: desiredSize (${a.desiredSize}) must be within [minSize, maxSize] = [${a.minSize}, ${a.maxSize}].`);
     }
-    if (!/^1\.\d{1,2}$/.test(a.version)) throw new Error(`Eks: version "${a.version}" must be a Kubernetes minor version such as "1.35".`);
+    requireMatch("Eks", "version", a.version, PATTERNS.kubernetesMinor);
 }
 
 /** Trust policy letting one Kubernetes service account assume a role through the cluster's OIDC provider. */

@@ -1,8 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import type { ChartSettings } from "../config/model";
-
-export type { ChartSettings };
+import type { ChartSettings } from "../contracts";
 
 /** What {@link helmRelease} needs besides the chart coordinates. */
 export interface HelmReleaseArgs {

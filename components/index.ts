@@ -1,4 +1,5 @@
-/** The components of the MARA platform: the library surface of this package. */
+/** The components of the MARA platform, and the contracts they take: the library surface of this package. */
+export * from "../contracts";
 export * from "./application";
 export * from "./certManager";
 export * from "./clusterDrain";
@@ -18,6 +19,6 @@ export * from "./observability";
 export * from "./platform";
 export * from "./prometheus";
 export * from "./secrets";
-export * from "./siriusWorkloads";
+export * from "./sirius";
 export * from "./vpc";
 export * from "./vpcLayout";

@@ -1,8 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "../config/catalogue";
-import type { RegistryCredentials } from "./ecr";
-import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS, RegistryCredentials } from "../contracts";
+import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Arguments of {@link IngressController}. */
 export interface IngressControllerArgs {
@@ -43,8 +42,6 @@ export interface IngressControllerArgs {
     ingressClassName?: string;
 }
 
-/** Default namespace of the controller. */
-export const KIC_NAMESPACE = "nginx-ingress";
 /** Helm release name; the chart derives object names from it (`kic-nginx-ingress-…`). */
 export const KIC_RELEASE = "kic";
 /** Name of the controller's LoadBalancer Service (the name the chart would give it). */
@@ -105,13 +102,13 @@ export class IngressController extends pulumi.ComponentResource {
         if (args.nginxPlus && !args.nginxJwt) {
             throw new Error("IngressController: nginxPlus needs nginxJwt, the NGINX Plus license token (a JWT from MyF5).");
         }
-        const replicas = args.replicas ?? 1;
+        const replicas = args.replicas ?? DEFAULTS.ingressController.replicas;
         if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`IngressController: replicas must be a whole number of at least 1; got ${replicas}.`);
-        const className = args.ingressClassName ?? "nginx";
-        const serviceType = args.serviceType ?? "LoadBalancer";
+        const className = args.ingressClassName ?? DEFAULTS.ingressController.ingressClassName;
+        const serviceType = args.serviceType ?? DEFAULTS.ingressController.serviceType;
         if (serviceType === "NodePort" && !args.fqdn) throw new Error("IngressController: serviceType NodePort needs fqdn, the name that points at the nodes.");
 
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? KIC_NAMESPACE, { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.ingressController.namespace, { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
         const dependsOn: pulumi.Resource[] = [ns];
         const pullSecret = args.registryCredentials || args.nginxJwt;
         if (pullSecret) {
@@ -198,7 +195,7 @@ export class IngressController extends pulumi.ComponentResource {
         this.ingressClassName = release.status.apply(() => className);
         this.loadBalancerIp = ingress.apply((i) => i?.ip);
         this.loadBalancerHostname =
-            (args.loadBalancerAddress ?? "hostname") === "hostname" && serviceType === "LoadBalancer"
+            (args.loadBalancerAddress ?? DEFAULTS.ingressController.loadBalancerAddress) === "hostname" && serviceType === "LoadBalancer"
                 ? ingress.apply((i) => i?.hostname ?? args.fqdn)
                 : pulumi.output(args.fqdn);
         this.status = release.status.status;

@@ -1,9 +1,7 @@
 import * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
-import { DEFAULT_KIC_IMAGE } from "../config/keys";
-import { imageReferenceProblem } from "../config/valueTypes";
-import type { RegistryCredentials } from "./ecr";
+import { DEFAULTS, imageReferenceProblem, RegistryCredentials } from "../contracts";
 
 /** Arguments of {@link KicImage}. */
 export interface KicImageArgs {
@@ -12,7 +10,7 @@ export interface KicImageArgs {
      * `source`: build the image from the kubernetes-ingress sources at {@link KicImageArgs.sourceDir}.
      */
     origin?: "registry" | "source";
-    /** Image to copy when `origin` is `registry`. Default {@link DEFAULT_KIC_IMAGE}. */
+    /** Image to copy when `origin` is `registry`. Default `nginx/nginx-ingress:5.5.4`. */
     imageName?: string;
     /** Local checkout of nginx/kubernetes-ingress, for `origin: source`. Required then. */
     sourceDir?: string;
@@ -75,7 +73,7 @@ export class KicImage extends pulumi.ComponentResource {
                     dockerfile: plan.dockerfile,
                     target: plan.target,
                     args: plan.buildArgs,
-                    platform: args.platform ?? "linux/amd64",
+                    platform: args.platform ?? DEFAULTS.kicImage.platform,
                     builderVersion: "BuilderBuildKit",
                 },
                 registry: pulumi.secret(pulumi.output(args.credentials)).apply((c) => ({ server: c.server, username: c.username, password: c.password })),
@@ -109,8 +107,8 @@ export interface KicImagePlan {
 /** Decides how to produce the image; throws with the argument and the fix when it cannot be produced. */
 export function planKicImage(args: Omit<KicImageArgs, "repositoryUrl" | "credentials">, now: () => number = Date.now): KicImagePlan {
     const nonce: Record<string, string> = args.alwaysRebuild ? { MARA_REBUILD: String(now()) } : {};
-    if ((args.origin ?? "registry") === "registry") {
-        const source = args.imageName ?? DEFAULT_KIC_IMAGE;
+    if ((args.origin ?? DEFAULTS.kicImage.origin) === "registry") {
+        const source = args.imageName ?? DEFAULTS.kicImage.imageName;
         const problem = imageReferenceProblem(source);
         if (problem) throw new Error(`KicImage: imageName "${source}" ${problem}.`);
         return {
@@ -120,7 +118,7 @@ export function planKicImage(args: Omit<KicImageArgs, "repositoryUrl" | "credent
             tag: imageTag(source),
         };
     }
-    const target = args.makeTarget ?? "debian-image";
+    const target = args.makeTarget ?? DEFAULTS.kicImage.makeTarget;
     const buildOs = OPEN_SOURCE_TARGETS[target];
     if (!buildOs) {
         throw new Error(
@@ -128,7 +126,7 @@ export function planKicImage(args: Omit<KicImageArgs, "repositoryUrl" | "credent
         );
     }
     if (!args.sourceDir) throw new Error("KicImage: sourceDir is required when origin is \"source\" (a local checkout of nginx/kubernetes-ingress).");
-    const version = args.version ?? "source";
+    const version = args.version ?? DEFAULTS.kicImage.version;
     return {
         context: args.sourceDir,
         dockerfile: path.join(args.sourceDir, "build", "Dockerfile"),

@@ -1,5 +1,6 @@
 import * as linode from "@pulumi/linode";
 import * as pulumi from "@pulumi/pulumi";
+import { DEFAULTS } from "../contracts";
 
 /** Arguments of {@link Lke}. */
 export interface LkeArgs {
@@ -37,7 +38,7 @@ export class Lke extends pulumi.ComponentResource {
         if (!/^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/.test(args.clusterName)) {
             throw new Error(`Lke: clusterName "${args.clusterName}" is not a valid LKE label (letters, digits and '-', at most 32 characters).`);
         }
-        const nodeCount = args.nodeCount ?? 3;
+        const nodeCount = args.nodeCount ?? DEFAULTS.lke.nodeCount;
         if (!Number.isInteger(nodeCount) || nodeCount < 1) throw new Error(`Lke: nodeCount must be a whole number of at least 1; got ${nodeCount}.`);
         const cluster = new linode.LkeCluster(
             `${name}-cluster`,
@@ -45,8 +46,8 @@ export class Lke extends pulumi.ComponentResource {
                 label: args.clusterName,
                 region: args.region,
                 k8sVersion: args.version,
-                controlPlane: { highAvailability: args.highAvailability ?? true },
-                pools: [{ type: args.nodeType ?? "g6-standard-8", count: nodeCount }],
+                controlPlane: { highAvailability: args.highAvailability ?? DEFAULTS.lke.highAvailability },
+                pools: [{ type: args.nodeType ?? DEFAULTS.lke.nodeType, count: nodeCount }],
                 tags: ["mara", `mara-cluster-${args.clusterName}`, ...(args.tags ?? [])],
             },
             { parent: this },

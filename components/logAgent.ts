@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "../config/catalogue";
-import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
+import { helmRelease, platformNamespace } from "./helmRelease";
 import { LOG_INDEX_PREFIX } from "./logstore";
 
 /** Arguments of {@link LogAgent}. */
@@ -54,7 +54,7 @@ export class LogAgent extends pulumi.ComponentResource {
         for (const [key, value] of [["containerLogPath", args.containerLogPath], ["podLogPath", args.podLogPath]] as const) {
             if (!value?.startsWith("/")) throw new Error(`LogAgent: ${key} must be an absolute host path; got "${value}".`);
         }
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "logagent", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logAgent.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
         const credentials = new k8s.core.v1.Secret(
             `${name}-credentials`,
             {
@@ -146,7 +146,7 @@ export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> 
                 Name: "es",
                 Match: "kube.*",
                 Host: v.elasticsearchHost,
-                Port: String(v.elasticsearchPort ?? 9200),
+                Port: String(v.elasticsearchPort ?? DEFAULTS.logAgent.elasticsearchPort),
                 HTTP_User: "${ES_USER}",
                 HTTP_Passwd: "${ES_PASSWORD}",
                 Logstash_Format: "On",

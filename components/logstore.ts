@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "../config/catalogue";
-import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch, withDefaults } from "../contracts";
+import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Elasticsearch node counts per role (MARA's `logstore:*_replicas`). */
 export interface LogstoreReplicas {
@@ -21,7 +21,7 @@ export interface LogstoreArgs {
     chart?: ChartSettings;
     /** Namespace of the operator, Elasticsearch and Kibana. Default `logstore`. */
     namespace?: string;
-    /** Elasticsearch and Kibana version. Default {@link DEFAULT_ELASTIC_VERSION}. */
+    /** Elasticsearch and Kibana version. Default `9.5.0` (ECK 3.5's default stack version). */
     version?: string;
     /** Nodes per role. Default one master, data, ingest and coordinating node each (MARA's counts). */
     replicas?: LogstoreReplicas;
@@ -36,8 +36,6 @@ export interface LogstoreArgs {
     logWriterPassword?: pulumi.Input<string>;
 }
 
-/** Elasticsearch and Kibana version installed when none is given (ECK 3.5's default stack version). */
-export const DEFAULT_ELASTIC_VERSION = "9.5.0";
 /** Name of the Elasticsearch cluster; ECK names its Service `<name>-es-http`. */
 export const ELASTICSEARCH_NAME = "elastic";
 /** Name of the Kibana instance; ECK names its Service `<name>-kb-http`. */
@@ -46,8 +44,6 @@ export const KIBANA_NAME = "kibana";
 export const LOG_WRITER_USER = "log-writer";
 /** Index prefix the log agent writes to; the only indices the log writer may touch. */
 export const LOG_INDEX_PREFIX = "kubernetes";
-
-const QUANTITY = /^\d+(\.\d+)?(Mi|Gi|Ti)$/;
 
 /**
  * Elasticsearch and Kibana run by Elastic's own operator (ECK), replacing MARA's Bitnami chart, whose
@@ -73,8 +69,8 @@ export class Logstore extends pulumi.ComponentResource {
     constructor(name: string, args: LogstoreArgs = {}, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:Logstore", name, {}, opts);
         const replicas = validateLogstoreArgs(args);
-        const version = args.version ?? DEFAULT_ELASTIC_VERSION;
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "logstore", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const version = args.version ?? DEFAULTS.logstore.version;
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logstore.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
         const operator = helmRelease(
             `${name}-operator`,
             {
@@ -115,7 +111,7 @@ export class Logstore extends pulumi.ComponentResource {
                 apiVersion: "elasticsearch.k8s.elastic.co/v1",
                 kind: "Elasticsearch",
                 metadata: { name: ELASTICSEARCH_NAME, namespace: ns.metadata.name },
-                spec: elasticsearchSpec(version, replicas, args.storageSize ?? "10Gi", args.storageClassName, auth),
+                spec: elasticsearchSpec(version, replicas, args.storageSize ?? DEFAULTS.logstore.storageSize, args.storageClassName, auth),
             },
             { parent: this, dependsOn: [operator, ...authSecrets] },
         );
@@ -210,15 +206,12 @@ export function elasticsearchSpec(
 
 /** Checks replica counts and sizes; returns the counts with defaults applied. */
 export function validateLogstoreArgs(args: LogstoreArgs): Required<LogstoreReplicas> {
-    const given = args.replicas ?? {};
-    const r = { master: given.master ?? 1, data: given.data ?? 1, ingest: given.ingest ?? 1, coordinating: given.coordinating ?? 1 };
+    const r = withDefaults(DEFAULTS.logstore.replicas, args.replicas ?? {});
     for (const [role, min] of [["master", 1], ["data", 1], ["ingest", 0], ["coordinating", 0]] as const) {
         if (!Number.isInteger(r[role]) || r[role] < min) {
             throw new Error(`Logstore: replicas.${role} must be a whole number of at least ${min}; got ${r[role]}.`);
         }
     }
-    if (args.storageSize !== undefined && !QUANTITY.test(args.storageSize)) {
-        throw new Error(`Logstore: storageSize "${args.storageSize}" is not a volume size such as 10Gi.`);
-    }
+    if (args.storageSize !== undefined) requireMatch("Logstore", "storageSize", args.storageSize, PATTERNS.volumeSize);
     return r;
 }

@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "../config/catalogue";
-import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
+import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Collector configurations to choose from (MARA's `otel-objects` variants). */
 export const COLLECTOR_VARIANTS = ["basic", "debug", "full"] as const;
@@ -49,19 +49,19 @@ export class Observability extends pulumi.ComponentResource {
 
     constructor(name: string, args: ObservabilityArgs = {}, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:Observability", name, {}, opts);
-        const variant = args.collectorVariant ?? "basic";
+        const variant = args.collectorVariant ?? DEFAULTS.observability.collectorVariant;
         if (!COLLECTOR_VARIANTS.includes(variant)) {
             throw new Error(`Observability: collectorVariant "${variant}" is not one of ${COLLECTOR_VARIANTS.join(", ")}.`);
         }
-        const grpcPort = args.grpcPort ?? 9978;
-        const httpPort = args.httpPort ?? 9979;
+        const grpcPort = args.grpcPort ?? DEFAULTS.observability.grpcPort;
+        const httpPort = args.httpPort ?? DEFAULTS.observability.httpPort;
         for (const [key, port] of [["grpcPort", grpcPort], ["httpPort", httpPort]] as const) {
             if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new Error(`Observability: ${key} must be a port from 1024 to 65535; got ${port}.`);
             const taken = reservedPorts(variant)[port];
             if (taken) throw new Error(`Observability: ${key} ${port} is the collector's ${taken} port; choose another.`);
         }
         if (grpcPort === httpPort) throw new Error(`Observability: grpcPort and httpPort must differ; both are ${grpcPort}.`);
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "observability", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.observability.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
         const operator = helmRelease(
             `${name}-operator`,
             {
@@ -107,7 +107,7 @@ function reservedPorts(variant: CollectorVariant): Record<number, string> {
  * to it take this plain string rather than the component's output, so they do not wait for the operator
  * and collector to be installed (spans sent earlier are simply dropped).
  */
-export function collectorGrpcEndpoint(namespace = "observability", grpcPort = 9978): string {
+export function collectorGrpcEndpoint(namespace: string = DEFAULTS.observability.namespace, grpcPort: number = DEFAULTS.observability.grpcPort): string {
     return `${COLLECTOR_NAME}-collector.${namespace}.svc.cluster.local:${grpcPort}`;
 }
 

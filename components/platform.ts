@@ -1,35 +1,94 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import type { MaraConfig } from "../config/model";
-import type { ClusterInfrastructure } from "../providers/types";
-import { CertManager } from "./certManager";
-import { IngressController, KIC_METRICS_LABELS, KIC_NAMESPACE } from "./ingressController";
-import type { KicImage } from "./kicImage";
-import { lazyRequire } from "../providers/lazyRequire";
-import { LogAgent } from "./logAgent";
-import { Logstore } from "./logstore";
-import { collectorGrpcEndpoint, Observability } from "./observability";
-import { Prometheus } from "./prometheus";
-import { Secrets } from "./secrets";
+import { ContainerRegistry, DEFAULTS, PlatformFacts, splitImageName } from "../contracts";
+import { CertManager, CertManagerArgs } from "./certManager";
+import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS } from "./ingressController";
+import type { KicImage, KicImageArgs } from "./kicImage";
+import { LogAgent, LogAgentArgs } from "./logAgent";
+import { LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
+import { collectorGrpcEndpoint, Observability, ObservabilityArgs } from "./observability";
+import { Prometheus, PrometheusArgs } from "./prometheus";
+import { Secrets, SecretsArgs } from "./secrets";
 
-/** Arguments of {@link Platform}. */
+/**
+ * The ingress controller image. With a {@link PlatformArgs.registry} the platform copies `imageName` into
+ * it (or builds it from `sourceDir` with `origin: "source"`) and the controller pulls it from there;
+ * without one, the controller pulls `imageName` from where it is published.
+ */
+export type PlatformImageArgs = Pick<KicImageArgs, "origin" | "imageName" | "sourceDir" | "makeTarget" | "version" | "alwaysRebuild">;
+
+/** The ingress controller's own settings; its image, registry credentials, load balancer and tracing come from the platform. */
+export type PlatformIngressArgs = Pick<IngressControllerArgs, "chart" | "nginxPlus" | "nginxJwt" | "replicas" | "serviceType" | "fqdn">;
+
+/** cert-manager: its chart, and the ACME issuer to add beside the self-signed one. */
+export type PlatformCertificatesArgs = Pick<CertManagerArgs, "chart" | "acme">;
+
+/** Logs: the Elasticsearch and Kibana store, and the Fluent Bit agent that writes to it. */
+export interface PlatformLogsArgs {
+    /** The log store's chart, Elastic version, node counts and volume size. Default: the Logstore's defaults. */
+    store?: Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize">;
+    /** The log agent's chart. Default: the catalogue's fluent-bit entry. */
+    agent?: Pick<LogAgentArgs, "chart">;
+}
+
+/** Metrics: kube-prometheus-stack and the statsd exporter, and their volume sizes. */
+export type PlatformMetricsArgs = Pick<PrometheusArgs, "chart" | "statsdChart" | "storageSize" | "dashboardStorageSize">;
+
+/** Tracing: the OpenTelemetry operator's chart and the collector configuration. */
+export type PlatformTracingArgs = Pick<ObservabilityArgs, "chart" | "collectorVariant">;
+
+/** Where the platform's volumes (Elasticsearch, Prometheus, Grafana, the application's databases) live. */
+export interface PlatformStorageArgs {
+    /**
+     * StorageClass of every volume. Default: a class the platform creates where the cluster facts name a
+     * provisioner (`mara-volumes`), else the facts' `storageClass`, else the cluster's default class.
+     */
+    className?: string;
+    /** The platform's own class retains volumes when their claims are deleted. Default false (they are deleted). */
+    retainVolumes?: boolean;
+}
+
+/** Arguments of {@link Platform}: one group per add-on, each optional except the facts about the cluster. */
 export interface PlatformArgs {
-    /** Validated configuration (from `loadConfig`). */
-    config: MaraConfig;
-    /** The cluster from the provider factory. */
-    cluster: ClusterInfrastructure;
+    /**
+     * What the add-ons need to know about the cluster: log paths, container runtime, how load balancers
+     * are addressed and annotated, storage. The providers export these per cloud (`EKS_PLATFORM`,
+     * `doksPlatform(...)`, `lkePlatform(...)`, `EXISTING_CLUSTER_PLATFORM`). Required.
+     */
+    cluster: PlatformFacts;
+    /** The registry the ingress controller image is copied to; none: the image is pulled from where it is published. */
+    registry?: ContainerRegistry;
+    /** The ingress controller image. Default: the published `nginx/nginx-ingress` image matching the chart. */
+    image?: PlatformImageArgs;
+    /** NGINX Ingress Controller. Default: one open-source controller behind a LoadBalancer Service. */
+    ingress?: PlatformIngressArgs;
+    /** cert-manager and its ClusterIssuers. Default: the self-signed issuer only. */
+    certificates?: PlatformCertificatesArgs;
+    /** Elasticsearch, Kibana and Fluent Bit. */
+    logs?: PlatformLogsArgs;
+    /** Prometheus, Grafana, Alertmanager and the statsd exporter. */
+    metrics?: PlatformMetricsArgs;
+    /** The OpenTelemetry operator and collector. */
+    tracing?: PlatformTracingArgs;
+    /** The StorageClass of the platform's volumes. */
+    storage?: PlatformStorageArgs;
+    /** The platform's credentials; each one left out is generated. */
+    secrets?: SecretsArgs;
+    /** Protect the stateful add-ons (log store, metrics) from `pulumi destroy`. Default false. */
+    protectData?: boolean;
 }
 
 /**
  * Every add-on of the platform on one cluster, wired by their real dependencies rather than MARA's fixed
  * order: the log agent waits for the log store, the OpenTelemetry operator for cert-manager, the ingress
  * controller for its image; everything else installs in parallel. Pass the cluster's Kubernetes provider
- * (and, when the image is pushed, a Docker provider) in `opts.providers`.
+ * (and, when the image is copied to a registry, a Docker provider) in `opts.providers`. Children are named
+ * `<name>-<add-on>`, so several platforms can share a stack.
  */
 export class Platform extends pulumi.ComponentResource {
-    /** The platform's credentials, configured or generated (component name `secrets`). */
+    /** The platform's credentials, configured or generated. */
     public readonly secrets: Secrets;
-    /** The ingress controller image in the cluster's registry; undefined when the cluster has no registry. */
+    /** The ingress controller image in the cluster's registry; undefined when there is no registry. */
     public readonly kicImage?: KicImage;
     /** NGINX Ingress Controller; its outputs give the load balancer address and the IngressClass. */
     public readonly ingressController: IngressController;
@@ -43,155 +102,110 @@ export class Platform extends pulumi.ComponentResource {
     public readonly prometheus: Prometheus;
     /** OpenTelemetry operator and collector. */
     public readonly observability: Observability;
-    /** StorageClass of the platform's volumes (its own where the platform makes one); undefined: the cluster default. */
+    /** StorageClass of the platform's volumes (created by the platform where it knows the provisioner); undefined: the cluster default. */
     public readonly storageClassName?: pulumi.Output<string>;
 
     constructor(name: string, args: PlatformArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:platform:Platform", name, {}, opts);
-        const { config: cfg, cluster } = args;
-        const child = { parent: this };
-        const storageClassName = cfg.storageClass ?? this.storageClass(cfg, cluster) ?? cluster.platform.storageClass;
-        // Stateful add-ons can be protected from `pulumi destroy` (children inherit the flag).
-        const stateful = { parent: this, ...(cfg.teardown.protectData ? { protect: true } : {}) };
+        const facts = args.cluster;
+        // Children were named without the platform's name before; the aliases let those stacks update in place.
+        const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
+        const ownClass = args.storage?.className === undefined ? this.storageClass(name, facts, args.storage?.retainVolumes) : undefined;
+        const storageClassName = args.storage?.className ?? (ownClass ? PLATFORM_STORAGE_CLASS : facts.storageClass);
+        this.storageClassName = ownClass ?? (storageClassName === undefined ? undefined : pulumi.output(storageClassName));
+        // Stateful add-ons can be protected from `pulumi destroy` (their children inherit the flag).
+        const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}) });
 
-        this.secrets = new Secrets(
-            "secrets",
-            {
-                grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
-                accountsDbPassword: cfg.sirius.accountsPassword,
-                ledgerDbPassword: cfg.sirius.ledgerPassword,
-                demoUser: cfg.sirius.demoUser,
-                demoPassword: cfg.sirius.demoPassword,
-            },
-            child,
-        );
-
-        if (cluster.registry) {
+        this.secrets = new Secrets(`${name}-secrets`, args.secrets ?? {}, child("secrets"));
+        const image = args.image ?? {};
+        if (args.registry) {
             // Loaded only where an image is pushed, so clusters without a registry never load @pulumi/docker.
-            const { KicImage } = lazyRequire<typeof import("./kicImage")>(__dirname, "./kicImage");
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            const { KicImage } = require("./kicImage") as typeof import("./kicImage");
             this.kicImage = new KicImage(
-                "kic-image",
-                {
-                    origin: cfg.kic.imageOrigin,
-                    imageName: cfg.kic.imageName,
-                    sourceDir: cfg.kic.sourceUrl.replace(/^file:\/\//, ""),
-                    makeTarget: cfg.kic.makeTarget,
-                    version: /#v?([\w.-]+)$/.exec(cfg.kic.sourceUrl)?.[1],
-                    alwaysRebuild: cfg.kic.alwaysRebuild,
-                    repositoryUrl: cluster.registry.repositoryUrl,
-                    credentials: cluster.registry.credentials,
-                },
-                child,
+                `${name}-kic-image`,
+                { ...image, repositoryUrl: args.registry.repositoryUrl, credentials: args.registry.credentials },
+                child("kic-image"),
             );
         }
         const [imageRepository, imageTag] = this.kicImage
             ? [this.kicImage.repository, this.kicImage.tag]
-            : splitImageName(cfg.kic.imageName);
+            : splitImageName(image.imageName ?? DEFAULTS.kicImage.imageName);
 
-        this.certManager = new CertManager(
-            "cert-manager",
-            { chart: cfg.certManager.chart, acme: cfg.certManager.acmeEmail ? { email: cfg.certManager.acmeEmail, server: cfg.certManager.acmeServer } : undefined },
-            child,
-        );
-        this.observability = new Observability(
-            "observability",
-            { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
-            { parent: this, dependsOn: [this.certManager] },
-        );
+        this.certManager = new CertManager(`${name}-cert-manager`, args.certificates ?? {}, child("cert-manager"));
+        this.observability = new Observability(`${name}-observability`, args.tracing ?? {}, { ...child("observability"), dependsOn: [this.certManager] });
+        const registry = args.registry;
         this.ingressController = new IngressController(
-            "ingress-controller",
+            `${name}-ingress-controller`,
             {
-                chart: cfg.ingress.chart,
+                ...args.ingress,
                 imageRepository,
                 imageTag,
-                registryCredentials: cluster.registry?.needsPullSecret ? (cluster.registry.pullCredentials ?? cluster.registry.credentials) : undefined,
-                nginxJwt: cfg.kic.nginxJwt,
-                nginxPlus: cfg.ingress.enablePlus,
-                replicas: cfg.ingress.replicas,
-                serviceType: cfg.ingress.serviceType,
-                serviceAnnotations: { ...cluster.platform.loadBalancerAnnotations },
-                loadBalancerAddress: cluster.platform.loadBalancerAddress,
-                fqdn: cfg.fqdn,
+                registryCredentials: registry?.needsPullSecret ? (registry.pullCredentials ?? registry.credentials) : undefined,
+                serviceAnnotations: { ...facts.loadBalancerAnnotations },
+                loadBalancerAddress: facts.loadBalancerAddress,
                 tracingEndpoint: collectorGrpcEndpoint(),
             },
-            child,
+            child("ingress-controller"),
         );
         this.logstore = new Logstore(
-            "logstore",
-            {
-                chart: cfg.logstore.chart,
-                version: cfg.logstore.version,
-                replicas: cfg.logstore.replicas,
-                storageSize: cfg.logstore.storageSize,
-                storageClassName,
-                logWriterPassword: this.secrets.logAgentPassword,
-            },
-            stateful,
+            `${name}-logstore`,
+            { ...args.logs?.store, storageClassName, logWriterPassword: this.secrets.logAgentPassword },
+            stateful("logstore"),
         );
         this.logAgent = new LogAgent(
-            "log-agent",
+            `${name}-log-agent`,
             {
-                chart: cfg.logagent.chart,
+                ...args.logs?.agent,
                 elasticsearchHost: this.logstore.elasticsearchHost,
-                username: this.logstore.logWriterUser!,
+                // The user the log store creates from the password passed to it above.
+                username: LOG_WRITER_USER,
                 password: this.secrets.logAgentPassword,
-                containerLogPath: cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath,
-                podLogPath: cluster.platform.podLogPath,
-                containerRuntime: cluster.platform.containerRuntime,
+                containerLogPath: facts.containerLogPath,
+                podLogPath: facts.podLogPath,
+                containerRuntime: facts.containerRuntime,
             },
             // No dependsOn on the Logstore: the release already waits for Elasticsearch through its host name,
             // and waiting for the whole component would also wait for Kibana, which the agent never talks to.
-            child,
+            child("log-agent"),
         );
         this.prometheus = new Prometheus(
-            "prometheus",
+            `${name}-prometheus`,
             {
-                chart: cfg.prometheus.chart,
-                statsdChart: cfg.prometheus.statsdChart,
+                ...args.metrics,
                 grafanaAdminPassword: this.secrets.grafanaAdminPassword,
-                storageSize: cfg.prometheus.storageSize,
-                dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
                 storageClassName,
                 // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
-                ingressControllerMetrics: { namespace: KIC_NAMESPACE, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
+                ingressControllerMetrics: { namespace: DEFAULTS.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
             },
-            stateful,
+            stateful("prometheus"),
         );
         this.registerOutputs({});
     }
 
     /**
-     * The platform's own StorageClass, where the platform knows its provisioner: volumes deleted with
-     * their claims (or retained with `mara:retainVolumes`), tagged for this cluster, expandable.
+     * The platform's own StorageClass, where the cluster facts name its provisioner: volumes deleted with
+     * their claims (or retained), tagged for this cluster, expandable. Returns its name, taken from the
+     * resource so that volumes claimed with it wait for it.
      */
-    private storageClass(cfg: MaraConfig, cluster: ClusterInfrastructure): string | undefined {
-        const p = cluster.platform.storageProvisioner;
+    private storageClass(name: string, facts: PlatformFacts, retainVolumes: boolean = DEFAULTS.platform.retainVolumes): pulumi.Output<string> | undefined {
+        const p = facts.storageProvisioner;
         if (!p) return undefined;
         const sc = new k8s.storage.v1.StorageClass(
-            "storage-class",
+            `${name}-storage-class`,
             {
                 metadata: { name: PLATFORM_STORAGE_CLASS, labels: { "app.kubernetes.io/part-of": "mara" } },
                 provisioner: p.provisioner,
                 parameters: { ...p.parameters },
-                reclaimPolicy: cfg.teardown.retainVolumes ? "Retain" : "Delete",
+                reclaimPolicy: retainVolumes ? "Retain" : "Delete",
                 volumeBindingMode: "WaitForFirstConsumer",
                 allowVolumeExpansion: true,
             },
-            { parent: this },
+            { parent: this, aliases: [{ name: "storage-class" }] },
         );
-        // Derived from the resource, so volumes claimed with this class wait for it to exist.
-        (this as { storageClassName?: pulumi.Output<string> }).storageClassName = sc.metadata.name;
-        return PLATFORM_STORAGE_CLASS;
+        return sc.metadata.name;
     }
 }
 
 /** Name of the StorageClass the platform creates for its volumes. */
 export const PLATFORM_STORAGE_CLASS = "mara-volumes";
-
-/** Splits `repository:tag` (a digest reference keeps its digest as the "tag" after `@`). */
-export function splitImageName(image: string): [string, string] {
-    const at = image.indexOf("@");
-    if (at >= 0) return [image.slice(0, at), image.slice(at + 1)];
-    const colon = image.lastIndexOf(":");
-    return colon > image.lastIndexOf("/") ? [image.slice(0, colon), image.slice(colon + 1)] : [image, "latest"];
-}

@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "../config/catalogue";
-import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** A Service whose metrics Prometheus should scrape. */
 export interface ScrapeTarget {
@@ -40,7 +40,10 @@ export const PROMETHEUS_RELEASE = "prometheus";
 /** Helm release name of the statsd exporter; its Service is `statsd-prometheus-statsd-exporter`. */
 export const STATSD_RELEASE = "statsd";
 
-const QUANTITY = /^\d+(\.\d+)?(Mi|Gi|Ti)$/;
+/** In-cluster host of the statsd exporter when the component runs in `namespace` (what {@link Prometheus.statsdHost} reports). */
+export function statsdHostIn(namespace: string): string {
+    return `${STATSD_RELEASE}-prometheus-statsd-exporter.${namespace}.svc.cluster.local`;
+}
 
 /**
  * kube-prometheus-stack (Prometheus, Alertmanager, Grafana, the Prometheus operator and its CRDs) with
@@ -65,9 +68,9 @@ export class Prometheus extends pulumi.ComponentResource {
     constructor(name: string, args: PrometheusArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:Prometheus", name, {}, opts);
         for (const [key, size] of [["storageSize", args.storageSize], ["dashboardStorageSize", args.dashboardStorageSize]] as const) {
-            if (size !== undefined && !QUANTITY.test(size)) throw new Error(`Prometheus: ${key} "${size}" is not a volume size such as 10Gi.`);
+            if (size !== undefined) requireMatch("Prometheus", key, size, PATTERNS.volumeSize);
         }
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? "prometheus", {}, { parent: this, dependsOn: opts?.dependsOn });
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.prometheus.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
         const admin = new k8s.core.v1.Secret(
             `${name}-grafana-admin`,
             {
@@ -85,8 +88,8 @@ export class Prometheus extends pulumi.ComponentResource {
                 values: admin.metadata.name.apply((secret) =>
                     prometheusValues({
                         grafanaAdminSecret: secret,
-                        storageSize: args.storageSize ?? "10Gi",
-                        dashboardStorageSize: args.dashboardStorageSize ?? "5Gi",
+                        storageSize: args.storageSize ?? DEFAULTS.prometheus.storageSize,
+                        dashboardStorageSize: args.dashboardStorageSize ?? DEFAULTS.prometheus.dashboardStorageSize,
                         storageClassName: args.storageClassName,
                     }),
                 ),
@@ -105,7 +108,7 @@ export class Prometheus extends pulumi.ComponentResource {
                     spec: {
                         namespaceSelector: { matchNames: [t.namespace] },
                         selector: { matchLabels: t.selector },
-                        endpoints: [{ port: t.port, interval: t.interval ?? "15s", scheme: "http" }],
+                        endpoints: [{ port: t.port, interval: t.interval ?? DEFAULTS.prometheus.scrapeInterval, scheme: "http" }],
                     },
                 },
                 { parent: this, dependsOn: [release] },

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as random from "@pulumi/random";
+import { DEFAULTS } from "../contracts";
 
 /** Arguments of {@link Secrets}: each value is taken when given, generated otherwise. */
 export interface SecretsArgs {
@@ -39,7 +40,7 @@ export class Secrets extends pulumi.ComponentResource {
 
     constructor(name: string, args: SecretsArgs = {}, opts?: pulumi.ComponentResourceOptions) {
         super("mara:platform:Secrets", name, {}, opts);
-        const length = args.length ?? 24;
+        const length = args.length ?? DEFAULTS.secrets.length;
         if (!Number.isInteger(length) || length < 16) throw new Error(`Secrets: length must be a whole number of at least 16; got ${length}.`);
         // Letters and digits only: these passwords end up in database URIs and config files unescaped.
         const generate = (role: string) =>
@@ -50,7 +51,7 @@ export class Secrets extends pulumi.ComponentResource {
         this.accountsDbPassword = given(args.accountsDbPassword, "accounts-db");
         this.ledgerDbPassword = given(args.ledgerDbPassword, "ledger-db");
         this.demoPassword = given(args.demoPassword, "demo-login");
-        this.demoUser = pulumi.secret(args.demoUser ?? "testuser");
+        this.demoUser = pulumi.secret(args.demoUser ?? DEFAULTS.secrets.demoUser);
         this.logAgentPassword = pulumi.secret(generate("log-agent"));
         this.registerOutputs({
             grafanaAdminPassword: this.grafanaAdminPassword,

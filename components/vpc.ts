@@ -1,5 +1,6 @@
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
+import { DEFAULTS, withDefaults } from "../contracts";
 import { MAX_ZONES, planZones } from "./vpcLayout";
 
 /** Arguments of {@link Vpc}. */
@@ -29,8 +30,6 @@ export interface VpcArgs {
     tags?: Record<string, string>;
 }
 
-const DEFAULTS = { cidrBlock: "10.100.0.0/16", availabilityZoneCount: 3, natGateways: "perAz" } as const;
-
 /**
  * The network for an EKS cluster: a VPC with DNS support, public subnets behind an internet gateway
  * for internet-facing load balancers, and private subnets for the nodes that reach out through NAT
@@ -48,7 +47,7 @@ export class Vpc extends pulumi.ComponentResource {
 
     constructor(name: string, args: VpcArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:infra:Vpc", name, {}, opts);
-        const a = { ...DEFAULTS, ...args };
+        const a = withDefaults(DEFAULTS.vpc, args);
         const zoneCount = a.availabilityZones?.length ?? a.availabilityZoneCount;
         validateVpcArgs(a.clusterName, zoneCount, a.availabilityZones);
         const layout = planZones(a.cidrBlock, zoneCount, a.natGateways);

@@ -1,6 +1,6 @@
-/** Typed configuration: key table, chart catalogue, validation and loading. */
-export * from "./catalogue";
+/** Typed configuration: key table, validation and loading. Chart coordinates and defaults come from ../contracts. */
 export * from "./keys";
+export { INFRA_TYPES, type InfraType } from "../contracts";
 export * from "./load";
 export * from "./model";
 export * from "./problems";

@@ -1,35 +1,29 @@
 /** Validation and typed settings of each infrastructure type (AWS, DigitalOcean, Linode, existing cluster). */
+import { DEFAULTS, defaultDesiredSize } from "../contracts";
 import { KEYS, KeyValue, OLDEST_EKS_VERSION } from "./keys";
-import type { AwsInfraConfig, DigitalOceanInfraConfig, ExternalRegistryConfig, InfraConfig, KubeconfigInfraConfig, LinodeInfraConfig } from "./model";
+import type { InfraType } from "../contracts";
+import type { AwsInfraConfig, DigitalOceanInfraConfig, ExternalRegistryConfig, InfraConfig, InfraConfigOf, KubeconfigInfraConfig, LinodeInfraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import { Findings, legacyName, RawConfig, secretOutput } from "./resolve";
-import { compareVersions, Get, GetResolved, KeyOf } from "./lookup";
+import { compareVersions, Lookup } from "./lookup";
 import { availabilityZoneProblem } from "./zones";
 
 /** Builds the settings of the configured infrastructure type, recording its problems. */
-export function buildInfra(
-    type: NonNullable<KeyValue<"infraType">>,
-    raw: RawConfig,
-    r: GetResolved,
-    v: Get,
-    keyOf: KeyOf,
-    findings: Findings,
-): InfraConfig | undefined {
-    switch (type) {
-        case "aws":
-            return buildAws(raw, r, v, keyOf, findings);
-        case "digitalocean":
-            return buildDigitalOcean(raw, r, v, keyOf, findings);
-        case "linode":
-            return buildLinode(raw, r, v, keyOf, findings);
-        case "kubeconfig":
-            return buildKubeconfig(raw, r, v, keyOf, findings);
-        default:
-            return undefined;
-    }
+export function buildInfra(type: NonNullable<KeyValue<"infraType">>, raw: RawConfig, keys: Lookup, findings: Findings): InfraConfig | undefined {
+    return BUILDERS[type](raw, keys, findings);
 }
 
-function buildAws(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): AwsInfraConfig | undefined {
+/** Builds one infrastructure type's settings; undefined when a setting it needs is missing or invalid (a problem says which). */
+type InfraBuilder<T extends InfraType> = (raw: RawConfig, keys: Lookup, findings: Findings) => InfraConfigOf<T> | undefined;
+
+const BUILDERS: { readonly [T in InfraType]: InfraBuilder<T> } = {
+    aws: buildAws,
+    digitalocean: buildDigitalOcean,
+    linode: buildLinode,
+    kubeconfig: buildKubeconfig,
+};
+
+function buildAws(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings): AwsInfraConfig | undefined {
     const envRegion = raw.env.AWS_REGION ?? raw.env.AWS_DEFAULT_REGION;
     let region = v("awsRegion");
     if (region === undefined && r("awsRegion").source === undefined) {
@@ -93,13 +87,13 @@ function buildAws(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings
             value: String(min),
             problem: `is greater than ${keyOf("eksMaxSize")} (${max})`,
             allowed: `a minimum no greater than the maximum`,
-            fix: `lower ${keyOf("eksMinSize")} or raise ${keyOf("eksMaxSize")}, e.g. ${configSetCommand(keyOf("eksMaxSize"), String(Math.max(min, 12)))}`,
+            fix: `lower ${keyOf("eksMinSize")} or raise ${keyOf("eksMaxSize")}, e.g. ${configSetCommand(keyOf("eksMaxSize"), String(Math.max(min, DEFAULTS.eks.maxSize)))}`,
         });
     }
     let desired = v("eksDesiredCapacity");
     if (min !== undefined && max !== undefined && min <= max) {
         if (desired === undefined && r("eksDesiredCapacity").source === undefined) {
-            desired = Math.max(1, Math.min(Math.max(3, min), max));
+            desired = defaultDesiredSize(min, max);
         } else if (desired !== undefined && (desired < min || desired > max)) {
             findings.problem({
                 key: keyOf("eksDesiredCapacity"),
@@ -117,20 +111,20 @@ function buildAws(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings
         region,
         profile: v("awsProfile"),
         vpc: {
-            cidr: v("vpcCidr")!,
+            cidr: d("vpcCidr"),
             availabilityZones: azs,
-            availabilityZoneCount: azs?.length ?? v("vpcAzCount")!,
-            natGateways: v("vpcNatGateways")!,
+            availabilityZoneCount: azs?.length ?? d("vpcAzCount"),
+            natGateways: d("vpcNatGateways"),
         },
-        eks: { version, instanceType: v("eksInstanceType")!, minSize: min, maxSize: max, desiredSize: desired },
+        eks: { version, instanceType: d("eksInstanceType"), minSize: min, maxSize: max, desiredSize: desired },
         ecr: {
             repositoryName: `ingress-controller-${raw.stack}`.toLowerCase().replace(/[^a-z0-9._/-]+/g, "-"),
-            imageRetention: v("ecrImageRetention")!,
+            imageRetention: d("ecrImageRetention"),
         },
     };
 }
 
-function buildDigitalOcean(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): DigitalOceanInfraConfig {
+function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings): DigitalOceanInfraConfig {
     const token = secretOutput(r("doToken")) ?? secretOutput({ value: raw.env.DIGITALOCEAN_TOKEN });
     if (!token) findings.warn(missingToken("DigitalOcean", "digitalocean:token", "DIGITALOCEAN_TOKEN"));
     const fqdn = v("fqdn");
@@ -143,7 +137,7 @@ function buildDigitalOcean(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf,
             fix: configSetCommand(keyOf("fqdn"), `mara.${fqdn}`),
         });
     }
-    const adopt = v("doRegistryAdopt")!;
+    const adopt = d("doRegistryAdopt");
     if (adopt && v("doRegistryName") === undefined) {
         findings.problem({
             key: keyOf("doRegistryAdopt"),
@@ -156,22 +150,23 @@ function buildDigitalOcean(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf,
     return {
         type: "digitalocean",
         token,
-        region: v("doRegion")!,
-        k8sVersion: v("doK8sVersion")!,
-        instanceSize: v("doInstanceSize")!,
-        nodeCount: v("doNodeCount")!,
-        registryTier: v("doRegistryTier")!,
+        region: d("doRegion"),
+        k8sVersion: d("doK8sVersion"),
+        instanceSize: d("doInstanceSize"),
+        nodeCount: d("doNodeCount"),
+        registryTier: d("doRegistryTier"),
         registryName: v("doRegistryName"),
         adoptRegistry: adopt,
     };
 }
 
-function buildLinode(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): LinodeInfraConfig {
+function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings): LinodeInfraConfig | undefined {
+    const { r, v, d, keyOf } = keys;
     for (const id of ["lkeRegion", "lkeK8sVersion"] as const) {
         if (r(id).source === undefined) {
-            const legacyKey = KEYS[id].legacy[0]!;
+            const legacyKey = KEYS[id].legacy[0];
             findings.problem({
-                key: legacyName(legacyKey),
+                key: legacyKey ? legacyName(legacyKey) : KEYS[id].key,
                 problem: "is not set",
                 allowed: KEYS[id].type.allowed,
                 fix: `${configSetCommand(KEYS[id].key, KEYS[id].example ?? "<value>")}`,
@@ -189,19 +184,24 @@ function buildLinode(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findi
                 `(mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword) or, without one, by pulling the image from its source.`,
         );
     }
+    const region = v("lkeRegion");
+    const k8sVersion = v("lkeK8sVersion");
+    const registry = externalRegistry(keys, findings);
+    if (region === undefined || k8sVersion === undefined) return undefined;
     return {
         type: "linode",
         token,
-        region: v("lkeRegion"),
-        k8sVersion: v("lkeK8sVersion"),
-        instanceType: v("lkeInstanceType")!,
-        nodeCount: v("lkeNodeCount")!,
-        highAvailability: v("lkeHighAvailability")!,
-        registry: externalRegistry(r, v, findings),
+        region,
+        k8sVersion,
+        instanceType: d("lkeInstanceType"),
+        nodeCount: d("lkeNodeCount"),
+        highAvailability: d("lkeHighAvailability"),
+        registry,
     };
 }
 
-function buildKubeconfig(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): KubeconfigInfraConfig {
+function buildKubeconfig(raw: RawConfig, keys: Lookup, findings: Findings): KubeconfigInfraConfig | undefined {
+    const { v, keyOf } = keys;
     const kubeconfig = v("kubeconfig");
     if (kubeconfig === undefined) {
         findings.problem({
@@ -219,27 +219,32 @@ function buildKubeconfig(raw: RawConfig, r: GetResolved, v: Get, keyOf: KeyOf, f
             fix: `check the path, e.g. ls -l ${kubeconfig}; or ${configSetCommand(keyOf("kubeconfig"), "~/.kube/config")}`,
         });
     }
-    return { type: "kubeconfig", kubeconfig, context: v("kubeContext"), registry: externalRegistry(r, v, findings) };
+    const registry = externalRegistry(keys, findings);
+    if (kubeconfig === undefined) return undefined;
+    return { type: "kubeconfig", kubeconfig, context: v("kubeContext"), registry };
 }
 
 /** The user's own registry: all four keys, or none. */
-function externalRegistry(r: GetResolved, v: Get, findings: Findings): ExternalRegistryConfig | undefined {
+function externalRegistry({ r, v }: Lookup, findings: Findings): ExternalRegistryConfig | undefined {
     const ids = ["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const;
     const set = ids.filter((id) => r(id).source !== undefined);
     if (set.length === 0) return undefined;
     if (set.length < ids.length) {
         const missing = ids.filter((id) => !set.includes(id));
+        // Named by the first missing key; the fix sets them all.
+        const [first = "registryServer"] = missing;
         findings.problem({
-            key: KEYS[missing[0]!].key,
+            key: KEYS[first].key,
             problem: `is not set, but ${set.map((id) => KEYS[id].key).join(", ")} ${set.length === 1 ? "is" : "are"}: a registry needs its server, repository, user and password`,
             allowed: "all four mara:registry* keys, or none (then the image is pulled from its source)",
             fix: missing.map((id) => configSetCommand(KEYS[id].key, KEYS[id].example ?? "<value>", KEYS[id].secret)).join(" && "),
         });
         return undefined;
     }
-    const password = secretOutput(r("registryPassword"));
-    if (!password) return undefined;
-    return { server: v("registryServer")!, repository: v("registryRepository")!, username: v("registryUsername")!, password };
+    const [server, repository, username, password] = [v("registryServer"), v("registryRepository"), v("registryUsername"), secretOutput(r("registryPassword"))];
+    // A value that did not parse is undefined here; its problem is already recorded.
+    if (server === undefined || repository === undefined || username === undefined || password === undefined) return undefined;
+    return { server, repository, username, password };
 }
 
 function missingToken(cloud: string, key: string, env: string): string {

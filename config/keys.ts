@@ -8,7 +8,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { CHARTS, ChartId } from "./catalogue";
+import { CHARTS, ChartId, DEFAULTS, INFRA_TYPES, InfraType, KIC_VERSION, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -92,42 +92,41 @@ interface SpecInput<T> {
     group: KeyGroup;
 }
 
+/** A key with a declared default: once validated, it always has a value. */
+export type DefaultedKeySpec<T> = KeySpec<T> & { readonly default: T };
+
+function spec<T>(s: SpecInput<T> & { default: NoInfer<T> }): DefaultedKeySpec<T>;
+function spec<T>(s: SpecInput<T>): KeySpec<T>;
 function spec<T>(s: SpecInput<T>): KeySpec<T> {
     return { ...s, legacy: legacy(...(s.legacy ?? [])) };
 }
 
-/** Values accepted for `kubernetes:infra_type` / `mara:infraType`, with MARA's spellings as synonyms. */
-export const INFRA_TYPES = ["aws", "digitalocean", "linode", "kubeconfig"] as const;
-export type InfraType = (typeof INFRA_TYPES)[number];
-
-/** The Kubernetes version new EKS clusters get unless `eks:k8s_version` says otherwise. */
-export const DEFAULT_EKS_VERSION = "1.35";
 /**
  * The oldest minor version EKS still creates clusters at (standard or extended support, Nov 2026).
  * Older versions are accepted with a warning: the stack file still loads, but `pulumi up` would fail.
  */
 export const OLDEST_EKS_VERSION = "1.32";
 
-/** The NGINX Ingress Controller image used when none is configured (matches the pinned chart). */
-export const DEFAULT_KIC_IMAGE = "nginx/nginx-ingress:5.5.4";
-
-const k8sMinorVersion = text({ pattern: /^1\.\d{1,2}$/, allowed: 'a Kubernetes minor version such as "1.35"' });
+const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
 const awsAz = text({ pattern: /^[a-z]{2}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
 const chartVersion = text({
     pattern: /^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/,
     allowed: 'a chart version such as "2.6.4" or "v1.21.1"',
 });
 const helmTimeout = integer(30, 7200, "seconds");
-const volumeSize = text({ pattern: /^\d+(\.\d+)?(Mi|Gi|Ti)$/, allowed: "a volume size such as 10Gi" });
+const volumeSize = text(PATTERNS.volumeSize);
 const replicas = (min: number) => integer(min, 50);
-const dbIdentifier = text({ pattern: /^[a-z_][a-z0-9_]{0,62}$/, allowed: "a PostgreSQL identifier: lower-case letters, digits and '_', at most 63 characters" });
+const dbIdentifier = text(PATTERNS.postgresIdentifier);
+const email = text(PATTERNS.email);
+const imageTag = text(PATTERNS.imageTag);
+const linodeType = (example: string) => text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: `a Linode type such as ${example}` });
 const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
 
 /** The three keys every chart has: version, repository URL and Helm timeout. */
 function chartKeys<Id extends ChartId>(
     id: Id,
     maraKeys: { version?: string[]; url?: string[]; timeout?: string[] },
-): { [K in `${Id}ChartVersion` | `${Id}HelmRepoUrl`]: KeySpec<string> } & { [K in `${Id}HelmTimeout`]: KeySpec<number> } {
+): { [K in `${Id}ChartVersion` | `${Id}HelmRepoUrl`]: DefaultedKeySpec<string> } & { [K in `${Id}HelmTimeout`]: DefaultedKeySpec<number> } {
     const c = CHARTS[id];
     return {
         [`${id}ChartVersion`]: spec({
@@ -163,7 +162,7 @@ export const KEYS = {
     infraType: spec({
         key: "mara:infraType",
         legacy: ["kubernetes:infra_type"],
-        type: oneOf(INFRA_TYPES, { AWS: "aws", DO: "digitalocean", LKE: "linode" }),
+        type: oneOf<InfraType>(INFRA_TYPES, { AWS: "aws", DO: "digitalocean", LKE: "linode" }),
         description: "Where the cluster comes from: aws (EKS), digitalocean (DOKS), linode (LKE) or kubeconfig (an existing cluster).",
         example: "aws",
         group: "Platform",
@@ -205,10 +204,9 @@ export const KEYS = {
     vpcCidr: spec({
         key: "mara:vpcCidr",
         type: ipv4Cidr(16, 16),
-        default: "10.100.0.0/16",
+        default: DEFAULTS.vpc.cidrBlock,
         description: "VPC address range; public /24 and private /20 subnets are carved from it per availability zone.",
-        group: "AWS",
-    }),
+        group: "AWS",}),
     vpcAzs: spec({
         key: "mara:vpcAzs",
         legacy: ["vpc:azs"],
@@ -221,54 +219,48 @@ export const KEYS = {
     vpcAzCount: spec({
         key: "mara:vpcAzCount",
         type: integer(2, 6),
-        default: 3,
+        default: DEFAULTS.vpc.availabilityZoneCount,
         description: "How many availability zones to use when mara:vpcAzs is not set.",
-        group: "AWS",
-    }),
+        group: "AWS",}),
     vpcNatGateways: spec({
         key: "mara:vpcNatGateways",
         type: oneOf(["perAz", "single"] as const),
-        default: "perAz",
+        default: DEFAULTS.vpc.natGateways,
         description: "NAT gateways for the private subnets: one per availability zone (resilient) or a single shared one (cheaper).",
-        group: "AWS",
-    }),
+        group: "AWS",}),
     eksVersion: spec({
         key: "mara:eksVersion",
         legacy: ["eks:k8s_version"],
         type: k8sMinorVersion,
-        default: DEFAULT_EKS_VERSION,
+        default: DEFAULTS.eks.version,
         description: "Kubernetes version of the EKS control plane and node group.",
-        group: "AWS",
-    }),
+        group: "AWS",}),
     eksInstanceType: spec({
         key: "mara:eksInstanceType",
         legacy: ["eks:instance_type"],
         type: text({ pattern: /^[a-z][a-z0-9-]*\.[a-z0-9]+$/, allowed: "an EC2 instance type such as t3.large" }),
-        default: "t3.large",
+        default: DEFAULTS.eks.instanceType,
         description: "EC2 instance type of the managed node group.",
-        group: "AWS",
-    }),
+        group: "AWS",}),
     eksMinSize: spec({
         key: "mara:eksMinSize",
         legacy: ["eks:min_size"],
         type: integer(0, 450, "nodes"),
-        default: 3,
+        default: DEFAULTS.eks.minSize,
         description: "Minimum number of worker nodes.",
-        group: "AWS",
-    }),
+        group: "AWS",}),
     eksMaxSize: spec({
         key: "mara:eksMaxSize",
         legacy: ["eks:max_size"],
         type: integer(1, 450, "nodes"),
-        default: 12,
+        default: DEFAULTS.eks.maxSize,
         description: "Maximum number of worker nodes.",
-        group: "AWS",
-    }),
+        group: "AWS",}),
     eksDesiredCapacity: spec({
         key: "mara:eksDesiredCapacity",
         legacy: ["eks:desired_capacity"],
         type: integer(1, 450, "nodes"),
-        defaultNote: "3, kept within [min, max]",
+        defaultNote: `${DEFAULTS.eks.desiredSize}, kept within [min, max]`,
         example: "3",
         description: "Number of worker nodes to start with (between the minimum and maximum).",
         group: "AWS",
@@ -276,10 +268,9 @@ export const KEYS = {
     ecrImageRetention: spec({
         key: "mara:ecrImageRetention",
         type: integer(1, 1000, "images"),
-        default: 20,
+        default: DEFAULTS.ecr.imageRetention,
         description: "How many ingress controller images the ECR lifecycle policy keeps; older ones expire.",
-        group: "AWS",
-    }),
+        group: "AWS",}),
 
     // ---- DigitalOcean -------------------------------------------------------------------------
     doToken: spec({
@@ -294,26 +285,23 @@ export const KEYS = {
         key: "mara:doK8sVersion",
         legacy: ["docean:k8s_version"],
         type: text({ pattern: /^(1\.\d{1,2}(\.\d+-do\.\d+)?|latest)$/, allowed: 'a DOKS version slug such as "1.35.1-do.0", a minor version such as "1.35", or "latest"' }),
-        default: "latest",
+        default: DEFAULTS.doks.version,
         description: "Kubernetes version of the DOKS cluster.",
-        group: "DigitalOcean",
-    }),
+        group: "DigitalOcean",}),
     doInstanceSize: spec({
         key: "mara:doInstanceSize",
         legacy: ["docean:instance_size"],
         type: text({ pattern: /^[a-z0-9-]+$/, allowed: "a droplet size slug such as s-4vcpu-8gb" }),
-        default: "s-4vcpu-8gb",
+        default: DEFAULTS.doks.nodeSize,
         description: "Droplet size of the node pool.",
-        group: "DigitalOcean",
-    }),
+        group: "DigitalOcean",}),
     doNodeCount: spec({
         key: "mara:doNodeCount",
         legacy: ["docean:node_count"],
         type: integer(1, 100, "nodes"),
-        default: 3,
+        default: DEFAULTS.doks.nodeCount,
         description: "Number of nodes in the node pool.",
-        group: "DigitalOcean",
-    }),
+        group: "DigitalOcean",}),
     doRegion: spec({
         key: "mara:doRegion",
         legacy: ["docean:region"],
@@ -326,14 +314,13 @@ export const KEYS = {
         key: "mara:doRegistryTier",
         legacy: ["docean:container_registry_subscription_tier", "digitalocean:container_registry_subscription_tier"],
         type: oneOf(["starter", "basic", "professional"] as const),
-        default: "starter",
+        default: DEFAULTS.docr.tier,
         description: "Subscription tier of the DigitalOcean container registry, when one is created.",
-        group: "DigitalOcean",
-    }),
+        group: "DigitalOcean",}),
 
     doRegistryName: spec({
         key: "mara:doRegistryName",
-        type: text({ pattern: /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, allowed: "a DigitalOcean registry name (lower-case letters, digits and '-')" }),
+        type: text(PATTERNS.dnsLabel),
         defaultNote: "<cluster name>-<random suffix> when created; required when adopting",
         description: "Name of the DigitalOcean container registry to create, or of the account's existing one with mara:doRegistryAdopt.",
         example: "my-registry",
@@ -342,10 +329,9 @@ export const KEYS = {
     doRegistryAdopt: spec({
         key: "mara:doRegistryAdopt",
         type: boolean(),
-        default: false,
+        default: DEFAULTS.docr.adopt,
         description: "Use the account's existing registry (DigitalOcean allows one per account) instead of creating one; it is then never deleted.",
-        group: "DigitalOcean",
-    }),
+        group: "DigitalOcean",}),
 
     // ---- Linode -------------------------------------------------------------------------------
     linodeToken: spec({
@@ -367,19 +353,17 @@ export const KEYS = {
     lkeInstanceType: spec({
         key: "mara:lkeInstanceType",
         legacy: ["linode:instance_type"],
-        type: text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: "a Linode type such as g6-standard-8" }),
-        default: "g6-standard-8",
+        type: linodeType("g6-standard-8"),
+        default: DEFAULTS.lke.nodeType,
         description: "Linode instance type of the node pool.",
-        group: "Linode",
-    }),
+        group: "Linode",}),
     lkeNodeCount: spec({
         key: "mara:lkeNodeCount",
         legacy: ["linode:node_count"],
         type: integer(1, 100, "nodes"),
-        default: 3,
+        default: DEFAULTS.lke.nodeCount,
         description: "Number of nodes in the node pool.",
-        group: "Linode",
-    }),
+        group: "Linode",}),
     lkeRegion: spec({
         key: "mara:lkeRegion",
         legacy: ["linode:region"],
@@ -392,14 +376,13 @@ export const KEYS = {
         key: "mara:lkeHighAvailability",
         legacy: ["linode:k8s_ha"],
         type: boolean(),
-        default: true,
+        default: DEFAULTS.lke.highAvailability,
         description: "Run the LKE control plane in high-availability mode.",
-        group: "Linode",
-    }),
+        group: "Linode",}),
     harborSoaEmail: spec({
         key: "mara:harborSoaEmail",
         legacy: ["linode:soa_email"],
-        type: text({ pattern: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, allowed: "an email address" }),
+        type: email,
         description: "SOA email for the Harbor registry's DNS zone.",
         example: "admin@example.com",
         group: "Linode",
@@ -407,7 +390,7 @@ export const KEYS = {
     harborInstanceType: spec({
         key: "mara:harborInstanceType",
         legacy: ["linode:harbor_instance_type"],
-        type: text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: "a Linode type such as g6-standard-1" }),
+        type: linodeType("g6-standard-1"),
         default: "g6-standard-1",
         description: "Linode instance type of the Harbor registry host.",
         group: "Linode",
@@ -499,10 +482,9 @@ export const KEYS = {
     ingressServiceType: spec({
         key: "mara:ingressServiceType",
         type: oneOf(["LoadBalancer", "NodePort"] as const),
-        default: "LoadBalancer",
+        default: DEFAULTS.ingressController.serviceType,
         description: "Service type of the ingress controller: LoadBalancer, or NodePort for clusters without a load balancer implementation (then point mara:fqdn at a node).",
-        group: "Existing cluster",
-    }),
+        group: "Existing cluster",}),
     containerLogPath: spec({
         key: "mara:containerLogPath",
         type: text({ pattern: /^\/[\w./-]*$/, allowed: "an absolute host path such as /var/log/containers" }),
@@ -517,26 +499,23 @@ export const KEYS = {
         key: "mara:kicImageOrigin",
         legacy: ["kic:image_origin"],
         type: oneOf(["registry", "source"] as const),
-        default: "registry",
+        default: DEFAULTS.kicImage.origin,
         description: "registry: pull mara:kicImageName and push it to the cluster's registry; source: build it from mara:kicSrcUrl.",
-        group: "Ingress controller image",
-    }),
+        group: "Ingress controller image",}),
     kicImageName: spec({
         key: "mara:kicImageName",
         legacy: ["kic:image_name"],
         type: imageReference(),
-        default: DEFAULT_KIC_IMAGE,
+        default: DEFAULTS.kicImage.imageName,
         description: "NGINX Ingress Controller image to pull (NGINX Plus images live in private-registry.nginx.com).",
-        group: "Ingress controller image",
-    }),
+        group: "Ingress controller image",}),
     kicMakeTarget: spec({
         key: "mara:kicMakeTarget",
         legacy: ["kic:make_target"],
         type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
-        default: "debian-image",
+        default: DEFAULTS.kicImage.makeTarget,
         description: "make target used when building the image from source (…-plus targets build NGINX Plus).",
-        group: "Ingress controller image",
-    }),
+        group: "Ingress controller image",}),
     kicSrcUrl: spec({
         key: "mara:kicSrcUrl",
         legacy: ["kic:src_url"],
@@ -544,18 +523,16 @@ export const KEYS = {
             pattern: /^((https?|file|ssh):\/\/\S+|git@[\w.-]+:\S+|\/\S*|~\/\S*|\.{1,2}\/\S*)$/,
             allowed: "an https:// tarball or git URL (with #tag), a git@host:org/repo.git URL, or a local path",
         }),
-        default: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4",
+        default: `https://github.com/nginx/kubernetes-ingress.git#v${KIC_VERSION}`,
         description: "Source of the ingress controller when mara:kicImageOrigin is source.",
-        group: "Ingress controller image",
-    }),
+        group: "Ingress controller image",}),
     kicAlwaysRebuild: spec({
         key: "mara:kicAlwaysRebuild",
         legacy: ["kic:always_rebuild"],
         type: boolean(),
-        default: false,
+        default: DEFAULTS.kicImage.alwaysRebuild,
         description: "Rebuild the image from source on every update, even when its inputs did not change.",
-        group: "Ingress controller image",
-    }),
+        group: "Ingress controller image",}),
     kicNginxPlusKeyPath: spec({
         key: "mara:kicNginxPlusKeyPath",
         legacy: [{ key: "kic:nginx_plus", field: "kic:key_path" }],
@@ -583,7 +560,7 @@ export const KEYS = {
     kicImageTag: spec({
         key: "mara:kicImageTag",
         legacy: ["kic-helm:nginx_tag"],
-        type: text({ pattern: /^[\w][\w.-]{0,127}$/, allowed: "an image tag such as 5.5.4" }),
+        type: imageTag,
         description: "MARA's existing-cluster image tag; combined with mara:kicImageRepository into mara:kicImageName.",
         example: "5.5.4",
         group: "Ingress controller image",
@@ -601,17 +578,15 @@ export const KEYS = {
         key: "mara:ingressEnablePlus",
         legacy: ["kic-helm:enable_plus", "kic-helm:nginx_plus_flag"],
         type: boolean(),
-        default: false,
+        default: DEFAULTS.ingressController.nginxPlus,
         description: "Run the ingress controller in NGINX Plus mode (needs an NGINX Plus image).",
-        group: "Ingress controller",
-    }),
+        group: "Ingress controller",}),
     ingressReplicas: spec({
         key: "mara:ingressReplicas",
         type: integer(1, 20),
-        default: 1,
+        default: DEFAULTS.ingressController.replicas,
         description: "Number of ingress controller pods.",
-        group: "Ingress controller",
-    }),
+        group: "Ingress controller",}),
     storageClass: spec({
         key: "mara:storageClass",
         type: text({ pattern: /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, allowed: "a StorageClass name such as gp3" }),
@@ -633,7 +608,7 @@ export const KEYS = {
     acmeEmail: spec({
         key: "mara:acmeEmail",
         legacy: ["sirius:cert_email"],
-        type: text({ pattern: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, allowed: "an email address" }),
+        type: email,
         description: "Account email for the ACME issuer; setting it creates the ACME ClusterIssuer.",
         example: "ops@example.com",
         group: "Certificates",
@@ -641,10 +616,9 @@ export const KEYS = {
     acmeServer: spec({
         key: "mara:acmeServer",
         type: helmRepoUrl(),
-        default: "https://acme-v02.api.letsencrypt.org/directory",
+        default: DEFAULTS.certManager.acmeServer,
         description: "ACME directory URL (Let's Encrypt production by default; its staging URL for tests).",
-        group: "Certificates",
-    }),
+        group: "Certificates",}),
 
     ...chartKeys("ingress", {
         version: ["kic-helm:chart_version"],
@@ -689,65 +663,57 @@ export const KEYS = {
         key: "mara:logstoreMasterReplicas",
         legacy: ["logstore:master_replicas"],
         type: replicas(1),
-        default: 1,
+        default: DEFAULTS.logstore.replicas.master,
         description: "Elasticsearch master-eligible nodes (use an odd number).",
-        group: "Logs",
-    }),
+        group: "Logs",}),
     logstoreDataReplicas: spec({
         key: "mara:logstoreDataReplicas",
         legacy: ["logstore:data_replicas"],
         type: replicas(1),
-        default: 1,
+        default: DEFAULTS.logstore.replicas.data,
         description: "Elasticsearch data nodes.",
-        group: "Logs",
-    }),
+        group: "Logs",}),
     logstoreIngestReplicas: spec({
         key: "mara:logstoreIngestReplicas",
         legacy: ["logstore:ingest_replicas"],
         type: replicas(0),
-        default: 1,
+        default: DEFAULTS.logstore.replicas.ingest,
         description: "Elasticsearch ingest nodes.",
-        group: "Logs",
-    }),
+        group: "Logs",}),
     logstoreCoordinatingReplicas: spec({
         key: "mara:logstoreCoordinatingReplicas",
         legacy: ["logstore:coordinating_replicas"],
         type: replicas(0),
-        default: 1,
+        default: DEFAULTS.logstore.replicas.coordinating,
         description: "Elasticsearch coordinating-only nodes.",
-        group: "Logs",
-    }),
+        group: "Logs",}),
 
     logstoreVersion: spec({
         key: "mara:logstoreVersion",
         type: text({ pattern: /^[89]\.\d+\.\d+$/, allowed: 'an Elasticsearch 8.x or 9.x version such as "9.5.0"' }),
-        default: "9.5.0",
+        default: DEFAULTS.logstore.version,
         description: "Elasticsearch and Kibana version run by the ECK operator.",
-        group: "Logs",
-    }),
+        group: "Logs",}),
     logstoreStorageSize: spec({
         key: "mara:logstoreStorageSize",
         type: volumeSize,
-        default: "10Gi",
+        default: DEFAULTS.logstore.storageSize,
         description: "Volume size of each Elasticsearch data node.",
-        group: "Logs",
-    }),
+        group: "Logs",}),
 
     // ---- Metrics --------------------------------------------------------------------------------
     prometheusStorageSize: spec({
         key: "mara:prometheusStorageSize",
         type: volumeSize,
-        default: "10Gi",
+        default: DEFAULTS.prometheus.storageSize,
         description: "Volume size of Prometheus.",
-        group: "Metrics",
-    }),
+        group: "Metrics",}),
     dashboardStorageSize: spec({
         key: "mara:dashboardStorageSize",
         type: volumeSize,
-        default: "5Gi",
+        default: DEFAULTS.prometheus.dashboardStorageSize,
         description: "Volume size of Grafana and of Alertmanager.",
-        group: "Metrics",
-    }),
+        group: "Metrics",}),
     grafanaAdminPassword: spec({
         key: "mara:grafanaAdminPassword",
         legacy: ["prometheus:adminpass"],
@@ -762,10 +728,9 @@ export const KEYS = {
     otelCollectorVariant: spec({
         key: "mara:otelCollectorVariant",
         type: oneOf(["basic", "debug", "full"] as const),
-        default: "basic",
+        default: DEFAULTS.observability.collectorVariant,
         description: "OpenTelemetry collector configuration: basic (OTLP, batched, logged), debug (every span logged) or full (adds Zipkin/Jaeger receivers and span metrics for Prometheus).",
-        group: "Tracing",
-    }),
+        group: "Tracing",}),
 
     // ---- Bank of Sirius -------------------------------------------------------------------------
     siriusHostname: spec({
@@ -779,71 +744,62 @@ export const KEYS = {
     }),
     siriusNamespace: spec({
         key: "mara:siriusNamespace",
-        type: text({ pattern: /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, allowed: "a Kubernetes namespace name" }),
-        default: "bos",
+        type: text(PATTERNS.dnsLabel),
+        default: DEFAULTS.application.namespace,
         description: "Namespace of Bank of Sirius.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusImageRegistry: spec({
         key: "mara:siriusImageRegistry",
         type: text({ pattern: /^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, allowed: "a registry and path prefix such as ghcr.io/nginxinc" }),
-        default: "ghcr.io/nginxinc",
+        default: DEFAULTS.application.imageRegistry,
         description: "Where the bos-* images are pulled from (set it to use a mirror).",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusImageTag: spec({
         key: "mara:siriusImageTag",
-        type: text({ pattern: /^[\w][\w.-]{0,127}$/, allowed: "an image tag such as v1.3.0" }),
-        default: "v1.3.0",
+        type: imageTag,
+        default: DEFAULTS.application.imageTag,
         description: "Tag of the bos-* images.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusDbStorageSize: spec({
         key: "mara:siriusDbStorageSize",
         type: volumeSize,
-        default: "1Gi",
+        default: DEFAULTS.application.dbStorageSize,
         description: "Volume size of each Bank of Sirius database.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusRouting: spec({
         key: "mara:siriusRouting",
         type: oneOf(["ingress", "virtualserver"] as const),
-        default: "ingress",
+        default: DEFAULTS.application.routing,
         description: "How traffic reaches the frontend: a standard Ingress, or an NGINX VirtualServer (MARA's later branch).",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusAccountsAdmin: spec({
         key: "mara:siriusAccountsAdmin",
         legacy: ["sirius:accounts_admin"],
         type: dbIdentifier,
-        default: "admin",
+        default: DEFAULTS.application.user,
         description: "User of the accounts database.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusAccountsDb: spec({
         key: "mara:siriusAccountsDb",
         legacy: ["sirius:accounts_db"],
         type: dbIdentifier,
-        default: "postgresdb",
+        default: DEFAULTS.application.database,
         description: "Name of the accounts database.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusLedgerAdmin: spec({
         key: "mara:siriusLedgerAdmin",
         legacy: ["sirius:ledger_admin"],
         type: dbIdentifier,
-        default: "admin",
+        default: DEFAULTS.application.user,
         description: "User of the ledger database.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusLedgerDb: spec({
         key: "mara:siriusLedgerDb",
         legacy: ["sirius:ledger_db"],
         type: dbIdentifier,
-        default: "postgresdb",
+        default: DEFAULTS.application.database,
         description: "Name of the ledger database.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusAccountsPassword: spec({
         key: "mara:siriusAccountsPassword",
         legacy: ["sirius:accounts_pwd"],
@@ -866,10 +822,9 @@ export const KEYS = {
         key: "mara:siriusDemoUser",
         legacy: ["sirius:demo_login_user"],
         type: text({ pattern: /^[\w.@-]{1,64}$/, allowed: "a user name of letters, digits, '.', '_', '@' and '-'" }),
-        default: "testuser",
+        default: DEFAULTS.secrets.demoUser,
         description: "Demo login user created in Bank of Sirius.",
-        group: "Bank of Sirius",
-    }),
+        group: "Bank of Sirius",}),
     siriusDemoPassword: spec({
         key: "mara:siriusDemoPassword",
         legacy: ["sirius:demo_login_pwd"],
@@ -884,17 +839,15 @@ export const KEYS = {
     retainVolumes: spec({
         key: "mara:retainVolumes",
         type: boolean(),
-        default: false,
+        default: DEFAULTS.platform.retainVolumes,
         description: "Keep the data volumes (Elasticsearch, Prometheus, Grafana, databases) when their claims or the stack are deleted: the StorageClass retains them and the destroy drain leaves them alone.",
-        group: "Tear down",
-    }),
+        group: "Tear down",}),
     protectData: spec({
         key: "mara:protectData",
         type: boolean(),
-        default: false,
+        default: DEFAULTS.platform.protectData,
         description: "Protect the stateful components (Logstore, Prometheus, Bank of Sirius) from deletion: pulumi destroy then stops before touching them.",
-        group: "Tear down",
-    }),
+        group: "Tear down",}),
     removeCrds: spec({
         key: "mara:removeCrds",
         type: boolean(),
@@ -906,15 +859,17 @@ export const KEYS = {
     drainTimeoutMinutes: spec({
         key: "mara:drainTimeoutMinutes",
         type: integer(1, 120, "minutes"),
-        default: 15,
+        default: DEFAULTS.clusterDrain.timeoutMinutes,
         description: "How long destroy waits for the cloud to delete the load balancers, interfaces and volumes Kubernetes created before it fails with their list.",
-        group: "Tear down",
-    }),
+        group: "Tear down",}),
 } as const;
 
+/** The id of a key in {@link KEYS}. */
 export type KeyId = keyof typeof KEYS;
 /** The parsed value type of a key id. */
 export type KeyValue<K extends KeyId> = (typeof KEYS)[K] extends KeySpec<infer T> ? T : never;
+/** The ids of the keys that have a declared default. */
+export type DefaultedKeyId = { [K in KeyId]: (typeof KEYS)[K] extends { readonly default: unknown } ? K : never }[KeyId];
 
 /**
  * MARA keys that are accepted and deliberately not used, with the reason shown when they are set to

@@ -1,36 +1,37 @@
 /** Validation and typed settings of the NGINX Ingress Controller image (MARA's kic:* keys). */
+import { KIC_VERSION, splitImageName } from "../contracts";
 import { KEYS } from "./keys";
 import type { MaraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import { Findings, secretOutput } from "./resolve";
-import type { Get, GetResolved, KeyOf } from "./lookup";
+import type { Lookup } from "./lookup";
 
 /** Builds the image settings, checking NGINX Plus requirements. */
-export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Findings): MaraConfig["kic"] {
-    // Values that failed to parse are undefined here; their problems are already recorded.
-    let imageName = v("kicImageName") ?? "";
+export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings): MaraConfig["kic"] {
+    // A value that did not parse reads as its default here; its problem is already recorded.
+    let imageName = d("kicImageName");
     const repo = r("kicImageRepository");
     const tag = r("kicImageTag");
     if (repo.source || tag.source) {
         if (r("kicImageName").source) {
             findings.warn(`${repo.source ?? tag.source} is ignored because ${keyOf("kicImageName")} is set.`);
         } else if (repo.value !== undefined || tag.value !== undefined) {
-            const [defaultRepo, defaultTag] = splitImage(imageName);
+            const [defaultRepo, defaultTag] = splitImageName(imageName);
             imageName = `${repo.value ?? defaultRepo}:${tag.value ?? defaultTag}`;
         }
     }
 
-    const makeTarget = v("kicMakeTarget") ?? "";
+    const makeTarget = d("kicMakeTarget");
     const keyPath = v("kicNginxPlusKeyPath");
     const certPath = v("kicNginxPlusCertPath");
-    const origin = v("kicImageOrigin") ?? "registry";
+    const origin = d("kicImageOrigin");
     if ((keyPath === undefined) !== (certPath === undefined)) {
         const missing = keyPath === undefined ? "kicNginxPlusKeyPath" : "kicNginxPlusCertPath";
         findings.problem({
             key: KEYS[missing].key,
             problem: "is not set, but its NGINX Plus partner is",
             allowed: "both the key and the certificate path, or neither",
-            fix: configSetCommand(KEYS[missing].key, KEYS[missing].example!),
+            fix: configSetCommand(KEYS[missing].key, KEYS[missing].example ?? "<path>"),
         });
     }
     if (keyPath !== undefined && certPath !== undefined) {
@@ -58,14 +59,14 @@ export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Finding
             fix: `build the image with \`make ${makeTarget}\` and push it, then ${configSetCommand(KEYS.kicImageOrigin.key, "registry")} && ${configSetCommand(KEYS.kicImageName.key, "<your-registry>/nginx-plus-ingress:<tag>")}`,
         });
     }
-    const srcUrl = v("kicSrcUrl") ?? "";
+    const srcUrl = d("kicSrcUrl");
     if (origin === "source" && !isLocalPath(srcUrl)) {
         findings.problem({
             key: keyOf("kicSrcUrl"),
             value: srcUrl,
             problem: "is not a local directory; source builds run from a checkout on this machine",
             allowed: "an absolute path or file:// URL of a kubernetes-ingress checkout",
-            fix: `git clone --branch v5.5.4 https://github.com/nginx/kubernetes-ingress.git ~/kubernetes-ingress && ${configSetCommand(keyOf("kicSrcUrl"), "~/kubernetes-ingress")}`,
+            fix: `git clone --branch v${KIC_VERSION} https://github.com/nginx/kubernetes-ingress.git ~/kubernetes-ingress && ${configSetCommand(keyOf("kicSrcUrl"), "~/kubernetes-ingress")}`,
         });
     }
     const plusImage = origin === "source" ? makeTarget.includes("plus") : imageName.includes("plus");
@@ -79,16 +80,11 @@ export function buildKic(r: GetResolved, v: Get, keyOf: KeyOf, findings: Finding
         imageOrigin: origin,
         imageName,
         makeTarget,
-        sourceUrl: v("kicSrcUrl")!,
-        alwaysRebuild: v("kicAlwaysRebuild")!,
+        sourceUrl: srcUrl,
+        alwaysRebuild: d("kicAlwaysRebuild"),
         nginxPlus: keyPath !== undefined && certPath !== undefined ? { keyPath, certPath } : undefined,
         nginxJwt: secretOutput(r("nginxJwt")),
     };
-}
-
-function splitImage(image: string): [string, string] {
-    const at = image.lastIndexOf(":");
-    return at > image.lastIndexOf("/") ? [image.slice(0, at), image.slice(at + 1)] : [image, "latest"];
 }
 
 /** Whether a source location is on this machine (path or file:// URL). */

@@ -3,21 +3,7 @@
  * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { InfraType } from "./keys";
-
-export type { InfraType };
-
-/** Where a Helm chart comes from and how long its release may take. */
-export interface ChartSettings {
-    /** Chart name in the repository (fixed by the catalogue). */
-    readonly chart: string;
-    /** Pinned chart version. */
-    readonly version: string;
-    /** Helm repository URL. */
-    readonly repositoryUrl: string;
-    /** Seconds Helm waits for the release to be ready. */
-    readonly timeoutSeconds: number;
-}
+import type { ChartSettings, InfraType } from "../contracts";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -69,13 +55,13 @@ export interface DigitalOceanInfraConfig {
     readonly adoptRegistry: boolean;
 }
 
-/** Settings of the Linode path (LKE and Harbor). */
+/** Settings of the Linode path (LKE and, optionally, the user's own registry). */
 export interface LinodeInfraConfig {
     readonly type: "linode";
     /** API token (secret), from config or LINODE_TOKEN. */
     readonly token?: pulumi.Output<string>;
-    readonly region?: string;
-    readonly k8sVersion?: string;
+    readonly region: string;
+    readonly k8sVersion: string;
     readonly instanceType: string;
     readonly nodeCount: number;
     readonly highAvailability: boolean;
@@ -95,7 +81,7 @@ export interface ExternalRegistryConfig {
 export interface KubeconfigInfraConfig {
     readonly type: "kubeconfig";
     /** Path of a kubeconfig file, or its contents. */
-    readonly kubeconfig?: string;
+    readonly kubeconfig: string;
     /** Context to use; the kubeconfig's current context when unset. */
     readonly context?: string;
     /** The user's registry for the ingress controller image; pulled from its source when unset. */
@@ -105,8 +91,11 @@ export interface KubeconfigInfraConfig {
 /** Infrastructure settings, discriminated by `type` (the normalised `kubernetes:infra_type`). */
 export type InfraConfig = AwsInfraConfig | DigitalOceanInfraConfig | LinodeInfraConfig | KubeconfigInfraConfig;
 
+/** The settings of one infrastructure type. */
+export type InfraConfigOf<T extends InfraType> = Extract<InfraConfig, { readonly type: T }>;
+
 /** The whole validated configuration. */
-export interface MaraConfig {
+export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     /** Pulumi project name. */
     readonly project: string;
     /** Pulumi stack name. */
@@ -118,7 +107,7 @@ export interface MaraConfig {
     /** StorageClass for persistent volumes; the platform's default when unset. */
     readonly storageClass?: string;
     /** Infrastructure provider settings. */
-    readonly infra: InfraConfig;
+    readonly infra: I;
     /** NGINX Ingress Controller image. */
     readonly kic: {
         readonly imageOrigin: "registry" | "source";

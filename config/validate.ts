@@ -3,10 +3,11 @@
  * several keys. Pure and total: it returns every problem it finds instead of stopping at the first, so
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
-import { CHARTS, ChartId } from "./catalogue";
+import { CHART_IDS, CHARTS, ChartId, ChartSettings, INFRA_TYPES } from "../contracts";
 import {
+    DefaultedKeyId,
+    DefaultedKeySpec,
     INFORMATIONAL_KEYS,
-    INFRA_TYPES,
     KEYS,
     KeyId,
     KeySpec,
@@ -17,8 +18,8 @@ import {
 } from "./keys";
 import { buildInfra } from "./infraSettings";
 import { buildKic } from "./kicSettings";
-import { compareVersions, Get, GetResolved, KeyOf } from "./lookup";
-import type { ChartSettings, MaraConfig } from "./model";
+import { compareVersions, Get, GetDefaulted, GetResolved, KeyOf } from "./lookup";
+import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Findings, RawConfig, resolve, Resolved, secretOutput } from "./resolve";
 import { closest } from "./suggest";
@@ -56,6 +57,7 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         return hit as Resolved<KeyValue<K>>;
     };
     const v = <K extends KeyId>(id: K) => r(id).value;
+    const d: GetDefaulted = <K extends DefaultedKeyId>(id: K) => v(id) ?? (KEYS[id] as DefaultedKeySpec<KeyValue<K>>).default;
     /** The key to name in a message about `id`: the one the user set, else the canonical key. */
     const keyOf = (id: KeyId) => r(id).source ?? KEYS[id].key;
 
@@ -73,9 +75,9 @@ export function validateConfig(raw: RawConfig): ValidationResult {
     }
 
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
-    const infra = infraType ? buildInfra(infraType, raw, r, v, keyOf, findings) : undefined;
+    const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
-    const kic = buildKic(r, v, keyOf, findings);
+    const kic = buildKic({ r, v, d, keyOf }, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
     checkCertificates(v, keyOf, findings);
@@ -95,9 +97,9 @@ export function validateConfig(raw: RawConfig): ValidationResult {
 
     const chart = (id: ChartId): ChartSettings => ({
         chart: CHARTS[id].chart,
-        version: v(`${id}ChartVersion`)!,
-        repositoryUrl: v(`${id}HelmRepoUrl`)!,
-        timeoutSeconds: v(`${id}HelmTimeout`)!,
+        version: d(`${id}ChartVersion`),
+        repositoryUrl: d(`${id}HelmRepoUrl`),
+        timeoutSeconds: d(`${id}HelmTimeout`),
     });
 
     const config: MaraConfig = {
@@ -108,47 +110,47 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         storageClass: v("storageClass"),
         infra,
         kic,
-        ingress: { chart: chart("ingress"), enablePlus: v("ingressEnablePlus")!, replicas: v("ingressReplicas")!, serviceType: v("ingressServiceType")! },
+        ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
         teardown: {
-            retainVolumes: v("retainVolumes")!,
-            protectData: v("protectData")!,
+            retainVolumes: d("retainVolumes"),
+            protectData: d("protectData"),
             removeCrds: v("removeCrds") ?? infra.type !== "kubeconfig",
-            drainTimeoutMinutes: v("drainTimeoutMinutes")!,
+            drainTimeoutMinutes: d("drainTimeoutMinutes"),
         },
-        certManager: { chart: chart("certManager"), issuer: v("tlsIssuer")!, acmeEmail: v("acmeEmail"), acmeServer: v("acmeServer")! },
+        certManager: { chart: chart("certManager"), issuer: d("tlsIssuer"), acmeEmail: v("acmeEmail"), acmeServer: d("acmeServer") },
         logstore: {
             chart: chart("logstore"),
-            version: v("logstoreVersion")!,
-            storageSize: v("logstoreStorageSize")!,
+            version: d("logstoreVersion"),
+            storageSize: d("logstoreStorageSize"),
             replicas: {
-                master: v("logstoreMasterReplicas")!,
-                data: v("logstoreDataReplicas")!,
-                ingest: v("logstoreIngestReplicas")!,
-                coordinating: v("logstoreCoordinatingReplicas")!,
+                master: d("logstoreMasterReplicas"),
+                data: d("logstoreDataReplicas"),
+                ingest: d("logstoreIngestReplicas"),
+                coordinating: d("logstoreCoordinatingReplicas"),
             },
         },
         logagent: { chart: chart("logagent") },
         prometheus: {
             chart: chart("prometheus"),
             statsdChart: chart("statsd"),
-            storageSize: v("prometheusStorageSize")!,
-            dashboardStorageSize: v("dashboardStorageSize")!,
+            storageSize: d("prometheusStorageSize"),
+            dashboardStorageSize: d("dashboardStorageSize"),
             grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
         },
-        observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: v("otelCollectorVariant")! },
+        observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
         sirius: {
-            namespace: v("siriusNamespace")!,
-            imageRegistry: v("siriusImageRegistry")!,
-            imageTag: v("siriusImageTag")!,
-            dbStorageSize: v("siriusDbStorageSize")!,
-            routing: v("siriusRouting")!,
+            namespace: d("siriusNamespace"),
+            imageRegistry: d("siriusImageRegistry"),
+            imageTag: d("siriusImageTag"),
+            dbStorageSize: d("siriusDbStorageSize"),
+            routing: d("siriusRouting"),
             hostname: v("siriusHostname"),
-            accountsAdmin: v("siriusAccountsAdmin")!,
-            accountsDb: v("siriusAccountsDb")!,
-            ledgerAdmin: v("siriusLedgerAdmin")!,
-            ledgerDb: v("siriusLedgerDb")!,
-            demoUser: v("siriusDemoUser")!,
+            accountsAdmin: d("siriusAccountsAdmin"),
+            accountsDb: d("siriusAccountsDb"),
+            ledgerAdmin: d("siriusLedgerAdmin"),
+            ledgerDb: d("siriusLedgerDb"),
+            demoUser: d("siriusDemoUser"),
             accountsPassword: secretOutput(r("siriusAccountsPassword")),
             ledgerPassword: secretOutput(r("siriusLedgerPassword")),
             demoPassword: secretOutput(r("siriusDemoPassword")),
@@ -160,18 +162,18 @@ export function validateConfig(raw: RawConfig): ValidationResult {
 
 
 function chartOf(id: KeyId): ChartId | undefined {
-    const m = /^(\w+?)(ChartVersion|HelmRepoUrl)$/.exec(id);
-    return m && m[1]! in CHARTS ? (m[1] as ChartId) : undefined;
+    const stem = /^(\w+?)(ChartVersion|HelmRepoUrl)$/.exec(id)?.[1];
+    return CHART_IDS.find((c) => c === stem);
 }
 
 /** Unknown keys in namespaces we own are typos until proven otherwise. */
 function checkKeyNames(raw: RawConfig, findings: Findings): void {
     for (const key of Object.keys(raw.values)) {
         const name = key.slice(key.indexOf(":") + 1);
-        const dotted = /^([a-z-]+)\.(\w+)$/.exec(name);
+        const [, dottedNs, dottedName] = /^([a-z-]+)\.(\w+)$/.exec(name) ?? [];
         // The CLI files a key written without a colon under the project; MARA's example has one such typo.
-        if (key.startsWith(`${PROJECT_NAMESPACE}:`) && dotted && (MARA_NAMESPACES as readonly string[]).includes(dotted[1]!)) {
-            const meant = `${dotted[1]}:${dotted[2]}`;
+        if (key.startsWith(`${PROJECT_NAMESPACE}:`) && dottedNs !== undefined && (MARA_NAMESPACES as readonly string[]).includes(dottedNs)) {
+            const meant = `${dottedNs}:${dottedName}`;
             findings.warn(
                 `"${name}" is ignored: it has a dot where a colon belongs, so Pulumi files it under the project as ${key}` +
                     (KNOWN_KEYS.includes(meant) ? `; write it as ${meant}.` : "."),
@@ -215,7 +217,7 @@ function legacyChartsToIgnore(raw: RawConfig, findings: Findings): Set<ChartId> 
             );
         }
     }
-    for (const id of Object.keys(CHARTS) as ChartId[]) {
+    for (const id of CHART_IDS) {
         const name = named.get(id);
         const maraChart = CHARTS[id].maraChart;
         if (name !== undefined ? name !== CHARTS[id].chart : maraChart !== undefined) ignored.add(id);
@@ -292,7 +294,7 @@ function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
 
 /** A pinned chart older than the one this platform is tested with usually means stale MARA pins. */
 function checkChartVersions(r: GetResolved, findings: Findings): void {
-    for (const id of Object.keys(CHARTS) as ChartId[]) {
+    for (const id of CHART_IDS) {
         const configured = r(`${id}ChartVersion`);
         if (!configured.source || configured.value === undefined) continue;
         const tested = CHARTS[id].version;

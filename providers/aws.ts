@@ -3,19 +3,19 @@ import * as aws from "@pulumi/aws";
 import { Ecr } from "../components/ecr";
 import { Eks } from "../components/eks";
 import { Vpc } from "../components/vpc";
+import type { ClusterInfrastructure } from "../contracts";
 import type { AwsInfraConfig, MaraConfig } from "../config";
-import { clusterAccess } from "./clusterAccess";
+import { connectCluster } from "./clusterAccess";
 import { EKS_PLATFORM } from "./platformFacts";
-import type { ClusterInfrastructure } from "./types";
 
 /** Tags on every AWS resource, so the stack's resources can be found and attributed in the account. */
 export function awsDefaultTags(cfg: MaraConfig): Record<string, string> {
     return { "mara:project": cfg.project, "mara:stack": cfg.stack, "mara:cluster": cfg.clusterName };
 }
 
-/** Creates the AWS infrastructure. `cfg.infra` must be the AWS settings. */
-export function createAwsInfrastructure(cfg: MaraConfig): ClusterInfrastructure {
-    const infra = cfg.infra as AwsInfraConfig;
+/** Creates the AWS infrastructure. */
+export function createAwsInfrastructure(cfg: MaraConfig<AwsInfraConfig>): ClusterInfrastructure {
+    const infra = cfg.infra;
     const provider = new aws.Provider("aws", {
         region: infra.region as aws.Region,
         profile: infra.profile,
@@ -51,29 +51,27 @@ export function createAwsInfrastructure(cfg: MaraConfig): ClusterInfrastructure 
         opts,
     );
     const ecr = new Ecr("ecr", { repositoryName: infra.ecr.repositoryName, imageRetention: infra.ecr.imageRetention }, opts);
-    const kubeconfig = clusterAccess(cfg, {
-        clusterName: cluster.clusterName,
-        kubeconfig: cluster.kubeconfig,
-        cloud: { kind: "aws", region: infra.region, profile: infra.profile, vpcId: vpc.vpcId },
-        cluster,
-        network: [vpc],
-    });
-
-    return {
-        infraType: "aws",
-        clusterName: cluster.clusterName,
-        kubeconfig: kubeconfig.kubeconfig,
-        provider: kubeconfig.provider,
-        registry: { kind: "ecr", repositoryUrl: ecr.repositoryUrl, credentials: ecr.credentials, needsPullSecret: false },
-        platform: EKS_PLATFORM,
-        outputs: {
-            vpc_id: vpc.vpcId,
-            public_subnet_ids: vpc.publicSubnetIds,
-            private_subnet_ids: vpc.privateSubnetIds,
-            azs: vpc.availabilityZones,
-            repository_url: ecr.repositoryUrl,
-            registry_id: ecr.registryId,
-            oidc_provider_arn: cluster.oidcProviderArn,
+    return connectCluster(
+        cfg.teardown,
+        {
+            clusterName: cluster.clusterName,
+            kubeconfig: cluster.kubeconfig,
+            cloud: { kind: "aws", region: infra.region, profile: infra.profile, vpcId: vpc.vpcId },
+            cluster,
+            network: [vpc],
         },
-    };
+        {
+            infraType: "aws",
+            registry: { kind: "ecr", repositoryUrl: ecr.repositoryUrl, credentials: ecr.credentials, needsPullSecret: false },
+            platform: EKS_PLATFORM,
+            outputs: {
+                vpc_id: vpc.vpcId,
+                public_subnet_ids: vpc.publicSubnetIds,
+                private_subnet_ids: vpc.privateSubnetIds,
+                azs: vpc.availabilityZones,
+                registry_id: ecr.registryId,
+                oidc_provider_arn: cluster.oidcProviderArn,
+            },
+        },
+    );
 }

@@ -1,14 +1,16 @@
 /**
- * The two steps every infrastructure path ends with: the destroy drain, then the one Kubernetes
- * provider, which waits for both the cluster and the drain. Written once so every cloud gets the same
- * delete order (everything in the cluster, then the drain, then the cluster and its network).
+ * The steps every infrastructure path ends with: the destroy drain, then the one Kubernetes provider,
+ * which waits for both the cluster and the drain, and the {@link ClusterInfrastructure} the program gets.
+ * Written once so every cloud gets the same delete order (everything in the cluster, then the drain, then
+ * the cluster and its network) and hands over the same shape.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ClusterDrain, DrainCloud } from "../components/clusterDrain";
 import { Kubeconfig } from "../components/kubeconfig";
+import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
 
-/** What {@link clusterAccess} needs to know about the cluster. */
+/** What {@link connectCluster} needs to know about the cluster. */
 export interface ClusterAccessArgs {
     /** Name of the cluster, as the cloud knows it; the drain finds the cluster's load balancers and volumes by it. */
     readonly clusterName: pulumi.Input<string>;
@@ -26,8 +28,14 @@ export interface ClusterAccessArgs {
     readonly network?: pulumi.Resource[];
 }
 
-/** Creates the drain and the Kubernetes provider that waits for it. */
-export function clusterAccess(cfg: MaraConfig, a: ClusterAccessArgs): Kubeconfig {
+/** What a cloud contributes to its {@link ClusterInfrastructure} besides the connection to the cluster. */
+export type CloudParts = Pick<ClusterInfrastructure, "infraType" | "registry" | "platform" | "publishHostname"> & {
+    /** The cloud's own stack outputs; `repository_url` is added when there is a registry. */
+    readonly outputs?: ClusterInfrastructure["outputs"];
+};
+
+/** Creates the drain and the Kubernetes provider that waits for it, and assembles the cluster's description. */
+export function connectCluster(teardown: MaraConfig["teardown"], a: ClusterAccessArgs, parts: CloudParts): ClusterInfrastructure {
     const drain = new ClusterDrain(
         "drain",
         {
@@ -35,17 +43,27 @@ export function clusterAccess(cfg: MaraConfig, a: ClusterAccessArgs): Kubeconfig
             cloud: a.cloud,
             kubeconfig: a.kubeconfig,
             context: a.context,
-            removeCrds: cfg.teardown.removeCrds,
-            retainVolumes: cfg.teardown.retainVolumes,
-            timeoutMinutes: cfg.teardown.drainTimeoutMinutes,
+            removeCrds: teardown.removeCrds,
+            retainVolumes: teardown.retainVolumes,
+            timeoutMinutes: teardown.drainTimeoutMinutes,
         },
         a.cluster ? { dependsOn: [a.cluster, ...(a.network ?? [])] } : undefined,
     );
-    return new Kubeconfig("kubeconfig", {
+    const access = new Kubeconfig("kubeconfig", {
         kubeconfig: a.kubeconfig,
         clusterName: a.clusterName,
         clusterIdentifier: a.clusterIdentifier,
         context: a.context,
         waitFor: a.cluster ? [a.cluster, drain] : [drain],
     });
+    return {
+        infraType: parts.infraType,
+        clusterName: access.clusterName,
+        kubeconfig: access.kubeconfig,
+        provider: access.provider,
+        registry: parts.registry,
+        platform: parts.platform,
+        outputs: { ...parts.outputs, ...(parts.registry ? { repository_url: parts.registry.repositoryUrl } : {}) },
+        publishHostname: parts.publishHostname,
+    };
 }

@@ -4,14 +4,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { DnsRecord } from "../components/dnsRecord";
 import { Docr } from "../components/docr";
 import { Doks } from "../components/doks";
+import type { ClusterInfrastructure } from "../contracts";
 import type { DigitalOceanInfraConfig, MaraConfig } from "../config";
-import { clusterAccess } from "./clusterAccess";
-import { doksPlatform } from "./platformFacts";
-import type { ClusterInfrastructure } from "./types";
+import { connectCluster } from "./clusterAccess";
+import { doksLoadBalancerName, doksPlatform } from "./platformFacts";
 
-/** Creates the DigitalOcean infrastructure. `cfg.infra` must be the DigitalOcean settings. */
-export function createDigitalOceanInfrastructure(cfg: MaraConfig): ClusterInfrastructure {
-    const infra = cfg.infra as DigitalOceanInfraConfig;
+/** Creates the DigitalOcean infrastructure. */
+export function createDigitalOceanInfrastructure(cfg: MaraConfig<DigitalOceanInfraConfig>): ClusterInfrastructure {
+    const infra = cfg.infra;
     // With no token in config the provider reads DIGITALOCEAN_TOKEN itself; config validation warned already.
     const token = infra.token ?? pulumi.secret(process.env.DIGITALOCEAN_TOKEN ?? "");
     const provider = new digitalocean.Provider("digitalocean", { token });
@@ -28,22 +28,21 @@ export function createDigitalOceanInfrastructure(cfg: MaraConfig): ClusterInfras
         opts,
     );
     const platform = doksPlatform(cfg.clusterName);
-    const kubeconfig = clusterAccess(cfg, {
-        clusterName: cluster.clusterName,
-        kubeconfig: cluster.kubeconfig,
-        clusterIdentifier: cluster.clusterId,
-        cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId, loadBalancerNames: [platform.loadBalancerAnnotations["service.beta.kubernetes.io/do-loadbalancer-name"]!] },
-        cluster,
-    });
-
-    return {
-        infraType: "digitalocean",
-        clusterName: cluster.clusterName,
-        kubeconfig: kubeconfig.kubeconfig,
-        provider: kubeconfig.provider,
-        registry: { kind: "docr", repositoryUrl: registry.repositoryUrl, credentials: registry.pushCredentials, pullCredentials: registry.pullCredentials, needsPullSecret: true },
-        platform,
-        outputs: { cluster_id: cluster.clusterId, registry_name: registry.registryName, repository_url: registry.repositoryUrl },
-        publishHostname: (fqdn, address) => new DnsRecord("dns", { fqdn, address }, opts),
-    };
+    return connectCluster(
+        cfg.teardown,
+        {
+            clusterName: cluster.clusterName,
+            kubeconfig: cluster.kubeconfig,
+            clusterIdentifier: cluster.clusterId,
+            cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId, loadBalancerNames: [doksLoadBalancerName(cfg.clusterName)] },
+            cluster,
+        },
+        {
+            infraType: "digitalocean",
+            registry: { kind: "docr", repositoryUrl: registry.repositoryUrl, credentials: registry.pushCredentials, pullCredentials: registry.pullCredentials, needsPullSecret: true },
+            platform,
+            outputs: { cluster_id: cluster.clusterId, registry_name: registry.registryName },
+            publishHostname: (fqdn, address) => new DnsRecord("dns", { fqdn, address }, opts),
+        },
+    );
 }

@@ -1,7 +1,7 @@
 /** The user's own OCI registry (GHCR, Docker Hub, Quay, a company Harbor...) as the platform's registry. */
 import * as pulumi from "@pulumi/pulumi";
+import type { ContainerRegistry } from "../contracts";
 import type { ExternalRegistryConfig } from "../config";
-import type { ContainerRegistry } from "./types";
 
 /** The registry the ingress controller image is pushed to, when one is configured. */
 export function externalRegistry(r: ExternalRegistryConfig | undefined): ContainerRegistry | undefined {

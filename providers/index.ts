@@ -7,4 +7,3 @@ export * from "./factory";
 export * from "./kubeconfig";
 export * from "./linode";
 export * from "./platformFacts";
-export * from "./types";

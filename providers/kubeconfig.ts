@@ -5,28 +5,22 @@
  */
 import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
+import type { ClusterInfrastructure } from "../contracts";
 import { expandHome, isKubeconfigPath, KubeconfigInfraConfig, MaraConfig } from "../config";
-import { clusterAccess } from "./clusterAccess";
+import { connectCluster } from "./clusterAccess";
 import { externalRegistry } from "./externalRegistry";
 import { EXISTING_CLUSTER_PLATFORM } from "./platformFacts";
-import type { ClusterInfrastructure } from "./types";
 
-/** Connects to the existing cluster. `cfg.infra` must be the kubeconfig settings. */
-export function createKubeconfigInfrastructure(cfg: MaraConfig): ClusterInfrastructure {
-    const infra = cfg.infra as KubeconfigInfraConfig;
-    const credentials = pulumi.secret(readKubeconfig(infra.kubeconfig!));
+/** Connects to the existing cluster. */
+export function createKubeconfigInfrastructure(cfg: MaraConfig<KubeconfigInfraConfig>): ClusterInfrastructure {
+    const infra = cfg.infra;
+    const credentials = pulumi.secret(readKubeconfig(infra.kubeconfig));
     // No cloud to drain, but the platform's CRDs can still be removed at destroy when asked (mara:removeCrds).
-    const kubeconfig = clusterAccess(cfg, { clusterName: cfg.clusterName, kubeconfig: credentials, context: infra.context, cloud: { kind: "none" } });
-    const registry = externalRegistry(infra.registry);
-    return {
-        infraType: "kubeconfig",
-        clusterName: kubeconfig.clusterName,
-        kubeconfig: kubeconfig.kubeconfig,
-        provider: kubeconfig.provider,
-        registry,
-        platform: EXISTING_CLUSTER_PLATFORM,
-        outputs: registry ? { repository_url: registry.repositoryUrl } : {},
-    };
+    return connectCluster(
+        cfg.teardown,
+        { clusterName: cfg.clusterName, kubeconfig: credentials, context: infra.context, cloud: { kind: "none" } },
+        { infraType: "kubeconfig", registry: externalRegistry(infra.registry), platform: EXISTING_CLUSTER_PLATFORM },
+    );
 }
 
 /**

@@ -7,15 +7,15 @@
 import * as linode from "@pulumi/linode";
 import * as pulumi from "@pulumi/pulumi";
 import { Lke } from "../components/lke";
+import type { ClusterInfrastructure } from "../contracts";
 import type { LinodeInfraConfig, MaraConfig } from "../config";
-import { clusterAccess } from "./clusterAccess";
+import { connectCluster } from "./clusterAccess";
 import { externalRegistry } from "./externalRegistry";
 import { lkePlatform } from "./platformFacts";
-import type { ClusterInfrastructure } from "./types";
 
-/** Creates the Linode infrastructure. `cfg.infra` must be the Linode settings. */
-export function createLinodeInfrastructure(cfg: MaraConfig): ClusterInfrastructure {
-    const infra = cfg.infra as LinodeInfraConfig;
+/** Creates the Linode infrastructure. */
+export function createLinodeInfrastructure(cfg: MaraConfig<LinodeInfraConfig>): ClusterInfrastructure {
+    const infra = cfg.infra;
     // MARA's projects found the Linode provider did not pick the token up by itself; pass it explicitly.
     const token = infra.token ?? pulumi.secret(process.env.LINODE_TOKEN ?? "");
     const provider = new linode.Provider("linode", { token });
@@ -23,29 +23,17 @@ export function createLinodeInfrastructure(cfg: MaraConfig): ClusterInfrastructu
         "lke",
         {
             clusterName: cfg.clusterName,
-            region: infra.region!,
-            version: infra.k8sVersion!,
+            region: infra.region,
+            version: infra.k8sVersion,
             nodeType: infra.instanceType,
             nodeCount: infra.nodeCount,
             highAvailability: infra.highAvailability,
         },
         { providers: [provider] },
     );
-    const kubeconfig = clusterAccess(cfg, {
-        clusterName: cluster.clusterName,
-        kubeconfig: cluster.kubeconfig,
-        clusterIdentifier: cluster.clusterId,
-        cloud: { kind: "linode", token },
-        cluster,
-    });
-    const registry = externalRegistry(infra.registry);
-    return {
-        infraType: "linode",
-        clusterName: cluster.clusterName,
-        kubeconfig: kubeconfig.kubeconfig,
-        provider: kubeconfig.provider,
-        registry,
-        platform: lkePlatform(cfg.clusterName),
-        outputs: { cluster_id: cluster.clusterId, ...(registry ? { repository_url: registry.repositoryUrl } : {}) },
-    };
+    return connectCluster(
+        cfg.teardown,
+        { clusterName: cluster.clusterName, kubeconfig: cluster.kubeconfig, clusterIdentifier: cluster.clusterId, cloud: { kind: "linode", token }, cluster },
+        { infraType: "linode", registry: externalRegistry(infra.registry), platform: lkePlatform(cfg.clusterName), outputs: { cluster_id: cluster.clusterId } },
+    );
 }

@@ -1,5 +1,5 @@
 /** What add-ons need to know about each kind of cluster. */
-import type { PlatformFacts } from "./types";
+import type { PlatformFacts } from "../contracts";
 
 /** Every supported distribution runs a CRI runtime whose kubelet links container logs here. */
 const CRI_LOGS = { containerRuntime: "containerd", containerLogPath: "/var/log/containers", podLogPath: "/var/log/pods" } as const;
@@ -15,12 +15,17 @@ export const EKS_PLATFORM: PlatformFacts = {
     storageProvisioner: { provisioner: "ebs.csi.aws.com", parameters: { type: "gp3", encrypted: "true" } },
 };
 
+/** Name DigitalOcean gives the ingress load balancer of a DOKS cluster (the destroy drain waits for it by this name). */
+export function doksLoadBalancerName(clusterName: string): string {
+    return `${clusterName}-ingress`;
+}
+
 /** DOKS: load balancers with an IP only; `do-block-storage` deletes volumes with their claims. */
 export function doksPlatform(clusterName: string): PlatformFacts {
     return {
         ...CRI_LOGS,
         loadBalancerAddress: "ip",
-        loadBalancerAnnotations: { "service.beta.kubernetes.io/do-loadbalancer-name": `${clusterName}-ingress` },
+        loadBalancerAnnotations: { "service.beta.kubernetes.io/do-loadbalancer-name": doksLoadBalancerName(clusterName) },
         storageClass: "do-block-storage",
         storageProvisioner: { provisioner: "dobs.csi.digitalocean.com", parameters: {} },
     };

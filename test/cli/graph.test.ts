@@ -98,5 +98,8 @@ describe("helpers", () => {
     it("labels a component by type, adding the name only when it says more", () => {
         expect(label({ type: "mara:addons:IngressController", name: "ingress-controller" })).toBe("IngressController");
         expect(label({ type: "mara:app:Application", name: "bank-of-sirius" })).toBe("Application: bank-of-sirius");
+        // A child named after its parent (`platform-ingress-controller` in `platform`) is labelled by the rest of its name.
+        expect(label({ type: "mara:addons:IngressController", name: "platform-ingress-controller", shortName: "ingress-controller" })).toBe("IngressController");
+        expect(label({ type: "mara:addons:IngressController", name: "edge-ingress", shortName: "ingress" })).toBe("IngressController: ingress");
     });
 });

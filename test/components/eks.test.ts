@@ -101,7 +101,7 @@ describe("Eks argument checks", () => {
         [{ desiredSize: 20 }, "Eks: desiredSize (20) must be within [minSize, maxSize] = [3, 12]."],
         [{ minSize: 1.5 }, "Eks: minSize must be a whole number of nodes, got 1.5."],
         [{ maxSize: 0, minSize: 0, desiredSize: 0 }, "Eks: maxSize must be at least 1; the platform needs nodes to run on."],
-        [{ version: "v1.35" }, 'Eks: version "v1.35" must be a Kubernetes minor version such as "1.35".'],
+        [{ version: "v1.35" }, 'Eks: version "v1.35" is not a Kubernetes minor version such as "1.35".'],
         [{ clusterName: "-bad" }, 'Eks: clusterName "-bad" is not a valid EKS name (letters, digits, \'-\' and \'_\', at most 100).'],
     ])("rejects %j", (override, message) => {
         expect(() => validateEksArgs({ ...base, ...override })).toThrow(message);

@@ -2,7 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ACCESS_LOG_FORMAT, dockerConfigJson, IngressController, ingressControllerValues, KicValuesInput } from "../../components";
-import { CHARTS } from "../../config/catalogue";
+import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
 

@@ -3,8 +3,10 @@ import * as fs from "fs";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { imageTag, KicImage, OPEN_SOURCE_TARGETS, planKicImage } from "../../components";
-import { DEFAULT_KIC_IMAGE } from "../../config/keys";
+import { DEFAULTS } from "../../contracts";
 import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
+
+const DEFAULT_KIC_IMAGE = DEFAULTS.kicImage.imageName;
 
 const MIRROR_DIR = path.resolve(__dirname, "../../components/docker");
 const DIGEST = "0123456789abcdef".repeat(4);

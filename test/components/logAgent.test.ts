@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as random from "@pulumi/random";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LogAgent, LogAgentArgs, logAgentValues, LogAgentValuesInput, section } from "../../components";
-import { CHARTS } from "../../config/catalogue";
+import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, isWrappedSecret, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
 

@@ -1,7 +1,7 @@
 import * as random from "@pulumi/random";
 import { beforeAll, describe, expect, it } from "vitest";
 import { elasticsearchSpec, LOG_WRITER_ROLE, Logstore, LogstoreReplicas, validateLogstoreArgs } from "../../components";
-import { CHARTS } from "../../config/catalogue";
+import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets, plainStrings } from "../support/mocks";
 

@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectorConfig, CollectorVariant, Observability } from "../../components";
-import { CHARTS } from "../../config/catalogue";
+import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, promiseOf, Registration, settle } from "../support/mocks";
 

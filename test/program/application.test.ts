@@ -97,7 +97,7 @@ describe("Bank of Sirius on AWS", () => {
         expect(ingress.spec.tls).toEqual([{ hosts: ["a1b2c3-123.elb.us-east-1.amazonaws.com"], secretName: "sirius-secret" }]);
         expect(ingress.spec.rules[0]!.host).toBe("a1b2c3-123.elb.us-east-1.amazonaws.com");
         expect(await promiseOf(run.outputs!.application_url as pulumi.Output<string>)).toBe("https://a1b2c3-123.elb.us-east-1.amazonaws.com");
-        const issuer = find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", "cert-manager-selfsigned");
+        const issuer = find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", "platform-cert-manager-selfsigned");
         expect(find(regs, "kubernetes:networking.k8s.io/v1:Ingress", "bank-of-sirius-ingress").dependencies).toContain(issuer.urn);
     });
 
@@ -123,7 +123,7 @@ describe("Bank of Sirius on AWS", () => {
             serviceMonitor: { enabled: true },
         });
         // dependsOn a local component waits for its children: here the release that installs the ServiceMonitor CRD.
-        expect(exporter.dependencies).toContain(find(regs, "kubernetes:helm.sh/v3:Release", "prometheus-release").urn);
+        expect(exporter.dependencies).toContain(find(regs, "kubernetes:helm.sh/v3:Release", "platform-prometheus-release").urn);
     });
 
     it("passes Kubernetes schema validation for every application object", () => {
@@ -156,7 +156,7 @@ describe("Bank of Sirius options", () => {
             upstreams: [{ name: "frontend", service: "frontend", port: 80 }],
             routes: [{ path: "/", action: { pass: "frontend" } }],
         });
-        expect(vs.dependencies).toContain(find(run.registrations, "kubernetes:helm.sh/v3:Release", "ingress-controller-release").urn);
+        expect(vs.dependencies).toContain(find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-ingress-controller-release").urn);
     });
 
     it("uses the ACME issuer and the configured host name when asked", async () => {

@@ -84,7 +84,7 @@ describe("drain settings", () => {
     it("retains volumes, protects stateful components and leaves CRDs on shared clusters when asked", async () => {
         const raw = fixture("minimal-aws");
         const run = await runProgram({ ...raw, values: { ...raw.values, "mara:retainVolumes": "true", "mara:protectData": "true", "mara:removeCrds": "false" } });
-        expect(find(run.registrations, "kubernetes:storage.k8s.io/v1:StorageClass", "storage-class").inputs!.reclaimPolicy).toBe("Retain");
+        expect(find(run.registrations, "kubernetes:storage.k8s.io/v1:StorageClass", "platform-storage-class").inputs!.reclaimPolicy).toBe("Retain");
         expect(unwrapSecrets(find(run.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs)).toMatchObject({ removeCrds: false, retainVolumes: true });
         const existing = await runProgram(fixture("mara-kubeconfig"));
         expect(unwrapSecrets(find(existing.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs)).toMatchObject({ cloud: "none", removeCrds: false });

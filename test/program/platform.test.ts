@@ -70,29 +70,29 @@ describe("platform on AWS", () => {
     });
 
     it("orders custom resources after the releases that install their CRDs", () => {
-        for (const name of ["cert-manager-selfsigned"]) {
-            expect(find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", name).dependencies).toContain(release("cert-manager-release").urn);
+        for (const name of ["platform-cert-manager-selfsigned"]) {
+            expect(find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", name).dependencies).toContain(release("platform-cert-manager-release").urn);
         }
-        expect(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "logstore-elasticsearch").dependencies).toContain(release("logstore-operator").urn);
-        expect(find(regs, "kubernetes:kibana.k8s.elastic.co/v1:Kibana", "logstore-kibana").dependencies).toContain(release("logstore-operator").urn);
-        expect(find(regs, "kubernetes:monitoring.coreos.com/v1:ServiceMonitor", "prometheus-nginx-ingress").dependencies).toContain(release("prometheus-release").urn);
-        expect(release("prometheus-statsd").dependencies).toContain(release("prometheus-release").urn);
-        expect(find(regs, "kubernetes:opentelemetry.io/v1beta1:OpenTelemetryCollector", "observability-collector").dependencies).toContain(
-            release("observability-operator").urn,
+        expect(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "platform-logstore-elasticsearch").dependencies).toContain(release("platform-logstore-operator").urn);
+        expect(find(regs, "kubernetes:kibana.k8s.elastic.co/v1:Kibana", "platform-logstore-kibana").dependencies).toContain(release("platform-logstore-operator").urn);
+        expect(find(regs, "kubernetes:monitoring.coreos.com/v1:ServiceMonitor", "platform-prometheus-nginx-ingress").dependencies).toContain(release("platform-prometheus-release").urn);
+        expect(release("platform-prometheus-statsd").dependencies).toContain(release("platform-prometheus-release").urn);
+        expect(find(regs, "kubernetes:opentelemetry.io/v1beta1:OpenTelemetryCollector", "platform-observability-collector").dependencies).toContain(
+            release("platform-observability-operator").urn,
         );
     });
 
     it("installs the OpenTelemetry operator only after cert-manager and its issuers", () => {
-        const ns = find(regs, "kubernetes:core/v1:Namespace", "observability-ns");
-        expect(ns.dependencies).toContain(release("cert-manager-release").urn);
+        const ns = find(regs, "kubernetes:core/v1:Namespace", "platform-observability-ns");
+        expect(ns.dependencies).toContain(release("platform-cert-manager-release").urn);
         expect(dependsOnType(regs, ns, "kubernetes:cert-manager.io/v1:ClusterIssuer")).toBe(true);
     });
 
     it("starts the log agent once Elasticsearch exists, writing as its own limited user", () => {
         // The release waits for Elasticsearch (its host name comes from it), not for Kibana.
-        const agent = release("log-agent-release");
-        expect(agent.dependencies).toContain(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "logstore-elasticsearch").urn);
-        expect(agent.dependencies).not.toContain(find(regs, "kubernetes:kibana.k8s.elastic.co/v1:Kibana", "logstore-kibana").urn);
+        const agent = release("platform-log-agent-release");
+        expect(agent.dependencies).toContain(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "platform-logstore-elasticsearch").urn);
+        expect(agent.dependencies).not.toContain(find(regs, "kubernetes:kibana.k8s.elastic.co/v1:Kibana", "platform-logstore-kibana").urn);
         const values = agent.inputs!.values as Record<string, { inputs: string; outputs: string }>;
         expect(values.config.inputs).toMatch(/\n {4}Path +\/var\/log\/containers\/\*\.log\n/);
         expect(values.config.inputs).toMatch(/\n {4}multiline\.parser +cri\n/);
@@ -101,12 +101,12 @@ describe("platform on AWS", () => {
     });
 
     it("deploys the image KicImage pushed to ECR, through an NLB", async () => {
-        const values = release("ingress-controller-release").inputs!.values as { controller: { image: unknown } };
+        const values = release("platform-ingress-controller-release").inputs!.values as { controller: { image: unknown } };
         expect(values.controller.image).toEqual({ repository: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev", tag: "5.5.4", pullPolicy: "IfNotPresent" });
-        const image = find(regs, "docker:index/image:Image", "kic-image-image");
+        const image = find(regs, "docker:index/image:Image", "platform-kic-image-image");
         expect(image.inputs).toMatchObject({ imageName: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev:5.5.4", buildOnPreview: false });
         expect(isWrappedSecret(image.inputs!.registry)).toBe(true);
-        const service = find(regs, "kubernetes:core/v1:Service", "ingress-controller-service");
+        const service = find(regs, "kubernetes:core/v1:Service", "platform-ingress-controller-service");
         expect((service.inputs!.metadata as { annotations: Record<string, string> }).annotations["service.beta.kubernetes.io/aws-load-balancer-type"]).toBe("nlb");
         expect(await promiseOf(run.outputs!.lb_ingress_hostname as pulumi.Output<string>)).toBe("a1b2c3-123.elb.us-east-1.amazonaws.com");
     });
@@ -118,7 +118,7 @@ describe("platform on AWS", () => {
                 for (const secret of secretValues) expect(s, `${r.type} ${r.name}`).not.toContain(secret);
             }
         }
-        const grafana = release("prometheus-release").inputs!.values as { grafana: { admin: unknown; adminPassword?: string } };
+        const grafana = release("platform-prometheus-release").inputs!.values as { grafana: { admin: unknown; adminPassword?: string } };
         expect(grafana.grafana.admin).toEqual({ existingSecret: "grafana-admin", userKey: "admin-user", passwordKey: "admin-password" });
         expect(grafana.grafana.adminPassword).toBeUndefined();
     });
@@ -127,7 +127,7 @@ describe("platform on AWS", () => {
         const { checked, errors } = validateKubernetesObjects(regs);
         expect(errors).toEqual([]);
         expect(checked.length).toBeGreaterThanOrEqual(10);
-        expect(checked).toEqual(expect.arrayContaining(["Namespace/logstore-ns", "Secret/prometheus-grafana-admin", "Service/ingress-controller-service"]));
+        expect(checked).toEqual(expect.arrayContaining(["Namespace/platform-logstore-ns", "Secret/platform-prometheus-grafana-admin", "Service/platform-ingress-controller-service"]));
     });
 
     it("exports the real in-cluster addresses of the add-ons", async () => {

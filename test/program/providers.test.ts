@@ -98,8 +98,8 @@ describe("DigitalOcean", () => {
     it("creates a registry, pushes the image there and gives the ingress namespace a read-only pull secret", () => {
         expect(find(regs(), "digitalocean:index/containerRegistry:ContainerRegistry", "docr-registry").inputs).toMatchObject({ name: "mara-dev-x7k2p9", subscriptionTierSlug: "starter", region: "sfo3" });
         expect(find(regs(), "digitalocean:index/containerRegistryDockerCredentials:ContainerRegistryDockerCredentials", "docr-pull").inputs).toMatchObject({ write: false });
-        expect(find(regs(), "docker:index/image:Image", "kic-image-image").inputs!.imageName).toBe("registry.digitalocean.com/mara-dev-x7k2p9/nginx-ingress:5.5.4");
-        const pull = find(regs(), "kubernetes:core/v1:Secret", "ingress-controller-pull-secret");
+        expect(find(regs(), "docker:index/image:Image", "platform-kic-image-image").inputs!.imageName).toBe("registry.digitalocean.com/mara-dev-x7k2p9/nginx-ingress:5.5.4");
+        const pull = find(regs(), "kubernetes:core/v1:Secret", "platform-ingress-controller-pull-secret");
         const doc = JSON.parse((unwrapSecrets(pull.inputs!.stringData) as Record<string, string>)[".dockerconfigjson"]!);
         expect(Object.keys(doc.auths)).toEqual(["registry.digitalocean.com"]);
         expect(doc.auths["registry.digitalocean.com"].username).toBe("do-pull-user");
@@ -116,7 +116,7 @@ describe("DigitalOcean", () => {
         const run2 = await runProgram(withAdopt);
         expect(run2.error).toBeUndefined();
         expect(ofType(run2.registrations, "digitalocean:index/containerRegistry:ContainerRegistry")).toEqual([]);
-        expect(find(run2.registrations, "docker:index/image:Image", "kic-image-image").inputs!.imageName).toBe("registry.digitalocean.com/company-registry/nginx-ingress:5.5.4");
+        expect(find(run2.registrations, "docker:index/image:Image", "platform-kic-image-image").inputs!.imageName).toBe("registry.digitalocean.com/company-registry/nginx-ingress:5.5.4");
     });
 });
 
@@ -145,21 +145,21 @@ describe("Linode", () => {
     it("pulls the image from its source without a registry, and says MARA's Harbor keys are unused", () => {
         expect(ofType(run.registrations, "mara:registry:KicImage")).toEqual([]);
         expect(ofType(run.registrations, "pulumi:providers:docker")).toEqual([]);
-        const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "ingress-controller-release").inputs!.values as { controller: { image: unknown } };
+        const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-ingress-controller-release").inputs!.values as { controller: { image: unknown } };
         expect(values.controller.image).toEqual({ repository: "nginx/nginx-ingress", tag: "5.5.4", pullPolicy: "IfNotPresent" });
         expect(run.warnings.some((w) => w.startsWith("linode:soa_email, linode:harbor_password are not used: MARA's Harbor VM is replaced"))).toBe(true);
     });
 
     it("tags the NodeBalancer and the volumes with the cluster, on a class that deletes them with their claims", () => {
-        const service = find(run.registrations, "kubernetes:core/v1:Service", "ingress-controller-service");
+        const service = find(run.registrations, "kubernetes:core/v1:Service", "platform-ingress-controller-service");
         expect((service.inputs!.metadata as { annotations: Record<string, string> }).annotations["service.beta.kubernetes.io/linode-loadbalancer-tags"]).toBe("mara-cluster-mara-dev");
-        expect(find(run.registrations, "kubernetes:storage.k8s.io/v1:StorageClass", "storage-class").inputs).toMatchObject({
+        expect(find(run.registrations, "kubernetes:storage.k8s.io/v1:StorageClass", "platform-storage-class").inputs).toMatchObject({
             metadata: { name: "mara-volumes" },
             provisioner: "linodebs.csi.linode.com",
             parameters: { "linodebs.csi.linode.com/volumeTags": "mara-cluster-mara-dev" },
             reclaimPolicy: "Delete",
         });
-        const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "prometheus-release").inputs!.values as { grafana: { persistence: { storageClassName: string } } };
+        const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-prometheus-release").inputs!.values as { grafana: { persistence: { storageClassName: string } } };
         expect(values.grafana.persistence.storageClassName).toBe("mara-volumes");
     });
 
@@ -167,8 +167,8 @@ describe("Linode", () => {
         const raw = fixture("mara-lke", { secrets: { ...SECRETS, "mara:registryPassword": "registry-token" } });
         const values = { ...raw.values, "mara:registryServer": "ghcr.io", "mara:registryRepository": "acme/nginx-ingress", "mara:registryUsername": "acme-bot", "mara:registryPassword": "registry-token" };
         const r = await runProgram({ ...raw, values, secretKeys: new Set([...raw.secretKeys, "mara:registryPassword"]) });
-        expect(find(r.registrations, "docker:index/image:Image", "kic-image-image").inputs!.imageName).toBe("ghcr.io/acme/nginx-ingress:5.5.4");
-        expect(ofType(r.registrations, "kubernetes:core/v1:Secret").map((s) => s.name)).toContain("ingress-controller-pull-secret");
+        expect(find(r.registrations, "docker:index/image:Image", "platform-kic-image-image").inputs!.imageName).toBe("ghcr.io/acme/nginx-ingress:5.5.4");
+        expect(ofType(r.registrations, "kubernetes:core/v1:Secret").map((s) => s.name)).toContain("platform-ingress-controller-pull-secret");
     });
 });
 
@@ -186,7 +186,7 @@ describe("existing cluster", () => {
     });
 
     it("pulls MARA's configured image directly and serves the app on kic-helm:fqdn", async () => {
-        const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "ingress-controller-release").inputs!.values as { controller: { image: unknown } };
+        const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-ingress-controller-release").inputs!.values as { controller: { image: unknown } };
         expect(values.controller.image).toEqual({ repository: "nginx/nginx-ingress", tag: "5.5.4", pullPolicy: "IfNotPresent" });
         expect(await promiseOf(run.outputs!.lb_ingress_hostname as pulumi.Output<string>)).toBe("mara.lab.example.org");
         expect(await promiseOf(run.outputs!.application_url as pulumi.Output<string>)).toBe("https://mara.lab.example.org");
@@ -195,7 +195,7 @@ describe("existing cluster", () => {
     it("offers NodePort for clusters without a load balancer implementation", async () => {
         const raw = fixture("mara-kubeconfig");
         const r = await runProgram({ ...raw, values: { ...raw.values, "mara:ingressServiceType": "NodePort" } });
-        const spec = find(r.registrations, "kubernetes:core/v1:Service", "ingress-controller-service").inputs!.spec as { type: string; ports: { nodePort: number }[] };
+        const spec = find(r.registrations, "kubernetes:core/v1:Service", "platform-ingress-controller-service").inputs!.spec as { type: string; ports: { nodePort: number }[] };
         expect(spec.type).toBe("NodePort");
         expect(spec.ports.map((p) => p.nodePort)).toEqual([30080, 30443]);
     });

@@ -3,7 +3,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { CHARTS, KEYS, KeySpec, parseStackFile, renderConfigReference, renderPulumiYaml, renderStackExample, validateConfig } from "../../config";
+import { CHARTS } from "../../contracts";
+import { KEYS, KeySpec, parseStackFile, renderConfigReference, renderPulumiYaml, renderStackExample, validateConfig } from "../../config";
 
 const ROOT = path.join(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { boolean, fqdn, imageReferenceProblem, integer, ipv4Cidr, list, oneOf, text } from "../../config/valueTypes";
+import { boolean, fqdn, integer, ipv4Cidr, list, oneOf, text } from "../../config/valueTypes";
+import { imageReferenceProblem } from "../../contracts";
 import { availabilityZoneProblem } from "../../config/zones";
 import { closest } from "../../config/suggest";
 

@@ -1,25 +1,16 @@
 /**
- * What every infrastructure provider returns, whatever the cloud: the one Kubernetes provider, the
- * cluster's credentials, its registry (if any) and the facts add-ons need about the platform.
+ * What every infrastructure provider returns, whatever the cloud, and what the platform's add-ons need
+ * to know about the cluster they run on. Providers produce these values; components and the program
+ * consume them; neither side owns them.
  */
 import type * as k8s from "@pulumi/kubernetes";
 import type * as pulumi from "@pulumi/pulumi";
-import type { RegistryCredentials } from "../components/ecr";
-import type { InfraType, MaraConfig } from "../config";
+import type { ContainerRegistry } from "./registry";
 
-/** A container registry the platform pushes the ingress controller image to. */
-export interface ContainerRegistry {
-    /** Which registry service this is. */
-    readonly kind: "ecr" | "docr" | "external";
-    /** Repository to push the ingress controller image to, without a tag. */
-    readonly repositoryUrl: pulumi.Output<string>;
-    /** Push credentials and registry host; secret. */
-    readonly credentials: pulumi.Output<RegistryCredentials>;
-    /** Credentials pods pull with, when they differ from the push credentials (read-only ones); secret. */
-    readonly pullCredentials?: pulumi.Output<RegistryCredentials>;
-    /** Whether pods need an image pull secret to pull from it (EKS nodes pull from ECR through their IAM role). */
-    readonly needsPullSecret: boolean;
-}
+/** The infrastructure types, as `mara:infraType` (`kubernetes:infra_type`) names them after normalisation. */
+export const INFRA_TYPES = ["aws", "digitalocean", "linode", "kubeconfig"] as const;
+/** One of {@link INFRA_TYPES}. */
+export type InfraType = (typeof INFRA_TYPES)[number];
 
 /** Facts about the cluster that add-ons adapt to. */
 export interface PlatformFacts {
@@ -67,6 +58,3 @@ export interface ClusterInfrastructure {
      */
     readonly publishHostname?: (fqdn: string, address: pulumi.Input<string>) => pulumi.Resource;
 }
-
-/** Builds the infrastructure for one infra type from validated config. */
-export type InfrastructureFactory = (cfg: MaraConfig) => ClusterInfrastructure;

@@ -90,27 +90,90 @@ const httpProbes = (readinessDelay: number, livenessDelay: number, period = 5, t
 const small = { cpu: ["100m", "500m"] as [string, string], memory: ["64Mi", "256Mi"] as [string, string] };
 const jvm = { cpu: ["100m", "500m"] as [string, string], memory: ["512Mi", "1Gi"] as [string, string] };
 
+/** The environment every service but the databases and the load generator shares. */
+const COMMON_ENV: Record<string, EnvSource> = { VERSION: { value: "v1.2.0" }, PORT: { value: "8080" }, LOG_LEVEL: { value: "info" } };
+
+/** A Python service on port 8080 reporting to statsd: the frontend, the user service and contacts. */
+function pythonService(
+    w: Pick<WorkloadSpec, "name" | "container" | "envFrom" | "jwt" | "probes" | "databaseClient"> & { readonly servicePort?: number },
+    statsdHost: string,
+    env: Record<string, EnvSource>,
+): WorkloadSpec {
+    const { servicePort = 8080, ...spec } = w;
+    return {
+        ...spec,
+        kind: "Deployment",
+        image: `bos-${w.name}`,
+        containerPort: 8080,
+        service: { name: "http", port: servicePort },
+        env: { ...COMMON_ENV, ...statsdEnv(w.name, statsdHost), ...env },
+        resources: small,
+    };
+}
+
+/**
+ * A Java ledger service: reads the ledger database with the password from its Secret, serves
+ * Prometheus metrics at /z/prometheus, and starts slowly (the JVM), hence the long probe delays.
+ *
+ * @param appName - the service's APP_NAME (upstream's hyphenated spelling).
+ * @param settings - the service's own settings, between the shared ones and the database password.
+ * @param serviceApi - whether it also reads the addresses of the other services.
+ */
+function javaService(name: string, appName: string, settings: Record<string, EnvSource>, serviceApi = false): WorkloadSpec {
+    return {
+        name,
+        kind: "Deployment",
+        container: name,
+        image: `bos-${name}`,
+        containerPort: 8080,
+        service: { name: "http", port: 8080 },
+        env: {
+            APP_NAME: { value: appName },
+            ...tracingEnv,
+            ...COMMON_ENV,
+            ...settings,
+            SPRING_DATASOURCE_PASSWORD: { secret: C.ledgerDbSecret, key: "SPRING_DATASOURCE_PASSWORD" },
+            NAMESPACE: { field: "metadata.namespace" },
+        },
+        envFrom: [C.environment, ...(serviceApi ? [C.serviceApi] : []), C.ledgerDb],
+        jwt: "public",
+        probes: httpProbes(60, 120),
+        resources: jvm,
+        databaseClient: "ledger-db",
+        prometheusMetrics: true,
+    };
+}
+
+/** A Postgres database on a persistent volume, with its password from its Secret. */
+function database(
+    name: "accounts-db" | "ledger-db",
+    container: string,
+    env: Record<string, EnvSource>,
+    envFrom: readonly string[],
+    memoryRequest: string,
+): WorkloadSpec {
+    return {
+        name,
+        kind: "StatefulSet",
+        container,
+        image: `bos-${name}`,
+        containerPort: 5432,
+        service: { name: "tcp", port: 5432 },
+        env,
+        envFrom: [C.environment, ...envFrom, C.demoData],
+        probes: { postgres: true },
+        resources: { cpu: ["100m", "500m"], memory: [memoryRequest, "1Gi"] },
+    };
+}
+
 /** The workloads, given the statsd exporter's host name. */
 export function siriusWorkloads(statsdHost: string): WorkloadSpec[] {
-    const common = { VERSION: { value: "v1.2.0" }, PORT: { value: "8080" }, LOG_LEVEL: { value: "info" } };
-    const java = (appName: string, extra: Record<string, EnvSource>): Record<string, EnvSource> => ({
-        APP_NAME: { value: appName },
-        ...tracingEnv,
-        ...common,
-        ...extra,
-        NAMESPACE: { field: "metadata.namespace" },
-    });
+    const accountsDbUri: Record<string, EnvSource> = { ACCOUNTS_DB_URI: { secret: C.accountsDbSecret, key: "ACCOUNTS_DB_URI" } };
     return [
-        {
-            name: "frontend",
-            kind: "Deployment",
-            container: "front",
-            image: "bos-frontend",
-            containerPort: 8080,
-            service: { name: "http", port: 80 },
-            env: {
-                ...common,
-                ...statsdEnv("frontend", statsdHost),
+        pythonService(
+            { name: "frontend", container: "front", envFrom: [C.environment, C.serviceApi], jwt: "public", probes: httpProbes(10, 60, 15, 30), servicePort: 80 },
+            statsdHost,
+            {
                 SCHEME: { value: "http" },
                 BANK_NAME: { value: "Bank of Sirius" },
                 APP_NAME: { value: "frontend" },
@@ -118,136 +181,43 @@ export function siriusWorkloads(statsdHost: string): WorkloadSpec[] {
                 DEFAULT_USERNAME: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_USERNAME" },
                 DEFAULT_PASSWORD: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_PASSWORD" },
             },
-            envFrom: [C.environment, C.serviceApi],
-            jwt: "public",
-            probes: httpProbes(10, 60, 15, 30),
-            resources: small,
-        },
-        {
-            name: "userservice",
-            kind: "Deployment",
-            container: "userservice",
-            image: "bos-userservice",
-            containerPort: 8080,
-            service: { name: "http", port: 8080 },
-            env: {
-                ...common,
-                ...statsdEnv("userservice", statsdHost),
+        ),
+        pythonService(
+            { name: "userservice", container: "userservice", envFrom: [C.environment, C.accountsDb], jwt: "both", probes: httpProbes(10, 10), databaseClient: "accounts-db" },
+            statsdHost,
+            {
                 APP_NAME: { value: "userservice" },
                 TOKEN_EXPIRY_SECONDS: { value: "3600" },
                 PRIV_KEY_PATH: { value: "/root/.ssh/privatekey" },
                 ...tracingEnv,
-                ACCOUNTS_DB_URI: { secret: C.accountsDbSecret, key: "ACCOUNTS_DB_URI" },
+                ...accountsDbUri,
             },
-            envFrom: [C.environment, C.accountsDb],
-            jwt: "both",
-            probes: httpProbes(10, 10),
-            resources: small,
-            databaseClient: "accounts-db",
-        },
-        {
-            name: "contacts",
-            kind: "Deployment",
-            container: "contacts",
-            image: "bos-contacts",
-            containerPort: 8080,
-            service: { name: "http", port: 8080 },
-            env: {
-                ...common,
-                ...statsdEnv("contacts", statsdHost),
-                APP_NAME: { value: "contacts" },
-                ...tracingEnv,
-                ACCOUNTS_DB_URI: { secret: C.accountsDbSecret, key: "ACCOUNTS_DB_URI" },
-            },
-            envFrom: [C.environment, C.accountsDb],
-            jwt: "public",
-            probes: httpProbes(10, 10),
-            resources: small,
-            databaseClient: "accounts-db",
-        },
-        {
-            name: "balancereader",
-            kind: "Deployment",
-            container: "balancereader",
-            image: "bos-balancereader",
-            containerPort: 8080,
-            service: { name: "http", port: 8080 },
-            env: java("balance-reader", {
-                POLL_MS: { value: "100" },
-                CACHE_SIZE: { value: "1000000" },
-                SPRING_DATASOURCE_PASSWORD: { secret: C.ledgerDbSecret, key: "SPRING_DATASOURCE_PASSWORD" },
-            }),
-            envFrom: [C.environment, C.ledgerDb],
-            jwt: "public",
-            probes: httpProbes(60, 120),
-            resources: jvm,
-            databaseClient: "ledger-db",
-            prometheusMetrics: true,
-        },
-        {
-            name: "ledgerwriter",
-            kind: "Deployment",
-            container: "ledgerwriter",
-            image: "bos-ledgerwriter",
-            containerPort: 8080,
-            service: { name: "http", port: 8080 },
-            env: java("ledger-writer", { SPRING_DATASOURCE_PASSWORD: { secret: C.ledgerDbSecret, key: "SPRING_DATASOURCE_PASSWORD" } }),
-            envFrom: [C.environment, C.serviceApi, C.ledgerDb],
-            jwt: "public",
-            probes: httpProbes(60, 120),
-            resources: jvm,
-            databaseClient: "ledger-db",
-            prometheusMetrics: true,
-        },
-        {
-            name: "transactionhistory",
-            kind: "Deployment",
-            container: "transactionhistory",
-            image: "bos-transactionhistory",
-            containerPort: 8080,
-            service: { name: "http", port: 8080 },
-            env: java("transaction-history", {
-                POLL_MS: { value: "100" },
-                CACHE_SIZE: { value: "1000" },
-                CACHE_MINUTES: { value: "60" },
-                HISTORY_LIMIT: { value: "100" },
-                SPRING_DATASOURCE_PASSWORD: { secret: C.ledgerDbSecret, key: "SPRING_DATASOURCE_PASSWORD" },
-            }),
-            envFrom: [C.environment, C.ledgerDb],
-            jwt: "public",
-            probes: httpProbes(60, 120),
-            resources: jvm,
-            databaseClient: "ledger-db",
-            prometheusMetrics: true,
-        },
-        {
-            name: "accounts-db",
-            kind: "StatefulSet",
-            container: "accounts-db",
-            image: "bos-accounts-db",
-            containerPort: 5432,
-            service: { name: "tcp", port: 5432 },
-            env: {
+        ),
+        pythonService(
+            { name: "contacts", container: "contacts", envFrom: [C.environment, C.accountsDb], jwt: "public", probes: httpProbes(10, 10), databaseClient: "accounts-db" },
+            statsdHost,
+            { APP_NAME: { value: "contacts" }, ...tracingEnv, ...accountsDbUri },
+        ),
+        javaService("balancereader", "balance-reader", { POLL_MS: { value: "100" }, CACHE_SIZE: { value: "1000000" } }),
+        javaService("ledgerwriter", "ledger-writer", {}, true),
+        javaService("transactionhistory", "transaction-history", {
+            POLL_MS: { value: "100" },
+            CACHE_SIZE: { value: "1000" },
+            CACHE_MINUTES: { value: "60" },
+            HISTORY_LIMIT: { value: "100" },
+        }),
+        database(
+            "accounts-db",
+            "accounts-db",
+            {
                 POSTGRES_PASSWORD: { secret: C.accountsDbSecret, key: "POSTGRES_PASSWORD" },
                 DEMO_LOGIN_USERNAME: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_USERNAME" },
                 DEMO_LOGIN_PASSWORD: { secret: C.demoLoginSecret, key: "DEMO_LOGIN_PASSWORD" },
             },
-            envFrom: [C.environment, C.accountsDb, C.demoData],
-            probes: { postgres: true },
-            resources: { cpu: ["100m", "500m"], memory: ["128Mi", "1Gi"] },
-        },
-        {
-            name: "ledger-db",
-            kind: "StatefulSet",
-            container: "postgres",
-            image: "bos-ledger-db",
-            containerPort: 5432,
-            service: { name: "tcp", port: 5432 },
-            env: { POSTGRES_PASSWORD: { secret: C.ledgerDbSecret, key: "POSTGRES_PASSWORD" } },
-            envFrom: [C.environment, C.ledgerDb, C.demoData],
-            probes: { postgres: true },
-            resources: { cpu: ["100m", "500m"], memory: ["512Mi", "1Gi"] },
-        },
+            [C.accountsDb],
+            "128Mi",
+        ),
+        database("ledger-db", "postgres", { POSTGRES_PASSWORD: { secret: C.ledgerDbSecret, key: "POSTGRES_PASSWORD" } }, [C.ledgerDb], "512Mi"),
         {
             name: "loadgenerator",
             kind: "Deployment",

@@ -4,11 +4,10 @@
  * application identically.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ApplicationArgs } from "../components/application";
+import { collectorGrpcEndpoint } from "../components/observability";
+import type { Platform } from "../components/platform";
 import type { MaraConfig } from "../config";
-import type { ClusterInfrastructure } from "../providers/types";
-import type { ApplicationArgs } from "./application";
-import { collectorGrpcEndpoint } from "./observability";
-import type { Platform } from "./platform";
 
 /**
  * Application arguments from the `sirius:*` keys and the platform: its issuer, ingress class,
@@ -17,18 +16,14 @@ import type { Platform } from "./platform";
  * @param namespace where this instance goes.
  * @param hostname the instance's public host name.
  */
-export function siriusArgsFromPlatform(
-    cfg: MaraConfig,
-    platform: Platform,
-    cluster: ClusterInfrastructure,
-    namespace: string,
-    hostname: pulumi.Input<string>,
-): ApplicationArgs {
+export function siriusArgsFromPlatform(cfg: MaraConfig, platform: Platform, namespace: string, hostname: pulumi.Input<string>): ApplicationArgs {
     const s = cfg.sirius;
+    const issuers = platform.certManager;
     return {
         namespace,
         hostname,
-        clusterIssuer: cfg.certManager.issuer === "acme" ? platform.certManager.acmeIssuer! : platform.certManager.selfSignedIssuer,
+        // Validation makes `acme` require an ACME email, and the platform creates the ACME issuer from it.
+        clusterIssuer: cfg.certManager.issuer === "acme" && issuers.acmeIssuer ? issuers.acmeIssuer : issuers.selfSignedIssuer,
         ingressClassName: platform.ingressController.ingressClassName,
         routing: s.routing,
         imageRegistry: s.imageRegistry,
@@ -37,7 +32,7 @@ export function siriusArgsFromPlatform(
         ledgerDb: { database: s.ledgerDb, user: s.ledgerAdmin, password: platform.secrets.ledgerDbPassword },
         demoLogin: { username: platform.secrets.demoUser, password: platform.secrets.demoPassword },
         dbStorageSize: s.dbStorageSize,
-        storageClassName: cfg.storageClass ?? platform.storageClassName ?? cluster.platform.storageClass,
+        storageClassName: platform.storageClassName,
         // A plain address, not the collector's Output: the application needs only where to send spans,
         // and waiting for the collector would put the OpenTelemetry operator on its path.
         tracingEndpoint: collectorGrpcEndpoint(),

@@ -1,8 +1,8 @@
 /**
- * The one place chart coordinates live. Every Helm release the platform installs takes its chart name,
- * repository, pinned version and timeout from here; stack config may override the version, repository
- * URL (for mirrors) and timeout, never the chart name, because each component's values are written for
- * this chart.
+ * The chart catalogue: the one place chart coordinates live. Every Helm release the platform installs
+ * takes its chart name, repository, pinned version and timeout from here; stack config may override the
+ * version, repository URL (for mirrors) and timeout, never the chart name, because each component's
+ * values are written for this chart.
  *
  * Versions are pinned, not floating, so two `pulumi up` runs a month apart install the same thing.
  * The README's "Charts" table lists what changed from MARA's 2022 pins and why.
@@ -19,18 +19,22 @@ export type ChartId =
     | "otelOperator"
     | "postgresExporter";
 
-/** Where a chart comes from and how long Helm may take to install it. */
-export interface ChartEntry {
-    /** Human name used in messages and docs. */
-    readonly title: string;
+/** Where a Helm chart comes from and how long its release may take: what a component installs. */
+export interface ChartSettings {
     /** Chart name in its repository. */
     readonly chart: string;
-    /** Helm repository URL (https) the chart is fetched from. */
-    readonly repositoryUrl: string;
     /** Pinned chart version. */
     readonly version: string;
+    /** Helm repository URL (https), or an `oci://` registry reference, the chart is fetched from. */
+    readonly repositoryUrl: string;
     /** Seconds Helm may wait for the release to become ready before failing. */
     readonly timeoutSeconds: number;
+}
+
+/** A catalogue entry: the chart's settings, plus what docs and messages say about it. */
+export interface ChartEntry extends ChartSettings {
+    /** Human name used in messages and docs. */
+    readonly title: string;
     /** The chart MARA installed in this slot, when it was a different chart (its legacy keys then do not apply). */
     readonly maraChart?: string;
 }

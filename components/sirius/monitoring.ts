@@ -1,0 +1,73 @@
+/**
+ * Monitoring of the application: a Postgres exporter per database (its password from the database's
+ * Secret) and, when Prometheus is there, ServiceMonitors for the exporters and the Java services.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import type * as pulumi from "@pulumi/pulumi";
+import { CHARTS } from "../../contracts";
+import type { DatabaseArgs, ResolvedApplicationArgs } from "../application";
+import { helmRelease } from "../helmRelease";
+import { metadata, SiriusScope } from "./scope";
+import { SIRIUS_CONFIG as C } from "./workloadSpecs";
+
+/** What the exporters report. */
+export interface SiriusMonitoring {
+    /** Status of the accounts database exporter release. */
+    readonly accountsDbMonitorStatus: pulumi.Output<string>;
+    /** Status of the ledger database exporter release. */
+    readonly ledgerDbMonitorStatus: pulumi.Output<string>;
+}
+
+/** Creates the exporters (after `secrets`, which hold their passwords) and the ServiceMonitors. */
+export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs, secrets: pulumi.Resource[]): SiriusMonitoring {
+    const monitored = a.prometheus !== undefined;
+    const prometheus = a.prometheus ? [a.prometheus] : [];
+    const exporter = (release: string, host: string, db: Required<DatabaseArgs>, credentials: string) =>
+        helmRelease(
+            `${scope.name}-${release}`,
+            {
+                release,
+                namespace: scope.namespace,
+                chart: a.postgresExporterChart ?? CHARTS.postgresExporter,
+                values: postgresExporterValues(release, host, db, credentials, monitored),
+            },
+            { parent: scope.parent, dependsOn: [...secrets, ...prometheus] },
+        );
+    const accounts = exporter("accountsdbmon", "accounts-db", a.accountsDb, C.accountsDbSecret);
+    const ledger = exporter("ledgerdbmon", "ledger-db", a.ledgerDb, C.ledgerDbSecret);
+    if (monitored) {
+        new k8s.apiextensions.CustomResource(
+            `${scope.name}-java-metrics`,
+            {
+                apiVersion: "monitoring.coreos.com/v1",
+                kind: "ServiceMonitor",
+                metadata: metadata(scope, "bos-java-services"),
+                spec: {
+                    selector: { matchLabels: { "metrics.mara/prometheus": "true" } },
+                    endpoints: [{ port: "http", path: "/z/prometheus", interval: "30s" }],
+                },
+            },
+            { parent: scope.parent, dependsOn: prometheus },
+        );
+    }
+    return { accountsDbMonitorStatus: accounts.status.status, ledgerDbMonitorStatus: ledger.status.status };
+}
+
+/** prometheus-postgres-exporter values: connection settings, password from the database's Secret. */
+export function postgresExporterValues(release: string, host: string, db: Required<DatabaseArgs>, credentialsSecret: string, serviceMonitor: boolean) {
+    return {
+        fullnameOverride: release,
+        podLabels: { [`${host}-client`]: "true", "app.kubernetes.io/component": "postgres-exporter" },
+        config: {
+            datasource: {
+                host,
+                user: db.user,
+                database: db.database,
+                port: "5432",
+                sslmode: "disable",
+                passwordSecret: { name: credentialsSecret, key: "POSTGRES_PASSWORD" },
+            },
+        },
+        serviceMonitor: { enabled: serviceMonitor },
+    };
+}

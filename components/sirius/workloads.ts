@@ -1,0 +1,50 @@
+/**
+ * The nine workloads as Kubernetes objects: Deployments, the databases as StatefulSets on persistent
+ * volumes, a Service each, and NetworkPolicies that admit only each database's clients.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import type * as pulumi from "@pulumi/pulumi";
+import type { ResolvedApplicationArgs } from "../application";
+import { databaseClaim, databasePolicySpec, podSpecFor, workloadLabels } from "./podSpec";
+import { metadata, SiriusScope } from "./scope";
+import { siriusWorkloads, WorkloadSpec } from "./workloadSpecs";
+
+/** Creates the workloads; they wait for `settings` (the ConfigMaps and Secrets they read). */
+export function siriusWorkloadResources(scope: SiriusScope, a: ResolvedApplicationArgs, settings: pulumi.Resource[]): void {
+    const workloads = siriusWorkloads(a.statsdHost);
+    const after = { parent: scope.parent, dependsOn: settings };
+    for (const w of workloads) {
+        const labels = workloadLabels(w);
+        const template = { metadata: { labels }, spec: podSpecFor(w, `${a.imageRegistry}/${w.image}:${a.imageTag}`) };
+        const selector = { matchLabels: { app: w.name } };
+        if (w.kind === "StatefulSet") {
+            new k8s.apps.v1.StatefulSet(
+                `${scope.name}-${w.name}`,
+                {
+                    metadata: metadata(scope, w.name, labels),
+                    spec: { serviceName: w.name, replicas: 1, selector, template, volumeClaimTemplates: [databaseClaim(a.dbStorageSize, a.storageClassName)] },
+                },
+                after,
+            );
+        } else {
+            new k8s.apps.v1.Deployment(`${scope.name}-${w.name}`, { metadata: metadata(scope, w.name, labels), spec: { replicas: 1, selector, template } }, after);
+        }
+        new k8s.core.v1.Service(`${scope.name}-${w.name}-service`, { metadata: metadata(scope, w.name, labels), spec: serviceSpec(w) }, { parent: scope.parent });
+    }
+    for (const db of ["accounts-db", "ledger-db"] as const) {
+        new k8s.networking.v1.NetworkPolicy(
+            `${scope.name}-${db}-policy`,
+            { metadata: metadata(scope, `${db}-clients`), spec: databasePolicySpec(db, workloads) },
+            { parent: scope.parent },
+        );
+    }
+}
+
+/** The ClusterIP Service in front of a workload. */
+function serviceSpec(w: WorkloadSpec): k8s.types.input.core.v1.ServiceSpec {
+    return {
+        type: "ClusterIP",
+        selector: { app: w.name },
+        ports: [{ name: w.service.name, port: w.service.port, targetPort: w.containerPort, protocol: "TCP" }],
+    };
+}

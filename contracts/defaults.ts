@@ -1,0 +1,77 @@
+/**
+ * The defaults of every component argument, in one table. Components apply them when an argument is
+ * left out; the configuration's key table (config/keys.ts) declares the same values as the defaults of
+ * the keys that set those arguments, and Pulumi.yaml, the stack example and docs/configuration.md are
+ * generated from it. So a default is written once, here, and read everywhere else (docs/design.md,
+ * "Defaults").
+ *
+ * Chart coordinates are defaults too; they live in the chart catalogue (./charts.ts).
+ */
+
+/** The NGINX Ingress Controller release the image and the source build default to (it matches the pinned chart). */
+export const KIC_VERSION = "5.5.4";
+
+/** Default arguments per component, keyed by the component's name in camel case. */
+export const DEFAULTS = {
+    vpc: { cidrBlock: "10.100.0.0/16", availabilityZoneCount: 3, natGateways: "perAz" },
+    /** `desiredSize` is kept within [minSize, maxSize]: see {@link defaultDesiredSize}. */
+    eks: { version: "1.35", instanceType: "t3.large", minSize: 3, maxSize: 12, desiredSize: 3 },
+    ecr: { imageRetention: 20 },
+    doks: { version: "latest", nodeSize: "s-4vcpu-8gb", nodeCount: 3 },
+    docr: { adopt: false, tier: "starter" },
+    lke: { nodeType: "g6-standard-8", nodeCount: 3, highAvailability: true },
+    dnsRecord: { ttl: 1800 },
+    clusterDrain: { removeCrds: true, retainVolumes: false, timeoutMinutes: 15 },
+    secrets: { demoUser: "testuser", length: 24 },
+    kicImage: {
+        origin: "registry",
+        imageName: `nginx/nginx-ingress:${KIC_VERSION}`,
+        makeTarget: "debian-image",
+        version: "source",
+        alwaysRebuild: false,
+        platform: "linux/amd64",
+    },
+    ingressController: {
+        namespace: "nginx-ingress",
+        nginxPlus: false,
+        replicas: 1,
+        serviceType: "LoadBalancer",
+        loadBalancerAddress: "hostname",
+        ingressClassName: "nginx",
+    },
+    certManager: { namespace: "cert-manager", acmeServer: "https://acme-v02.api.letsencrypt.org/directory" },
+    logstore: {
+        namespace: "logstore",
+        version: "9.5.0",
+        replicas: { master: 1, data: 1, ingest: 1, coordinating: 1 },
+        storageSize: "10Gi",
+    },
+    logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
+    prometheus: { namespace: "prometheus", storageSize: "10Gi", dashboardStorageSize: "5Gi", scrapeInterval: "15s" },
+    observability: { namespace: "observability", collectorVariant: "basic", grpcPort: 9978, httpPort: 9979 },
+    application: {
+        namespace: "bos",
+        routing: "ingress",
+        imageRegistry: "ghcr.io/nginxinc",
+        imageTag: "v1.3.0",
+        dbStorageSize: "1Gi",
+        database: "postgresdb",
+        user: "admin",
+    },
+    platform: { protectData: false, retainVolumes: false },
+} as const;
+
+/** The EKS node group's starting size when none is given: the default, kept within [minSize, maxSize]. */
+export function defaultDesiredSize(minSize: number, maxSize: number): number {
+    return Math.min(Math.max(DEFAULTS.eks.desiredSize, minSize), maxSize);
+}
+
+/**
+ * `args` with every argument it leaves out (or sets to undefined) taken from `defaults`. Unlike an
+ * object spread, an explicit `undefined` does not override the default.
+ */
+export function withDefaults<D extends object, A extends object>(defaults: D, args: A): A & { [K in keyof D]-?: Exclude<K extends keyof A ? A[K] : never, undefined> | D[K] } {
+    const out: Record<string, unknown> = Object.fromEntries(Object.entries(defaults));
+    for (const [k, v] of Object.entries(args)) if (v !== undefined) out[k] = v;
+    return out as A & { [K in keyof D]-?: Exclude<K extends keyof A ? A[K] : never, undefined> | D[K] };
+}

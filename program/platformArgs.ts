@@ -1,0 +1,58 @@
+/**
+ * The Platform's arguments from the validated configuration and the cluster the provider factory built:
+ * the one place where `mara:*` settings become add-on arguments. Components never see the config.
+ */
+import type { PlatformArgs } from "../components/platform";
+import type { ClusterInfrastructure } from "../contracts";
+import type { MaraConfig } from "../config";
+
+/** Maps the configuration onto the Platform's per-add-on arguments. */
+export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
+    const { kic, certManager } = cfg;
+    const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
+    return {
+        cluster: { ...cluster.platform, containerLogPath },
+        registry: cluster.registry,
+        image: {
+            origin: kic.imageOrigin,
+            imageName: kic.imageName,
+            sourceDir: kic.sourceUrl.replace(/^file:\/\//, ""),
+            makeTarget: kic.makeTarget,
+            // The release named by the source URL's `#v<version>` fragment, written into the binary and the tag.
+            version: /#v?([\w.-]+)$/.exec(kic.sourceUrl)?.[1],
+            alwaysRebuild: kic.alwaysRebuild,
+        },
+        ingress: {
+            chart: cfg.ingress.chart,
+            nginxJwt: kic.nginxJwt,
+            nginxPlus: cfg.ingress.enablePlus,
+            replicas: cfg.ingress.replicas,
+            serviceType: cfg.ingress.serviceType,
+            fqdn: cfg.fqdn,
+        },
+        certificates: {
+            chart: certManager.chart,
+            acme: certManager.acmeEmail ? { email: certManager.acmeEmail, server: certManager.acmeServer } : undefined,
+        },
+        logs: {
+            store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize },
+            agent: { chart: cfg.logagent.chart },
+        },
+        metrics: {
+            chart: cfg.prometheus.chart,
+            statsdChart: cfg.prometheus.statsdChart,
+            storageSize: cfg.prometheus.storageSize,
+            dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
+        },
+        tracing: { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
+        storage: { className: cfg.storageClass, retainVolumes: cfg.teardown.retainVolumes },
+        secrets: {
+            grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
+            accountsDbPassword: cfg.sirius.accountsPassword,
+            ledgerDbPassword: cfg.sirius.ledgerPassword,
+            demoUser: cfg.sirius.demoUser,
+            demoPassword: cfg.sirius.demoPassword,
+        },
+        protectData: cfg.teardown.protectData,
+    };
+}
