@@ -4,8 +4,8 @@ import * as models from "kubernetes-models";
 import { promiseOf, Registration, sampleKubeconfig, unwrapSecrets } from "./mocks";
 
 /** An explicit Kubernetes provider for a test cluster, as the Kubeconfig component would create it. */
-export function testProvider(): k8s.Provider {
-    return new k8s.Provider("k8s", { kubeconfig: JSON.stringify(sampleKubeconfig("test")) });
+export function testProvider(cluster = "test"): k8s.Provider {
+    return new k8s.Provider(cluster === "test" ? "k8s" : `k8s-${cluster}`, { kubeconfig: JSON.stringify(sampleKubeconfig(cluster)) });
 }
 
 /** The provider reference string (`<urn>::<id>`) recorded for resources that use `provider`. */

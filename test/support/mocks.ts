@@ -31,6 +31,10 @@ export interface Registration {
     inputs?: Record<string, unknown>;
     /** True for `Resource.get` reads of existing resources. */
     read?: boolean;
+    /** Whether `pulumi destroy` must leave it alone (`protect`, set on it or inherited from its parent). */
+    protect?: boolean;
+    /** The URNs this resource also answers to (its aliases, and those inherited from its parents); only with `engineUrns`. */
+    aliases?: string[];
 }
 
 /** Options of {@link installMocks}. */
@@ -43,6 +47,13 @@ export interface MockOptions {
     secretKeys?: string[];
     project?: string;
     stack?: string;
+    /**
+     * Give every resource the URN the engine would: the parent's whole type chain, not only the parent's
+     * own type as the SDK's MockMonitor does. And have the SDK resolve aliases to URNs itself (as it does
+     * for an engine without alias specs, with the engine's rules for aliases inherited from parents), so
+     * `aliases` lists what a real update would match old resources against. Default false.
+     */
+    engineUrns?: boolean;
 }
 
 /** Region of the explicit AWS provider a registration or invoke used, read from the provider's inputs. */
@@ -76,6 +87,7 @@ export async function installMocks(o: MockOptions = {}) {
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const monitor: any = pulumi.runtime.getMonitor();
+    if (o.engineUrns) useEngineUrns(monitor);
     const register = monitor.registerResource.bind(monitor);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     monitor.registerResource = (req: any, cb: any) => {
@@ -93,6 +105,9 @@ export async function installMocks(o: MockOptions = {}) {
             providers,
             dependencies: req.getDependenciesList(),
             propertyDependencies,
+            protect: req.getProtect() === true,
+            // Without alias specs the SDK sends the aliases as URNs (`aliasURNs`).
+            ...(o.engineUrns ? { aliases: req.getAliasurnsList() } : {}),
         };
         registrations.push(reg);
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -124,6 +139,19 @@ export async function installMocks(o: MockOptions = {}) {
     };
     answerCalls(monitor, mocks);
     return { registrations, calls };
+}
+
+/** See {@link MockOptions.engineUrns}. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function useEngineUrns(monitor: any): void {
+    const project = pulumi.getProject();
+    const stack = pulumi.getStack();
+    // urn:pulumi:<stack>::<project>::<parent's qualified type>$<type>::<name>; top-level resources have the Stack as
+    // parent, whose type the engine leaves out (the mocks create no Stack).
+    monitor.newUrn = (parent: string, type: string, name: string) =>
+        `urn:pulumi:${stack}::${project}::${parent ? `${parent.split("::")[2]}$` : ""}${type}::${name}`;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require("@pulumi/pulumi/runtime/state") as { getStore(): { supportsAliasSpecs: boolean } }).getStore().supportsAliasSpecs = false;
 }
 
 /** Waits until every registration and invoke the program started has been answered. */

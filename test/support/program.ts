@@ -17,7 +17,7 @@ export interface ProgramRun {
 }
 
 /** Runs the program; a thrown error is returned (with what was registered before it), not rethrown. */
-export async function runProgram(raw: RawConfig, opts: { preview?: boolean } = {}): Promise<ProgramRun> {
+export async function runProgram(raw: RawConfig, opts: { preview?: boolean; engineUrns?: boolean } = {}): Promise<ProgramRun> {
     const saved = Object.fromEntries(PROGRAM_ENV.map((k) => [k, process.env[k]]));
     PROGRAM_ENV.forEach((k) => delete process.env[k]);
     Object.entries(raw.env).forEach(([k, v]) => (process.env[k] = v));
@@ -31,6 +31,7 @@ export async function runProgram(raw: RawConfig, opts: { preview?: boolean } = {
             config: { ...raw.values },
             secretKeys: [...raw.secretKeys],
             preview: opts.preview,
+            engineUrns: opts.engineUrns,
             project: raw.project,
             stack: raw.stack,
         });

@@ -1,0 +1,101 @@
+/**
+ * The Platform as a library user builds it: from literal arguments, with no configuration object and no
+ * infrastructure provider, on a Kubernetes provider of their own. Two platforms share one stack.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Platform } from "../../components";
+import { EKS_PLATFORM, EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
+import { testProvider } from "../support/k8s";
+import { find, installMocks, ofType, Registration, settle, unwrapSecrets } from "../support/mocks";
+
+describe("Platform from literals", () => {
+    let regs: Registration[];
+
+    beforeAll(async () => {
+        ({ registrations: regs } = await installMocks());
+        new Platform(
+            "edge",
+            {
+                cluster: EKS_PLATFORM,
+                image: { imageName: "registry.example.com/nginx/nginx-ingress:5.5.4" },
+                ingress: { replicas: 2, fqdn: "edge.example.com" },
+                certificates: { acme: { email: "ops@example.com" } },
+                logs: { store: { storageSize: "20Gi", replicas: { data: 3 } } },
+                metrics: { storageSize: "30Gi" },
+                tracing: { collectorVariant: "debug" },
+                storage: { retainVolumes: true },
+                secrets: { grafanaAdminPassword: pulumi.secret("grafana-literal") },
+                protectData: true,
+            },
+            { providers: [testProvider()] },
+        );
+        await settle();
+    });
+
+    it("names every add-on after the platform", () => {
+        const children = regs.filter((r) => r.type.startsWith("mara:") && r.type !== "mara:platform:Platform").map((r) => r.name);
+        expect(children.sort()).toEqual(
+            ["edge-cert-manager", "edge-ingress-controller", "edge-log-agent", "edge-logstore", "edge-observability", "edge-prometheus", "edge-secrets"].sort(),
+        );
+    });
+
+    it("pulls the given image directly when there is no registry", () => {
+        expect(ofType(regs, "mara:registry:KicImage")).toEqual([]);
+        expect(find(regs, "kubernetes:helm.sh/v3:Release", "edge-ingress-controller-release").inputs!.values).toMatchObject({
+            controller: { image: { repository: "registry.example.com/nginx/nginx-ingress", tag: "5.5.4" }, replicaCount: 2 },
+        });
+    });
+
+    it("passes each group of arguments to its add-on, and the cluster facts to the ones that need them", () => {
+        expect(find(regs, "kubernetes:core/v1:Service", "edge-ingress-controller-service").inputs!.metadata).toMatchObject({
+            annotations: { "service.beta.kubernetes.io/aws-load-balancer-type": "nlb" },
+        });
+        expect(find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", "edge-cert-manager-acme").inputs!.spec).toMatchObject({ acme: { email: "ops@example.com" } });
+        expect(find(regs, "kubernetes:opentelemetry.io/v1beta1:OpenTelemetryCollector", "edge-observability-collector").inputs).toBeDefined();
+        const es = find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "edge-logstore-elasticsearch").inputs!.spec as { nodeSets: { name: string; count: number }[] };
+        expect(es.nodeSets.find((n) => n.name === "data")?.count).toBe(3);
+        expect(unwrapSecrets(find(regs, "kubernetes:core/v1:Secret", "edge-prometheus-grafana-admin").inputs)).toMatchObject({ stringData: { "admin-password": "grafana-literal" } });
+    });
+
+    it("makes its own StorageClass for the facts' provisioner, retaining volumes as asked", () => {
+        expect(find(regs, "kubernetes:storage.k8s.io/v1:StorageClass", "edge-storage-class").inputs).toMatchObject({
+            metadata: { name: "mara-volumes" },
+            provisioner: "ebs.csi.aws.com",
+            reclaimPolicy: "Retain",
+        });
+    });
+
+    it("protects the stateful add-ons and only those", () => {
+        expect(find(regs, "mara:observability:Logstore", "edge-logstore").protect).toBe(true);
+        expect(find(regs, "mara:observability:Prometheus", "edge-prometheus").protect).toBe(true);
+        expect(find(regs, "mara:addons:CertManager", "edge-cert-manager").protect).toBe(false);
+    });
+});
+
+describe("two platforms in one stack", () => {
+    let regs: Registration[];
+
+    beforeAll(async () => {
+        ({ registrations: regs } = await installMocks({ engineUrns: true }));
+        // On two clusters, as two platforms sharing a stack would be (the add-ons' namespaces are fixed names).
+        new Platform("blue", { cluster: EXISTING_CLUSTER_PLATFORM }, { providers: [testProvider("blue")] });
+        new Platform("green", { cluster: EXISTING_CLUSTER_PLATFORM, storage: { className: "fast" } }, { providers: [testProvider("green")] });
+        await settle();
+    });
+
+    it("register every resource under its own URN", () => {
+        const urns = regs.map((r) => r.urn);
+        expect(urns.every((u) => u !== undefined)).toBe(true);
+        expect(new Set(urns).size).toBe(urns.length);
+        expect(find(regs, "mara:platform:Secrets", "blue-secrets").urn).toBe("urn:pulumi:dev::mara::mara:platform:Platform$mara:platform:Secrets::blue-secrets");
+        expect(find(regs, "mara:platform:Secrets", "green-secrets")).toBeDefined();
+    });
+
+    it("use the StorageClass they are given, and create none without a provisioner", () => {
+        expect(ofType(regs, "kubernetes:storage.k8s.io/v1:StorageClass")).toEqual([]);
+        const greenStore = find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "green-logstore-elasticsearch").inputs!.spec;
+        expect(JSON.stringify(greenStore)).toContain('"storageClassName":"fast"');
+        expect(JSON.stringify(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "blue-logstore-elasticsearch").inputs!.spec)).not.toContain("storageClassName");
+    });
+});

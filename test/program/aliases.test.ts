@@ -1,0 +1,91 @@
+/**
+ * Stacks created before the Platform's children were named after it (`secrets`, `cert-manager`, ... under
+ * `platform`; now `platform-secrets`, `platform-cert-manager`, ...) must update in place: every resource
+ * such a stack holds is matched by a resource of the current program, through its URN or one of its
+ * aliases, and nothing is created or deleted. The old URNs were recorded from the program before the
+ * rename (test/fixtures/urns-before-platform-child-names.json), with the engine's URNs: the whole parent
+ * type chain, e.g. `mara:platform:Platform$mara:addons:CertManager$kubernetes:helm.sh/v3:Release`.
+ *
+ * The aliases are resolved to URNs by the SDK itself, as it does for an engine without alias specs; that
+ * includes the aliases children inherit from a renamed parent (a child named `<parent>-x` is also looked
+ * for as `<parent's old name>-x` under the parent's old URN), which the engine derives the same way.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+import type { RawConfig } from "../../config";
+import { aws, fixture, FIXTURES } from "../support/config";
+import type { Registration } from "../support/mocks";
+import { runProgram } from "../support/program";
+
+const RECORDED = JSON.parse(fs.readFileSync(path.join(FIXTURES, "urns-before-platform-child-names.json"), "utf8")) as Record<string, string[]>;
+
+/** The stacks whose URNs were recorded; the same config as when they were. */
+const SCENARIOS: Record<string, () => RawConfig> = {
+    "canonical-aws": () => fixture("canonical-aws"),
+    "mara-aws": () => fixture("mara-aws"),
+    "mara-do": () => fixture("mara-do"),
+    "mara-lke": () => fixture("mara-lke"),
+    "mara-kubeconfig": () => fixture("mara-kubeconfig"),
+    "minimal-aws": () => fixture("minimal-aws"),
+    // Every optional child on: the ACME issuer, the NGINX Plus license Secret, the VirtualServer, protected data.
+    "aws-acme-plus-virtualserver": () =>
+        aws(
+            {
+                "mara:tlsIssuer": "acme",
+                "mara:acmeEmail": "ops@example.com",
+                "mara:fqdn": "mara.example.com",
+                "mara:siriusRouting": "virtualserver",
+                "mara:ingressEnablePlus": "true",
+                "mara:nginxJwt": "jwt",
+                "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
+                "mara:protectData": "true",
+                "mara:retainVolumes": "true",
+            },
+            { secret: ["mara:nginxJwt"] },
+        ),
+};
+
+/** For each old URN, the current resources that answer to it (by URN or alias). */
+function matches(old: readonly string[], regs: readonly Registration[]): Map<string, Registration[]> {
+    const out = new Map(old.map((u) => [u, [] as Registration[]]));
+    for (const r of regs) {
+        for (const u of new Set([r.urn!, ...(r.aliases ?? [])])) out.get(u)?.push(r);
+    }
+    return out;
+}
+
+describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", (scenario) => {
+    it("updates in place: each old resource is matched by exactly one current resource, and nothing is new", async () => {
+        const run = await runProgram(SCENARIOS[scenario]!(), { engineUrns: true });
+        expect(run.error).toBeUndefined();
+        const old = RECORDED[scenario]!;
+        expect(old.length).toBeGreaterThan(70);
+
+        const found = matches(old, run.registrations);
+        const unmatched = old.filter((u) => found.get(u)!.length === 0);
+        const ambiguous = old.filter((u) => found.get(u)!.length > 1);
+        expect(unmatched, "old resources the update would delete").toEqual([]);
+        expect(ambiguous, "old resources claimed twice").toEqual([]);
+
+        const oldSet = new Set(old);
+        const created = run.registrations.filter((r) => ![r.urn!, ...(r.aliases ?? [])].some((u) => oldSet.has(u))).map((r) => r.urn);
+        expect(created, "resources the update would create").toEqual([]);
+        expect(run.registrations).toHaveLength(old.length);
+    });
+});
+
+describe("the aliases", () => {
+    it("are needed: without them the renamed children would be replaced", async () => {
+        const run = await runProgram(SCENARIOS["minimal-aws"]!(), { engineUrns: true });
+        const current = new Set(run.registrations.map((r) => r.urn));
+        const renamed = RECORDED["minimal-aws"]!.filter((u) => !current.has(u));
+        // The eight add-ons, the StorageClass and everything inside the add-ons.
+        expect(renamed.length).toBeGreaterThan(25);
+        expect(renamed).toContain("urn:pulumi:dev::mara::mara:platform:Platform$mara:platform:Secrets::secrets");
+        expect(renamed).toContain(
+            "urn:pulumi:dev::mara::mara:platform:Platform$mara:addons:CertManager$kubernetes:helm.sh/v3:Release::cert-manager-release",
+        );
+        expect(renamed).toContain("urn:pulumi:dev::mara::mara:platform:Platform$kubernetes:storage.k8s.io/v1:StorageClass::storage-class");
+    });
+});
