@@ -1,15 +1,15 @@
 /**
  * An example consumer of the mara-platform library: an EKS cluster in a VPC that already exists, with the
- * NGINX Ingress Controller and cert-manager on it. It uses only the package's public entry points
- * ("mara-platform", "mara-platform/config", "mara-platform/providers"), as any other project would.
+ * whole MARA platform on it (NGINX Ingress Controller, cert-manager, logs, metrics, tracing) built from
+ * literal arguments. It uses only the package's public entry points ("mara-platform" and
+ * "mara-platform/providers"), as any other project would, and no MARA configuration object.
  *
  * Pulumi calls the exported function and publishes what it returns as the stack's outputs; tests call it
  * under mocks (test/eksIngress.test.ts).
  */
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { CertManager, Eks, IngressController, Kubeconfig, splitImageName } from "mara-platform";
-import { DEFAULT_KIC_IMAGE } from "mara-platform/config";
+import { Eks, Kubeconfig, Platform } from "mara-platform";
 import { EKS_PLATFORM } from "mara-platform/providers";
 
 export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
@@ -37,30 +37,31 @@ export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
     // The cluster's Kubernetes provider. It waits for the whole Eks component (node group included), so
     // nothing below is deployed to a cluster that has no nodes yet.
     const kubeconfig = new Kubeconfig("kubeconfig", { kubeconfig: eks.kubeconfig, clusterName: eks.clusterName, waitFor: [eks] });
-    const onCluster = { providers: [kubeconfig.provider] };
 
+    // The platform from literals. Every group is optional; what is left out takes the library's defaults.
+    // No registry: the ingress controller pulls its image from Docker Hub, so no Docker provider is needed.
     const acmeEmail = config.get("acmeEmail");
-    const certManager = new CertManager("cert-manager", acmeEmail ? { acme: { email: acmeEmail } } : {}, onCluster);
-
-    // The public image straight from Docker Hub: no registry of our own, so no KicImage and no pull secret.
-    const [imageRepository, imageTag] = splitImageName(config.get("kicImage") ?? DEFAULT_KIC_IMAGE);
-    const ingress = new IngressController(
-        "ingress-controller",
+    const platform = new Platform(
+        "platform",
         {
-            imageRepository,
-            imageTag,
-            // What the platform uses on EKS: a Network Load Balancer, which reports a host name.
-            serviceAnnotations: { ...EKS_PLATFORM.loadBalancerAnnotations },
-            loadBalancerAddress: EKS_PLATFORM.loadBalancerAddress,
+            // What EKS gives add-ons: Network Load Balancers with host names, containerd log paths, EBS volumes.
+            cluster: EKS_PLATFORM,
+            ingress: { replicas: 2 },
+            certificates: acmeEmail ? { acme: { email: acmeEmail } } : {},
+            logs: { store: { storageSize: "20Gi" } },
+            metrics: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
+            tracing: { collectorVariant: "basic" },
         },
-        onCluster,
+        { providers: [kubeconfig.provider] },
     );
 
     return {
         clusterName: eks.clusterName,
         kubeconfig: kubeconfig.kubeconfig,
-        loadBalancerHostname: ingress.loadBalancerHostname,
-        ingressClass: ingress.ingressClassName,
-        clusterIssuer: certManager.acmeIssuer ?? certManager.selfSignedIssuer,
+        loadBalancerHostname: platform.ingressController.loadBalancerHostname,
+        ingressClass: platform.ingressController.ingressClassName,
+        clusterIssuer: platform.certManager.acmeIssuer ?? platform.certManager.selfSignedIssuer,
+        grafanaAddress: platform.prometheus.grafanaAddress,
+        grafanaAdminPassword: platform.secrets.grafanaAdminPassword,
     };
 };

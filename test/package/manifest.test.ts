@@ -61,7 +61,7 @@ describe("entry points", () => {
     it("builds the library only: no program, CLI, tests or examples", () => {
         const sources = buildSources();
         expect(sources.length).toBeGreaterThan(20);
-        for (const file of sources) expect(file).toMatch(/^(components|providers|config)\//);
+        for (const file of sources) expect(file).toMatch(/^(components|contracts|providers|config)\//);
     });
 
     it("packs dist and the docs, builds before packing, and keeps the Node.js requirement", () => {

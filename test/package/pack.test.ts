@@ -51,8 +51,8 @@ function run(command: string, args: string[], cwd: string): { stdout: string; se
 
 /** A consumer using each entry point; `@ts-expect-error` lines fail the check if the types were lost to `any`. */
 const CONSUMER = `import * as pulumi from "@pulumi/pulumi";
-import { CertManager, Eks, type EksArgs, IngressController, Kubeconfig, planKicImage, Vpc } from "mara-platform";
-import { CHARTS, DEFAULT_KIC_IMAGE, loadConfig, type MaraConfig } from "mara-platform/config";
+import { CertManager, CHARTS, DEFAULTS, Eks, type EksArgs, IngressController, Kubeconfig, Platform, type PlatformArgs, planKicImage, Vpc } from "mara-platform";
+import { loadConfig, type MaraConfig } from "mara-platform/config";
 import { createInfrastructure, EKS_PLATFORM, type ClusterInfrastructure } from "mara-platform/providers";
 // @ts-expect-error only the package's entry points are public, not its files
 import { Eks as NotExported } from "mara-platform/dist/components/eks";
@@ -65,7 +65,10 @@ export function build(): pulumi.Output<string> {
     new Kubeconfig("kc", { kubeconfig: eks.kubeconfig, clusterName: eks.clusterName, waitFor: [eks] });
     return eks.kubeconfig;
 }
-export const used = [CertManager, IngressController, Vpc, CHARTS.certManager.version, DEFAULT_KIC_IMAGE, EKS_PLATFORM.containerLogPath, NotExported];
+export const used = [CertManager, IngressController, Vpc, Platform, CHARTS.certManager.version, DEFAULTS.kicImage.imageName, EKS_PLATFORM.containerLogPath, NotExported];
+export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replicas: 2 } };
+// @ts-expect-error the facts about the cluster are required
+export const withoutFacts: PlatformArgs = { ingress: { replicas: 2 } };
 export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure] = [loadConfig, createInfrastructure];
 export const dockerfile: string = planKicImage({}).dockerfile;
 `;
@@ -80,7 +83,8 @@ try { require("mara-platform/dist/components/eks"); } catch (e) { deep = e.code;
 const dockerfile = lib.planKicImage({}).dockerfile;
 console.log(JSON.stringify({
     components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"].filter((c) => typeof lib[c] === "function"),
-    charts: Object.keys(config.CHARTS).length,
+    charts: Object.keys(lib.CHARTS).length,
+    configKeys: Object.keys(config.KEYS).length > 50,
     infraTypes: Object.keys(providers.INFRASTRUCTURE),
     dockerfile: fs.existsSync(dockerfile) ? require("path").relative(process.cwd(), dockerfile).split(require("path").sep).join("/") : "missing",
     deep,
@@ -138,6 +142,8 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             "dist/components/index.js.map",
             "dist/config/index.js",
             "dist/config/index.d.ts",
+            "dist/contracts/index.js",
+            "dist/contracts/index.d.ts",
             "dist/providers/index.js",
             "dist/providers/index.d.ts",
             "dist/components/docker/Dockerfile.mirror",
@@ -198,6 +204,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         expect(JSON.parse(stdout)).toEqual({
             components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"],
             charts: 8,
+            configKeys: true,
             infraTypes: ["aws", "digitalocean", "linode", "kubeconfig"],
             dockerfile: "node_modules/mara-platform/dist/components/docker/Dockerfile.mirror",
             deep: "ERR_PACKAGE_PATH_NOT_EXPORTED",

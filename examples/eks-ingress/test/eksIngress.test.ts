@@ -1,7 +1,7 @@
 /**
  * The example program under Pulumi mocks: no CLI, cloud or cluster. It checks what matters when the
- * library's components are wired by hand: every resource reaches the right provider, and the add-ons wait
- * for the cluster and for each other.
+ * library's components are wired by hand: every resource reaches the right provider, the platform's
+ * add-ons wait for the cluster and for each other, and the literal arguments reach the add-ons.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import eksIngress from "../index";
@@ -49,27 +49,53 @@ describe("eks-ingress example", () => {
         for (const r of awsResources) expect(r.provider, r.name).toBe(awsRef);
     });
 
-    it("deploys the releases and the issuers through the new cluster's Kubernetes provider only", () => {
-        const onCluster = regs.filter((r) => r.custom && r.type.startsWith("kubernetes:"));
-        expect(onCluster.map((r) => r.name)).toEqual(
-            expect.arrayContaining(["cert-manager-release", "cert-manager-selfsigned", "cert-manager-acme", "ingress-controller-release", "ingress-controller-service"]),
+    it("builds the whole platform from literals, every add-on named after it", () => {
+        const addOns = regs.filter((r) => r.parent === find(regs, "mara:platform:Platform", "platform").urn).map((r) => r.name);
+        expect(addOns).toEqual(
+            expect.arrayContaining([
+                "platform-secrets",
+                "platform-cert-manager",
+                "platform-ingress-controller",
+                "platform-logstore",
+                "platform-log-agent",
+                "platform-prometheus",
+                "platform-observability",
+                "platform-storage-class",
+            ]),
         );
+        // No registry was given, so no image is copied and no Docker provider is needed.
+        expect(regs.filter((r) => r.type === "mara:registry:KicImage" || r.type === "pulumi:providers:docker")).toEqual([]);
+    });
+
+    it("deploys the platform through the new cluster's Kubernetes provider only", () => {
+        const onCluster = regs.filter((r) => r.custom && r.type.startsWith("kubernetes:"));
+        expect(onCluster.length).toBeGreaterThan(20);
         for (const r of onCluster) expect(r.provider, r.name).toBe(k8sRef);
     });
 
     it("makes the Kubernetes provider wait for the node group, and the issuers for cert-manager", () => {
         expect(find(regs, "pulumi:providers:kubernetes", "kubeconfig-provider").dependencies).toContain(find(regs, "eks:index:ManagedNodeGroup", "eks-nodes").urn);
-        const release = find(regs, "kubernetes:helm.sh/v3:Release", "cert-manager-release").urn;
-        expect(find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", "cert-manager-acme").dependencies).toContain(release);
+        const release = find(regs, "kubernetes:helm.sh/v3:Release", "platform-cert-manager-release").urn;
+        expect(find(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer", "platform-cert-manager-acme").dependencies).toContain(release);
+    });
+
+    it("passes the literal arguments to the add-ons", () => {
+        expect(find(regs, "kubernetes:helm.sh/v3:Release", "platform-ingress-controller-release").inputs).toMatchObject({ values: { controller: { replicaCount: 2 } } });
+        expect(find(regs, "kubernetes:helm.sh/v3:Release", "platform-prometheus-release").inputs).toMatchObject({
+            values: { prometheus: { prometheusSpec: { storageSpec: { volumeClaimTemplate: { spec: { resources: { requests: { storage: "20Gi" } } } } } } } },
+        });
+        // EKS facts: the platform's own StorageClass on the EBS CSI driver.
+        expect(find(regs, "kubernetes:storage.k8s.io/v1:StorageClass", "platform-storage-class").inputs).toMatchObject({ provisioner: "ebs.csi.aws.com" });
     });
 
     it("exposes the load balancer through an NLB and reports the ACME issuer", async () => {
-        expect(find(regs, "kubernetes:core/v1:Service", "ingress-controller-service").inputs).toMatchObject({
+        expect(find(regs, "kubernetes:core/v1:Service", "platform-ingress-controller-service").inputs).toMatchObject({
             metadata: { annotations: { "service.beta.kubernetes.io/aws-load-balancer-type": "nlb" } },
             spec: { type: "LoadBalancer" },
         });
         expect(await valueOf(pulumi.output(outputs.loadBalancerHostname))).toBe("abc123.elb.eu-west-1.amazonaws.com");
         expect(await valueOf(pulumi.output(outputs.clusterIssuer))).toBe("letsencrypt");
         expect(await pulumi.isSecret(pulumi.output(outputs.kubeconfig))).toBe(true);
+        expect(await pulumi.isSecret(pulumi.output(outputs.grafanaAdminPassword))).toBe(true);
     });
 });

@@ -36,6 +36,8 @@ function computed(args: pulumi.runtime.MockResourceArgs): Record<string, unknown
             };
         case "aws:iam/role:Role":
             return { arn: `arn:aws:iam::123456789012:role/${args.name}`, name: args.name };
+        case "random:index/randomPassword:RandomPassword":
+            return { result: `generated-${args.name}` };
         case "kubernetes:helm.sh/v3:Release":
             return { status: { name: args.inputs.name, namespace: args.inputs.namespace, status: "deployed" } };
         case "kubernetes:core/v1:Service":
