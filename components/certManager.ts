@@ -7,7 +7,7 @@ import { helmRelease, platformNamespace } from "./helmRelease";
 export interface AcmeIssuerArgs {
     /** Account email for expiry notices. Required. */
     email: string;
-    /** ACME directory URL. Default Let's Encrypt production. */
+    /** ACME directory URL. Default `https://acme-v02.api.letsencrypt.org/directory` (Let's Encrypt production). */
     server?: string;
     /** Ingress class that serves the HTTP-01 challenges. Default `nginx`. */
     ingressClassName?: string;

@@ -5,7 +5,7 @@ import { DEFAULTS, RegistryCredentials } from "../contracts";
 
 /** Arguments of {@link Docr}. */
 export interface DocrArgs {
-    /** Registry name. Default: `<clusterName>-<6 random characters>` (names are global across DigitalOcean). */
+    /** Registry name. Default: derived from `clusterName` as `<clusterName>-<6 random characters>` (names are global across DigitalOcean). */
     name?: string;
     /** Name used to derive the default registry name. Required unless `name` is given. */
     clusterName?: string;

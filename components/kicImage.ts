@@ -20,7 +20,7 @@ export interface KicImageArgs {
      * provider cannot pass; build those with `make` and copy them with `origin: registry`.
      */
     makeTarget?: string;
-    /** Version written into the binary and the image tag, for `origin: source`, e.g. "5.5.4". Default "source". */
+    /** Version written into the binary and the image tag, for `origin: source`, e.g. "5.5.4". Default `source`. */
     version?: string;
     /**
      * Run the build and push on every `pulumi up`, even when nothing changed (MARA's `kic:always_rebuild`).

@@ -14,7 +14,7 @@ export interface KubeconfigArgs {
     context?: pulumi.Input<string>;
     /**
      * Stable identity of the cluster (its name or ID). The provider is replaced only when this changes,
-     * so a rotated token or a re-generated kubeconfig never replaces the workloads. Default: `clusterName`.
+     * so a rotated token or a re-generated kubeconfig never replaces the workloads. Default: the `clusterName`.
      */
     clusterIdentifier?: pulumi.Input<string>;
     /**

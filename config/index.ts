@@ -7,7 +7,4 @@ export * from "./problems";
 export type { RawConfig } from "./resolve";
 export * from "./stackFile";
 export * from "./validate";
-export * from "./pulumiYaml";
-export * from "./reference";
-export * from "./stackExample";
 export { expandHome, isKubeconfigPath } from "./infraSettings";

@@ -1,7 +1,8 @@
 /**
  * Every configuration key the program reads: its canonical name, the MARA keys that mean the same
  * thing, its type, default and description. This table is the single source for validation, the
- * declarations in Pulumi.yaml (see `pulumiYaml.ts`), the README's config reference and first-run prompts.
+ * declarations in Pulumi.yaml (see tools/pulumiYaml.ts), the configuration reference (docs/configuration.md)
+ * and first-run prompts.
  *
  * Canonical keys live in the project namespace (`mara:`) so no provider ever sees them. MARA's keys are
  * accepted unchanged as legacy aliases; those in a provider's namespace (`eks:`, `linode:`,
@@ -42,7 +43,7 @@ export interface KeySpec<T> {
     readonly default?: T;
     /** Words describing a default that depends on other settings (shown instead of a value). */
     readonly defaultNote?: string;
-    /** One-line description for Pulumi.yaml, the README and prompts. */
+    /** One-line description for Pulumi.yaml, docs/configuration.md and prompts. */
     readonly description: string;
     /** The value must be stored encrypted (`pulumi config set --secret`). */
     readonly secret?: boolean;

@@ -183,13 +183,13 @@ function checkKeyNames(raw: RawConfig, findings: Findings): void {
         const ns = key.slice(0, key.indexOf(":"));
         if (!(MARA_NAMESPACES as readonly string[]).includes(ns) || KNOWN_KEYS.includes(key)) continue;
         const guess = closest(key, KNOWN_KEYS);
-        const hint = guess ? `did you mean ${guess}?` : "see the README's configuration reference";
+        const hint = guess ? `did you mean ${guess}?` : "see the configuration reference, docs/configuration.md";
         if (ns === PROJECT_NAMESPACE) {
             findings.problem({
                 key,
                 value: raw.secretKeys.has(key) ? undefined : raw.values[key],
                 problem: "is not a setting this program knows",
-                allowed: "the keys listed in the README's configuration reference and Pulumi.yaml",
+                allowed: "the keys listed in docs/configuration.md and Pulumi.yaml",
                 fix: `${hint} Remove it with: pulumi config rm ${key}`,
             });
         } else {

@@ -5,7 +5,7 @@
  * values are written for this chart.
  *
  * Versions are pinned, not floating, so two `pulumi up` runs a month apart install the same thing.
- * The README's "Charts" table lists what changed from MARA's 2022 pins and why.
+ * docs/charts.md lists what changed from MARA's 2022 pins and why.
  */
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */

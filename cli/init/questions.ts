@@ -1,6 +1,6 @@
 /**
  * What the first run asks, per infrastructure type: the settings without which the stack cannot
- * deploy, plus the credentials. Everything else has a default (see the README's configuration
+ * deploy, plus the credentials. Everything else has a default (see docs/configuration.md's
  * reference) and can be changed later with `pulumi config set`.
  */
 import * as path from "path";

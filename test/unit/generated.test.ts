@@ -4,7 +4,10 @@ import * as path from "path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { CHARTS } from "../../contracts";
-import { KEYS, KeySpec, parseStackFile, renderConfigReference, renderPulumiYaml, renderStackExample, validateConfig } from "../../config";
+import { KEYS, KeySpec, parseStackFile, validateConfig } from "../../config";
+import { CONFIGURATION_PAGE, renderConfigReference } from "../../tools/configReference";
+import { renderPulumiYaml } from "../../tools/pulumiYaml";
+import { renderStackExample } from "../../tools/stackExample";
 
 const ROOT = path.join(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
@@ -18,8 +21,18 @@ describe("generated files", () => {
         expect(read("Pulumi.dev.yaml.example"), "run `npm run gen`").toBe(renderStackExample());
     });
 
-    it("the README's configuration reference is up to date", () => {
-        expect(read("README.md"), "run `npm run gen`").toContain(renderConfigReference());
+    it("the configuration reference in docs/configuration.md is up to date", () => {
+        expect(read(CONFIGURATION_PAGE), "run `npm run gen`").toContain(renderConfigReference());
+    });
+
+    it("the reference names every key, its MARA keys and its default", () => {
+        const reference = renderConfigReference();
+        for (const spec of Object.values(KEYS) as KeySpec<unknown>[]) {
+            const row = reference.split("\n").find((l) => l.startsWith(`| \`${spec.key}\` |`));
+            expect(row, spec.key).toBeDefined();
+            for (const l of spec.legacy) expect(row, `${spec.key}: ${l.key}`).toContain(`\`${l.key}`);
+            if (spec.default !== undefined) expect(row, spec.key).toContain(`\`${spec.type.render(spec.default)}\``);
+        }
     });
 });
 

@@ -289,7 +289,7 @@ describe("MARA keys and canonical keys", () => {
 
     it("rejects unknown keys in the mara namespace with a suggestion", () => {
         expect(formatProblem(only({ "mara:eksMinSzie": "3" }))).toBe(
-            'mara:eksMinSzie = "3": is not a setting this program knows. Allowed: the keys listed in the README\'s configuration reference and Pulumi.yaml. Fix: did you mean mara:eksMinSize? Remove it with: pulumi config rm mara:eksMinSzie',
+            'mara:eksMinSzie = "3": is not a setting this program knows. Allowed: the keys listed in docs/configuration.md and Pulumi.yaml. Fix: did you mean mara:eksMinSize? Remove it with: pulumi config rm mara:eksMinSzie',
         );
     });
 

@@ -4,7 +4,7 @@
  * the committed file differs; `npm run gen` rewrites it.
  */
 import { stringify } from "yaml";
-import { KEYS, KeySpec, PROJECT_NAMESPACE } from "./keys";
+import { KEYS, KeySpec, PROJECT_NAMESPACE } from "../config/keys";
 
 /** Packages whose default providers are disabled: every resource of theirs needs an explicit provider. */
 export const DISABLED_DEFAULT_PROVIDERS = ["aws", "kubernetes", "linode", "digitalocean", "docker"] as const;
@@ -25,7 +25,7 @@ export interface ConfigDeclaration {
  * Declarations for the canonical keys in the project namespace (the only ones Pulumi lets us type) that
  * have a default. A declared key without a default is *required* by the Pulumi CLI ("Stack 'dev' is
  * missing configuration value ..."), which would break MARA stack files that set the legacy key instead;
- * those keys are documented in Pulumi.dev.yaml.example and the README.
+ * those keys are documented in Pulumi.dev.yaml.example and docs/configuration.md.
  */
 export function configDeclarations(): Record<string, ConfigDeclaration> {
     const out: Record<string, ConfigDeclaration> = {};
@@ -45,7 +45,7 @@ export function configDeclarations(): Record<string, ConfigDeclaration> {
     return out;
 }
 
-const HEADER = `# Generated from config/keys.ts by \`npm run gen\`; edit the key table, not this file.
+const HEADER = `# Generated from config/keys.ts by \`npm run gen\` (tools/generate.ts); edit the key table, not this file.
 #
 # The program runs transpile-only (tsconfig.json "ts-node": {"transpileOnly": true}), so \`pulumi preview\`
 # does not pay for type-checking; CI type-checks with \`tsc --noEmit\`.
@@ -55,7 +55,7 @@ const HEADER = `# Generated from config/keys.ts by \`npm run gen\`; edit the key
 # \`main: index.ts\` keeps \`pulumi up\` on the program in index.ts. Without it the CLI passes "." and the Node.js
 # runtime (@pulumi/pulumi cmd/run/run.js) takes the entry point from package.json \`exports\` (else \`main\`),
 # which name the compiled npm library (dist/components/index.js), not the program. With a file named here, run.js
-# is given that file and does not read package.json for an entry point (see PROGRAM_ENTRY_POINT in config/pulumiYaml.ts).
+# is given that file and does not read package.json for an entry point (see PROGRAM_ENTRY_POINT in tools/pulumiYaml.ts).
 `;
 
 /**

@@ -2,7 +2,7 @@
  * Generates Pulumi.dev.yaml.example, a complete AWS stack file: every key with its description,
  * default, MARA name and whether it is a secret. Generated from the key table so it cannot go stale.
  */
-import { KEY_GROUPS, KEYS, KeySpec } from "./keys";
+import { KEY_GROUPS, KEYS, KeySpec } from "../config/keys";
 
 /** Values set (uncommented) in the example, for an AWS stack. */
 const ACTIVE: Readonly<Record<string, string>> = { "mara:infraType": "aws", "aws:region": "us-east-1" };

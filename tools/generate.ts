@@ -1,0 +1,23 @@
+/**
+ * `npm run gen`: writes the files generated from the key table (config/keys.ts): Pulumi.yaml,
+ * Pulumi.dev.yaml.example and the reference in docs/configuration.md. test/unit/generated.test.ts fails
+ * when any of them is stale. A development tool: not part of the program or the published library.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { CONFIGURATION_PAGE, spliceConfigReference } from "./configReference";
+import { renderPulumiYaml } from "./pulumiYaml";
+import { renderStackExample } from "./stackExample";
+
+/** The repository root. */
+export const ROOT = path.join(__dirname, "..");
+
+/** Regenerates every generated file under `root`. */
+export function writeGeneratedFiles(root = ROOT): void {
+    fs.writeFileSync(path.join(root, "Pulumi.yaml"), renderPulumiYaml());
+    fs.writeFileSync(path.join(root, "Pulumi.dev.yaml.example"), renderStackExample());
+    const page = path.join(root, CONFIGURATION_PAGE);
+    fs.writeFileSync(page, spliceConfigReference(fs.readFileSync(page, "utf8")));
+}
+
+if (require.main === module) writeGeneratedFiles();
