@@ -10,12 +10,17 @@ export interface Writer {
     write(text: string): unknown;
 }
 
+/** Where piped input is read from; process.stdin fits. */
+export type Input = AsyncIterable<string | Buffer> & { readonly isTTY?: boolean };
+
 /** The command's surroundings. */
 export interface CliIo {
     /** Results and streamed Pulumi output. */
     readonly stdout: Writer;
     /** Progress, warnings and errors. */
     readonly stderr: Writer;
+    /** Piped input (`mara verify` reads the stack outputs from it); none when there is nothing to read. */
+    readonly stdin?: Input;
     /** Asks the user; tests inject answers. */
     readonly prompter: Prompter;
     /** Environment consulted for credentials, region and the kubeconfig path. */

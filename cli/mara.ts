@@ -18,18 +18,20 @@ import * as preview from "./commands/preview";
 import * as refresh from "./commands/refresh";
 import * as up from "./commands/up";
 import * as validate from "./commands/validate";
+import * as verify from "./commands/verify";
 import { CliIo, EXIT } from "./io";
 import { terminalPrompter } from "./prompts";
 import { PROJECT_DIR } from "./stackSource";
 
 /** The commands, in the order `mara --help` lists them. */
-const COMMANDS = [init, plan, validate, listProviders, up, preview, destroy, refresh, kubeconfig];
+const COMMANDS = [init, plan, validate, listProviders, up, preview, destroy, refresh, kubeconfig, verify];
 
 /** The real terminal, environment and working directory. */
 export function processIo(): CliIo {
     return {
         stdout: process.stdout,
         stderr: process.stderr,
+        stdin: process.stdin,
         prompter: terminalPrompter(),
         env: process.env,
         cwd: process.cwd(),

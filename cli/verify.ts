@@ -1,6 +1,6 @@
 /**
- * `npm run verify`: checks that a deployed Bank of Sirius answers through its ingress, by asking the
- * readiness endpoint and then logging in as the demo user the stack created.
+ * The check behind `mara verify`: a deployed Bank of Sirius answers through its ingress, its readiness
+ * endpoint says so, and the demo user the stack created can log in.
  *
  * It replaces MARA's verify.py, which logged in as a hard-coded testuser/password, silently turned TLS
  * verification off, accepted only status 200 (the real login answers 302, so a healthy app could never
@@ -8,9 +8,8 @@
  * the stack outputs, certificate checks are skipped only when asked with --insecure, success means the
  * app really issued a session token, and every failure names its cause and what to do about it.
  *
- * Usage: pulumi stack output --json --show-secrets | npm run --silent verify [-- --insecure] [-- --timeout 20]
+ * Usage: pulumi stack output --json --show-secrets | npx mara verify [--insecure] [--timeout 20]
  */
-import { readFile } from "fs/promises";
 import * as http from "http";
 import * as https from "https";
 import { URL, URLSearchParams } from "url";
@@ -36,8 +35,10 @@ export interface VerifyResult {
     readonly message: string;
 }
 
-const PIPE_COMMAND = "pulumi stack output --json --show-secrets | npm run --silent verify";
-const DEFAULT_TIMEOUT_MS = 10_000;
+/** How the outputs reach the check. */
+export const PIPE_COMMAND = "pulumi stack output --json --show-secrets | npx mara verify";
+/** Limit for each HTTP request when none is given. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 const READINESS_PATH = "/z/health/readiness";
 const LOGIN_PATH = "/login";
 /** Enough for a health answer or an error page; more would only be kept in memory for nothing. */
@@ -314,121 +315,3 @@ export async function verifyApplication(opts: VerifyOptions): Promise<VerifyResu
     }
     return { ok: true, message: `readiness answered 200 and "${opts.username}" logged in at ${opts.url}` };
 }
-
-/** Where `main` writes; process.stdout and process.stderr fit. */
-export interface Output {
-    write(text: string): unknown;
-}
-
-/** Where `main` reads the outputs JSON from; process.stdin fits. */
-export type Input = AsyncIterable<string | Buffer> & { readonly isTTY?: boolean };
-
-const USAGE = [
-    `Usage: ${PIPE_COMMAND} [-- OPTIONS]`,
-    "       npm run --silent verify -- --outputs-file outputs.json [OPTIONS]",
-    "Options:",
-    "  --outputs-file PATH  read the stack outputs JSON from PATH instead of stdin",
-    "  --insecure           do not verify the TLS certificate (the demo ingress's is self-signed)",
-    `  --timeout SECONDS    limit for each HTTP request (default ${DEFAULT_TIMEOUT_MS / 1000})`,
-    "",
-].join("\n");
-
-/** Thrown for a wrong command line; main answers it with exit code 2 and the usage. */
-class UsageError extends Error {}
-
-interface Args {
-    insecure: boolean;
-    timeoutMs: number;
-    outputsFile?: string;
-    help: boolean;
-}
-
-function parseArgs(argv: readonly string[]): Args {
-    const args: Args = { insecure: false, timeoutMs: DEFAULT_TIMEOUT_MS, help: false };
-    for (let i = 0; i < argv.length; i++) {
-        const arg = argv[i]!;
-        // Accept both "--timeout 20" and "--timeout=20".
-        const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-        const flag = eq < 0 ? arg : arg.slice(0, eq);
-        const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-        const value = (): string => {
-            const v = inline ?? argv[++i];
-            if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
-            return v;
-        };
-        if (flag === "--insecure" && inline === undefined) args.insecure = true;
-        else if (flag === "-h" || flag === "--help") args.help = true;
-        else if (flag === "--outputs-file") args.outputsFile = value();
-        else if (flag === "--timeout") {
-            const text = value();
-            const seconds = Number(text);
-            if (!Number.isFinite(seconds) || seconds <= 0) {
-                throw new UsageError(`--timeout needs a positive number of seconds, not "${text}"`);
-            }
-            args.timeoutMs = seconds * 1000;
-        } else throw new UsageError(`unknown argument "${arg}"`);
-    }
-    return args;
-}
-
-async function readAll(input: Input): Promise<string> {
-    let text = "";
-    for await (const chunk of input) text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
-    return text;
-}
-
-/**
- * The command: reads the stack outputs, runs {@link verifyApplication} and prints one result line.
- *
- * @param argv - arguments after the script name.
- * @param stdin - where the outputs JSON is piped in, unless `--outputs-file` is given.
- * @param stdout - receives the result line ("Application passed/failed health check: ...").
- * @param stderr - receives usage errors and the --insecure warning.
- * @returns 0 when the application passed, 1 when it failed (including unusable stack outputs), 2 for a
- * wrong command line or no input.
- */
-export async function main(argv: readonly string[], stdin: Input, stdout: Output, stderr: Output): Promise<number> {
-    let args: Args;
-    let json: string;
-    try {
-        args = parseArgs(argv);
-        if (args.help) {
-            stdout.write(USAGE);
-            return 0;
-        }
-        if (args.outputsFile !== undefined) {
-            try {
-                json = await readFile(args.outputsFile, "utf8");
-            } catch (err) {
-                throw new UsageError(`cannot read --outputs-file ${args.outputsFile}: ${(err as Error).message}`);
-            }
-        } else {
-            // Reading a terminal would wait for input the user does not know to type.
-            if (stdin.isTTY) throw new UsageError(`nothing piped in; run: ${PIPE_COMMAND}`);
-            json = await readAll(stdin);
-        }
-        if (json.trim() === "") {
-            throw new UsageError(`the stack outputs are empty; run: ${PIPE_COMMAND} (is the stack selected and deployed?)`);
-        }
-    } catch (err) {
-        if (!(err instanceof UsageError)) throw err;
-        stderr.write(`verify: ${err.message}\n${USAGE}`);
-        return 2;
-    }
-
-    let target: StackTarget;
-    try {
-        target = parseStackOutputs(json);
-    } catch (err) {
-        stdout.write(`Application failed health check: ${(err as Error).message}\n`);
-        return 1;
-    }
-    if (args.insecure && target.url.startsWith("https:")) {
-        stderr.write(`verify: --insecure: not verifying the TLS certificate of ${new URL(target.url).host}\n`);
-    }
-    const result = await verifyApplication({ ...target, insecure: args.insecure, timeoutMs: args.timeoutMs });
-    stdout.write(result.ok ? `Application passed health check: ${target.url}\n` : `Application failed health check: ${result.message}\n`);
-    return result.ok ? 0 : 1;
-}
-
-if (require.main === module) main(process.argv.slice(2), process.stdin, process.stdout, process.stderr).then((code) => process.exit(code));

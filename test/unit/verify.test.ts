@@ -6,7 +6,9 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { Readable } from "stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Input, main, parseStackOutputs, verifyApplication } from "../../cli/verify";
+import type { Input } from "../../cli/io";
+import { parseStackOutputs, verifyApplication } from "../../cli/verify";
+import { runMara } from "../cli/support/io";
 
 // Special characters on purpose: the form body must be URL-encoded, not concatenated.
 const USER = "demo user&x=1";
@@ -123,21 +125,11 @@ async function closedPort(): Promise<number> {
 const outputs = (url: string, login: unknown = { username: USER, password: PASSWORD }): string =>
     JSON.stringify({ application_url: url, demo_login: login, cluster_name: "mara-dev" });
 
-class Capture {
-    text = "";
-    write(chunk: string): boolean {
-        this.text += chunk;
-        return true;
-    }
-}
-
-/** Runs main with a fake stdin holding `input`, returning the exit code and what it printed. */
+/** Runs `mara verify` with a fake stdin holding `input`, returning the exit code and what it printed. */
 async function run(argv: string[], input: string | Input): Promise<{ code: number; out: string; err: string }> {
-    const stdout = new Capture();
-    const stderr = new Capture();
     const stdin = typeof input === "string" ? Readable.from(input === "" ? [] : [input]) : input;
-    const code = await main(argv, stdin, stdout, stderr);
-    return { code, out: stdout.text, err: stderr.text };
+    const { code, stdout, stderr } = await runMara(["verify", ...argv], { stdin });
+    return { code, out: stdout, err: stderr };
 }
 
 let good: FakeApp;
@@ -287,7 +279,7 @@ describe("parseStackOutputs", () => {
     it("says how to get the outputs when application_url is missing", () => {
         const withoutUrl = JSON.stringify({ demo_login: { username: USER, password: PASSWORD } });
         expect(() => parseStackOutputs(withoutUrl)).toThrow(
-            "no application_url in the stack outputs; is the application deployed? Run: pulumi stack output --json --show-secrets | npm run --silent verify",
+            "no application_url in the stack outputs; is the application deployed? Run: pulumi stack output --json --show-secrets | npx mara verify",
         );
         expect(() => parseStackOutputs(outputs(" "))).toThrow("no application_url in the stack outputs");
     });
@@ -321,7 +313,7 @@ describe("parseStackOutputs", () => {
     });
 });
 
-describe("main", () => {
+describe("mara verify", () => {
     it("prints the pass line and exits 0", async () => {
         const { code, out, err } = await run([], outputs(good.url));
         expect({ code, out, err }).toEqual({ code: 0, out: `Application passed health check: ${good.url}\n`, err: "" });
@@ -339,7 +331,7 @@ describe("main", () => {
         const { code, out } = await run([], JSON.stringify({ demo_login: { username: USER, password: PASSWORD } }));
         expect(code).toBe(1);
         expect(out).toBe(
-            "Application failed health check: no application_url in the stack outputs; is the application deployed? Run: pulumi stack output --json --show-secrets | npm run --silent verify\n",
+            "Application failed health check: no application_url in the stack outputs; is the application deployed? Run: pulumi stack output --json --show-secrets | npx mara verify\n",
         );
     });
 
@@ -347,8 +339,7 @@ describe("main", () => {
         const { code, out, err } = await run([], "");
         expect(code).toBe(2);
         expect(out).toBe("");
-        expect(err).toMatch(/^verify: the stack outputs are empty; run: pulumi stack output --json --show-secrets \| npm run --silent verify/);
-        expect(err).toContain("Usage:");
+        expect(err).toMatch(/^mara: the stack outputs are empty; run: pulumi stack output --json --show-secrets \| npx mara verify/);
     });
 
     it("exits 2 instead of waiting when stdin is a terminal", async () => {
@@ -360,19 +351,20 @@ describe("main", () => {
         };
         const { code, err } = await run([], terminal);
         expect(code).toBe(2);
-        expect(err).toContain("verify: nothing piped in;");
+        expect(err).toContain("mara: nothing piped in;");
     });
 
     it.each([
-        [["--bogus"], 'unknown argument "--bogus"'],
-        [["--timeout", "soon"], '--timeout needs a positive number of seconds, not "soon"'],
-        [["--timeout"], "--timeout needs a value"],
-        [["--outputs-file", "/nonexistent/outputs.json"], "cannot read --outputs-file /nonexistent/outputs.json"],
+        [["--bogus"], "error: unknown option '--bogus'"],
+        [["--timeout", "soon"], "error: option '--timeout <seconds>' argument 'soon' is invalid. needs a positive number of seconds, not \"soon\""],
+        [["--timeout", "0"], 'needs a positive number of seconds, not "0"'],
+        [["--timeout"], "error: option '--timeout <seconds>' argument missing"],
+        [["--outputs-file", "/nonexistent/outputs.json"], "mara: cannot read --outputs-file /nonexistent/outputs.json"],
     ])("exits 2 for %j", async (argv, message) => {
         const { code, out, err } = await run(argv, outputs(good.url));
         expect(code).toBe(2);
         expect(out).toBe("");
-        expect(err).toContain(`verify: ${message}`);
+        expect(err).toContain(message);
     });
 
     it("reads --outputs-file instead of stdin", async () => {
@@ -399,7 +391,7 @@ describe("main", () => {
         const insecure = await run(["--insecure"], outputs(tls.url));
         expect(insecure.code).toBe(0);
         expect(insecure.out).toBe(`Application passed health check: ${tls.url}\n`);
-        expect(insecure.err).toBe(`verify: --insecure: not verifying the TLS certificate of ${new URL(tls.url).host}\n`);
+        expect(insecure.err).toBe(`mara: --insecure: not verifying the TLS certificate of ${new URL(tls.url).host}\n`);
         expect(`${strict.out}${strict.err}${insecure.out}${insecure.err}`).not.toContain(PASSWORD);
     });
 

@@ -75,6 +75,8 @@ export interface RunOptions {
     env?: Record<string, string | undefined>;
     cwd?: string;
     projectDir?: string;
+    /** Piped input; none by default (a terminal). */
+    stdin?: CliIo["stdin"];
 }
 
 /** Runs one `mara` command line in this process. */
@@ -84,6 +86,7 @@ export async function runMara(argv: string[], o: RunOptions = {}): Promise<Run> 
     const io: CliIo = {
         stdout: { write: (s: string) => (stdout += s) },
         stderr: { write: (s: string) => (stderr += s) },
+        stdin: o.stdin,
         prompter: o.prompter ?? noTerminal,
         env: o.env ?? { HOME: os.tmpdir(), PATH: process.env.PATH },
         cwd: o.cwd ?? process.cwd(),
