@@ -3,12 +3,14 @@
  * Pulumi's mock monitor answers every registration, and a thin wrapper records what the engine would be
  * told — type, name, parent, provider and dependencies — which the mocks alone do not keep.
  *
- * Modelled on the test helper, but product code: no assertions, invokes answered with plausible
- * placeholders instead of failing, and log messages captured rather than printed.
+ * Modelled on the test helper, but product code: no assertions, lookups answered by the same simulated
+ * cloud the tests and benchmarks use (an unknown one gets an empty placeholder instead of failing), and
+ * log messages captured rather than printed.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RawConfig } from "../config";
 import { answerCalls, waitForRegistrations } from "./mockRuntime";
+import { invokeAnswer } from "./simulatedCloud";
 
 /** One resource the program registered. */
 export interface RecordedResource {
@@ -44,26 +46,6 @@ export interface OfflineRun {
     readonly error?: unknown;
 }
 
-/** Placeholder answers to the data-source lookups the program makes, by token. */
-function answerInvoke(token: string, inputs: Record<string, unknown>, region: string): Record<string, unknown> | undefined {
-    switch (token) {
-        case "aws:index/getAvailabilityZones:getAvailabilityZones":
-            return { id: region, names: ["a", "b", "c", "d", "e", "f"].map((z) => `${region}${z}`), zoneIds: [] };
-        case "aws:index/getPartition:getPartition":
-            return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com" };
-        case "aws:ecr/getAuthorizationToken:getAuthorizationToken":
-            return { id: region, userName: "AWS", password: "offline", proxyEndpoint: `https://000000000000.dkr.ecr.${region}.amazonaws.com`, authorizationToken: "", expiresAt: "" };
-        case "digitalocean:index/getKubernetesVersions:getKubernetesVersions":
-            return { id: "versions", latestVersion: "1.35.1-do.0", validVersions: ["1.35.1-do.0"], versionPrefix: inputs.versionPrefix };
-        case "digitalocean:index/getDomain:getDomain":
-            return { id: inputs.name, name: inputs.name, ttl: 1800, urn: `do:domain:${String(inputs.name)}`, zoneFile: "" };
-        case "digitalocean:index/getContainerRegistry:getContainerRegistry":
-            return { id: inputs.name, name: inputs.name, serverUrl: "registry.digitalocean.com", endpoint: `registry.digitalocean.com/${String(inputs.name)}`, subscriptionTierSlug: "starter", region: "sfo3" };
-        default:
-            return undefined;
-    }
-}
-
 /**
  * Runs `program` under mocks in preview (dry-run) mode with the given config and records every
  * registration. The program's own exception is returned, not thrown, with what it registered before.
@@ -78,7 +60,7 @@ export async function runOffline(raw: RawConfig, program: () => unknown): Promis
         // A first preview knows no IDs and no computed outputs: return the inputs and leave the rest unknown.
         newResource: (args) => ({ id: undefined as unknown as string, state: { ...args.inputs } }),
         call: (args) => {
-            const answer = answerInvoke(args.token, args.inputs as Record<string, unknown>, region);
+            const answer = invokeAnswer(args, region);
             if (answer) return answer;
             if (!unansweredInvokes.includes(args.token)) unansweredInvokes.push(args.token);
             return {};

@@ -9,8 +9,8 @@ import * as path from "path";
 import * as ts from "typescript";
 import { REPO } from "./stacks";
 
-// The program, the benchmark, and the modules it shares with the offline plan and the tests.
-const SOURCES = ["index.ts", "components", "providers", "config", "bench", "cli/mockRuntime.ts", "test/support/mockState.ts"];
+// The program, the benchmark, and the modules it shares with the offline plan and the tests (the simulated cloud).
+const SOURCES = ["index.ts", "components", "contracts", "program", "providers", "config", "bench", "cli/mockRuntime.ts", "cli/simulatedCloud.ts"];
 
 function tsFiles(rel: string): string[] {
     const abs = path.join(REPO, rel);

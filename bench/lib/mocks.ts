@@ -14,7 +14,7 @@ import { performance } from "perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { simulatedDuration } from "./durations";
 import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
-import { computedState, invokeAnswer } from "../../test/support/mockState";
+import { computedState, invokeAnswer } from "../../cli/simulatedCloud";
 
 /** One registration as the engine would see it, with its simulated timing. */
 export interface BenchRegistration {
@@ -121,7 +121,9 @@ export async function installBenchMocks(o: BenchMockOptions): Promise<BenchMocks
             return { id: id as string, state: { ...args.inputs, ...computedState(args, region) } };
         },
         call(args) {
-            return invokeAnswer(args, region);
+            const answer = invokeAnswer(args, region);
+            if (!answer) throw new Error(`the simulated cloud cannot answer ${args.token}; add it to cli/simulatedCloud.ts`);
+            return answer;
         },
     };
     pulumi.runtime.setAllConfig(o.config, o.secretKeys);

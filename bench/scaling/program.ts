@@ -6,8 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { Application } from "../../components/application";
 import { Platform } from "../../components/platform";
-import { siriusArgsFromPlatform } from "../../components/siriusOnPlatform";
 import { loadConfig } from "../../config";
+import { platformArgsFromConfig } from "../../program/platformArgs";
+import { siriusArgsFromPlatform } from "../../program/siriusOnPlatform";
 import { createInfrastructure } from "../../providers";
 
 /**
@@ -20,12 +21,12 @@ export function scalingProgram(instances: number, keep: pulumi.Resource[] = []):
         const cfg = loadConfig();
         const cluster = createInfrastructure(cfg);
         if (cluster.registry) throw new Error("bench scaling: use a stack without a registry (the image push is not what is measured)");
-        const platform = new Platform("platform", { config: cfg, cluster }, { providers: [cluster.provider] });
+        const platform = new Platform("platform", platformArgsFromConfig(cfg, cluster), { providers: [cluster.provider] });
         keep.push(platform);
         const base = cfg.fqdn ?? "bos.example.org";
         const outputs: Record<string, pulumi.Input<unknown>> = {};
         for (let i = 1; i <= instances; i++) {
-            const app = new Application(`bank-of-sirius-${i}`, siriusArgsFromPlatform(cfg, platform, cluster, `bos-${i}`, `bos-${i}.${base}`), {
+            const app = new Application(`bank-of-sirius-${i}`, siriusArgsFromPlatform(cfg, platform, `bos-${i}`, `bos-${i}.${base}`), {
                 providers: [cluster.provider],
             });
             outputs[`application_url_${i}`] = app.url;

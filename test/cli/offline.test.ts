@@ -43,13 +43,14 @@ describe("runOffline", () => {
         expect(run.logs).toEqual([{ severity: "warn", message: "careful" }]);
     });
 
-    it("answers the cloud lookups with placeholders, and notes the ones it does not know", async () => {
+    it("answers the cloud lookups from the simulated cloud the tests use, and notes the ones it does not know", async () => {
         let zones: unknown;
         const run = await runOffline(rawConfig({ "aws:region": "eu-west-1" }), () => {
             void pulumi.runtime.invoke("aws:index/getAvailabilityZones:getAvailabilityZones", {}).then((r) => (zones = (r as { names: string[] }).names));
             void pulumi.runtime.invoke("aws:index/getCallerIdentity:getCallerIdentity", {});
         });
-        expect(zones).toEqual(["eu-west-1a", "eu-west-1b", "eu-west-1c", "eu-west-1d", "eu-west-1e", "eu-west-1f"]);
+        // eu-west-1's three zones, as the tests' and the benchmarks' mocks answer.
+        expect(zones).toEqual(["eu-west-1a", "eu-west-1b", "eu-west-1c"]);
         expect(run.unansweredInvokes).toEqual(["aws:index/getCallerIdentity:getCallerIdentity"]);
     });
 

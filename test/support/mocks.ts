@@ -9,9 +9,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
-import { computedState, invokeAnswer } from "./mockState";
+import { computedState, invokeAnswer } from "../../cli/simulatedCloud";
 
-export { sampleKubeconfig } from "./mockState";
+export { sampleKubeconfig } from "../../cli/simulatedCloud";
 
 /** One registered resource, as the engine would see it. */
 export interface Registration {
@@ -79,7 +79,9 @@ export async function installMocks(o: MockOptions = {}) {
         },
         call(args) {
             calls.push(args);
-            return invokeAnswer(args, regionOf(args.provider, registrations));
+            const answer = invokeAnswer(args, regionOf(args.provider, registrations));
+            if (!answer) throw new Error(`Mock not implemented for invoke ${args.token}; add it to cli/simulatedCloud.ts.`);
+            return answer;
         },
     };
     pulumi.runtime.setAllConfig(o.config ?? {}, o.secretKeys);

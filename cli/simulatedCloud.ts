@@ -1,7 +1,7 @@
 /**
- * What the mocks answer, as a real `pulumi up` would: the outputs each resource type computes and the
- * answers to data-source lookups, in one region of one fake account. Shared by the tests and the
- * benchmarks so both run the program against the same simulated cloud.
+ * The simulated cloud: what a real `pulumi up` would compute for each resource type, and the answers to
+ * the data-source lookups the program makes, in one region of one fake account. One table for every run
+ * under mocks — `mara plan` (offline.ts), the tests and the benchmarks — so they all see the same cloud.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
@@ -93,11 +93,15 @@ export function sampleKubeconfig(cluster: string) {
     };
 }
 
-/** Answers to invokes (data-source lookups), by token; an invoke without an answer fails the run. */
-export function invokeAnswer(args: pulumi.runtime.MockCallArgs, region: string): Record<string, unknown> {
+/**
+ * Answers to invokes (data-source lookups), by token; undefined for a lookup the simulated cloud does
+ * not know (the tests fail on it, `mara plan` answers it with an empty placeholder and says so).
+ */
+export function invokeAnswer(args: Pick<pulumi.runtime.MockCallArgs, "token" | "inputs">, region: string): Record<string, unknown> | undefined {
     switch (args.token) {
         case "aws:index/getAvailabilityZones:getAvailabilityZones":
-            return { id: region, names: ZONES[region] ?? [`${region}a`, `${region}b`, `${region}c`], zoneIds: [] };
+            // A region it does not list has six zones, as many as a VPC may use, so no zone count fails for lack of them.
+            return { id: region, names: ZONES[region] ?? ["a", "b", "c", "d", "e", "f"].map((z) => `${region}${z}`), zoneIds: [] };
         case "aws:index/getPartition:getPartition":
             return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com" };
         case "digitalocean:index/getKubernetesVersions:getKubernetesVersions":
@@ -116,6 +120,6 @@ export function invokeAnswer(args: pulumi.runtime.MockCallArgs, region: string):
                 expiresAt: "2026-11-21T23:59:59Z",
             };
         default:
-            throw new Error(`Mock not implemented for invoke ${args.token}; add it to test/support/mockState.ts.`);
+            return undefined;
     }
 }
