@@ -7,3 +7,5 @@ export * from "./factory";
 export * from "./kubeconfig";
 export * from "./linode";
 export * from "./platformFacts";
+/** What every provider returns; defined in the contracts module, which components share. */
+export type { ClusterInfrastructure, ContainerRegistry, PlatformFacts } from "../contracts";
