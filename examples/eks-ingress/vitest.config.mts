@@ -23,6 +23,7 @@ const librarySources = [
     { find: /^mara-platform$/, replacement: path.join(repository, "components", "index.ts") },
     { find: /^mara-platform\/config$/, replacement: path.join(repository, "config", "index.ts") },
     { find: /^mara-platform\/providers$/, replacement: path.join(repository, "providers", "index.ts") },
+    { find: /^mara-platform\/program$/, replacement: path.join(repository, "program", "index.ts") },
 ];
 
 export default defineConfig({

@@ -13,15 +13,47 @@ const ROOT = path.join(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 
 type Component = keyof typeof DEFAULTS;
-/** Where an entry of the table is documented, when not as `<Component>Args.<key>` in components/<component>.ts. */
-const DOCUMENTED_AS: Partial<Record<`${Component}.${string}`, { iface: string; member: string }>> = {
-    "certManager.acmeServer": { iface: "AcmeIssuerArgs", member: "server" },
-    "prometheus.scrapeInterval": { iface: "ScrapeTarget", member: "interval" },
-    "application.database": { iface: "DatabaseArgs", member: "database" },
-    "application.user": { iface: "DatabaseArgs", member: "user" },
-    "platform.retainVolumes": { iface: "PlatformStorageArgs", member: "retainVolumes" },
-    "logstore.replicas": { iface: "LogstoreReplicas", member: "master" },
+/** One default: `key` is the argument, or `argument.field` inside an object-valued one. */
+interface Entry {
+    readonly component: Component;
+    readonly key: string;
+    readonly value: unknown;
+}
+
+const ENTRIES: Entry[] = (Object.entries(DEFAULTS) as [Component, Record<string, unknown>][]).flatMap(([component, values]) =>
+    Object.entries(values).flatMap(([key, value]) =>
+        value !== null && typeof value === "object"
+            ? Object.entries(value).map(([field, v]) => ({ component, key: `${key}.${field}`, value: v }))
+            : [{ component, key, value }],
+    ),
+);
+
+/** Where an entry's TSDoc is, when not `<Component>Args.<key>` (a field's: `<Component><Key>.<field>`). */
+const DOCUMENTED_AS: Readonly<Record<string, string>> = {
+    "certManager.acmeServer": "AcmeIssuerArgs.server",
+    "prometheus.scrapeInterval": "ScrapeTarget.interval",
+    "application.database": "DatabaseArgs.database",
+    "application.user": "DatabaseArgs.user",
+    "platform.retainVolumes": "PlatformStorageArgs.retainVolumes",
 };
+
+/** The row of an entry on its component's docs page, when not the entry's own key. */
+const DOCS_ROW: Readonly<Record<string, string>> = {
+    "certManager.acmeServer": "acme.server",
+    "application.database": "accountsDb",
+    "application.user": "accountsDb",
+    "platform.retainVolumes": "storage",
+    "prometheus.scrapeInterval": "ingressControllerMetrics",
+};
+
+const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+
+function tsdocMember(e: Entry): string {
+    const documented = DOCUMENTED_AS[`${e.component}.${e.key}`];
+    if (documented) return documented;
+    const [arg, field] = e.key.split(".");
+    return field ? `${pascal(e.component)}${pascal(arg!)}.${field}` : `${pascal(e.component)}Args.${arg}`;
+}
 
 /** The doc comment of every property of every interface in a file, by `Interface.member`. */
 function memberDocs(file: string): Map<string, string> {
@@ -45,23 +77,35 @@ for (const f of fs.readdirSync(path.join(ROOT, "components")).filter((f) => f.en
 
 /** How a default appears in prose: `value` in backticks, or a bare number or boolean. */
 const stated = (value: unknown) => (typeof value === "string" ? `\`${value}\`` : String(value));
-const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-const ENTRIES = (Object.entries(DEFAULTS) as [Component, Record<string, unknown>][]).flatMap(([component, values]) =>
-    Object.entries(values).map(([key, value]) => ({ component, key, value })),
-);
+/** The cells after the first of the row for `arg` in a docs page's argument table. */
+function docsRow(page: string, arg: string): string | undefined {
+    const row = read(`docs/components/${page}.md`)
+        .split("\n")
+        .find((l) => l.startsWith(`| \`${arg}\` |`));
+    return row?.split(" | ").slice(1).join(" | ");
+}
+
+const CASES = ENTRIES.map((e) => [`${e.component}.${e.key}`, e] as const);
 
 describe("the defaults table", () => {
-    it.each(ENTRIES.map((e) => [`${e.component}.${e.key}`, e] as const))("%s is the default the argument's TSDoc states", (_, e) => {
-        const where = DOCUMENTED_AS[`${e.component}.${e.key}`] ?? { iface: `${pascal(e.component)}Args`, member: e.key };
-        const doc = DOCS.get(`${where.iface}.${where.member}`);
-        expect(doc, `${where.iface}.${where.member} not found`).toBeDefined();
-        const value = typeof e.value === "object" ? Object.values(e.value as object)[0] : e.value;
-        expect(doc, `${where.iface}.${where.member}`).toMatch(new RegExp(`[Dd]efault:? ${escape(stated(value))}|${escape(stated(value))} \\(default\\)`));
+    it.each(CASES)("%s is the default the argument's TSDoc states", (_, e) => {
+        const member = tsdocMember(e);
+        const doc = DOCS.get(member);
+        expect(doc, `${member} not found`).toBeDefined();
+        expect(doc, member).toMatch(new RegExp(`[Dd]efault:? ${escape(stated(e.value))}|${escape(stated(e.value))} \\(default\\)`));
+    });
+
+    it.each(CASES)("%s is the default the component's docs page states", (id, e) => {
+        const row = DOCS_ROW[id] ?? e.key;
+        const cells = docsRow(e.component, row);
+        expect(cells, `docs/components/${e.component}.md has no row for ${row}`).toBeDefined();
+        expect(cells).toContain(stated(e.value));
     });
 
     it("holds every default an argument's TSDoc states", () => {
-        const values = new Set(ENTRIES.flatMap((e) => (typeof e.value === "object" ? Object.values(e.value as object) : [e.value])).map(stated));
+        const values = new Set(ENTRIES.map((e) => stated(e.value)));
         const strays: string[] = [];
         for (const [member, doc] of DOCS) {
             for (const m of doc.matchAll(/Default:? (`[^`]+`|\d+|true|false)(?=[.;, )]|$)/g)) if (!values.has(m[1]!)) strays.push(`${member}: ${m[1]}`);
@@ -69,7 +113,3 @@ describe("the defaults table", () => {
         expect(strays).toEqual([]);
     });
 });
-
-function escape(text: string): string {
-    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

@@ -8,34 +8,25 @@ import * as path from "path";
 import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { KEYS, KeySpec } from "../../config";
+import { CHARTS, ChartId } from "../../contracts";
 
 const ROOT = path.join(__dirname, "..", "..");
 const DOCS = path.join(ROOT, "docs");
 const read = (file: string) => fs.readFileSync(file, "utf8");
 
-/** Component pages: page name → source file, class and arguments interface. */
-const COMPONENTS: Record<string, { file: string; cls: string; args: string; noOutputs?: boolean }> = {
-    vpc: { file: "vpc.ts", cls: "Vpc", args: "VpcArgs" },
-    eks: { file: "eks.ts", cls: "Eks", args: "EksArgs" },
-    ecr: { file: "ecr.ts", cls: "Ecr", args: "EcrArgs" },
-    doks: { file: "doks.ts", cls: "Doks", args: "DoksArgs" },
-    docr: { file: "docr.ts", cls: "Docr", args: "DocrArgs" },
-    dnsRecord: { file: "dnsRecord.ts", cls: "DnsRecord", args: "DnsRecordArgs" },
-    lke: { file: "lke.ts", cls: "Lke", args: "LkeArgs" },
-    kubeconfig: { file: "kubeconfig.ts", cls: "Kubeconfig", args: "KubeconfigArgs" },
-    // The drain has no outputs: its work is its delete step.
-    clusterDrain: { file: "clusterDrain.ts", cls: "ClusterDrain", args: "ClusterDrainArgs", noOutputs: true },
-    secrets: { file: "secrets.ts", cls: "Secrets", args: "SecretsArgs" },
-    kicImage: { file: "kicImage.ts", cls: "KicImage", args: "KicImageArgs" },
-    ingressController: { file: "ingressController.ts", cls: "IngressController", args: "IngressControllerArgs" },
-    certManager: { file: "certManager.ts", cls: "CertManager", args: "CertManagerArgs" },
-    logstore: { file: "logstore.ts", cls: "Logstore", args: "LogstoreArgs" },
-    logAgent: { file: "logAgent.ts", cls: "LogAgent", args: "LogAgentArgs" },
-    prometheus: { file: "prometheus.ts", cls: "Prometheus", args: "PrometheusArgs" },
-    observability: { file: "observability.ts", cls: "Observability", args: "ObservabilityArgs" },
-    application: { file: "application.ts", cls: "Application", args: "ApplicationArgs" },
-    platform: { file: "platform.ts", cls: "Platform", args: "PlatformArgs" },
-};
+/** Component pages; each documents `components/<page>.ts`, class `<Page>` and interface `<Page>Args`. */
+const PAGES = [
+    "vpc", "eks", "ecr", "doks", "docr", "dnsRecord", "lke", "kubeconfig", "clusterDrain", "secrets", "kicImage",
+    "ingressController", "certManager", "logstore", "logAgent", "prometheus", "observability", "application", "platform",
+];
+/** The drain has no outputs: its work is its delete step. */
+const NO_OUTPUTS = new Set(["clusterDrain"]);
+const COMPONENTS = Object.fromEntries(
+    PAGES.map((page) => {
+        const cls = page[0]!.toUpperCase() + page.slice(1);
+        return [page, { file: `${page}.ts`, cls, args: `${cls}Args`, noOutputs: NO_OUTPUTS.has(page) }];
+    }),
+);
 
 /** Provider pages and the key groups of config/keys.ts they document. */
 const PROVIDERS: Record<string, string> = { aws: "AWS", digitalocean: "DigitalOcean", linode: "Linode", kubeconfig: "Existing cluster" };
@@ -61,11 +52,12 @@ function declared(file: string, cls: string, args: string): { args: string[]; ou
 }
 
 describe("component docs", () => {
-    const index = read(path.join(DOCS, "README.md"));
+    // The component table is the README's; docs/README.md points there.
+    const index = read(path.join(ROOT, "README.md"));
 
     for (const [page, c] of Object.entries(COMPONENTS)) {
-        it(`${c.cls}: linked from the index, common headings, every argument and output`, () => {
-            expect(index).toContain(`(components/${page}.md)`);
+        it(`${c.cls}: linked from the README's table, common headings, every argument and output`, () => {
+            expect(index).toContain(`(docs/components/${page}.md)`);
             const text = read(path.join(DOCS, "components", `${page}.md`));
             const positions = HEADINGS.map((h) => text.indexOf(`\n${h}\n`));
             expect(positions.every((p) => p > 0), `headings of ${page}.md`).toBe(true);
@@ -98,5 +90,103 @@ describe("provider docs", () => {
                 expect(names.some((n) => text.includes(`\`${n}\``)), `${k.key} in ${page}.md`).toBe(true);
             }
         });
+
+        it(`${page}.md states each key's default as the key table does`, () => {
+            const text = read(path.join(DOCS, "providers", `${page}.md`));
+            const specs = new Map((Object.values(KEYS) as KeySpec<unknown>[]).map((k) => [k.key, k]));
+            let checked = 0;
+            for (const row of text.split("\n").filter((l) => /^\| `[a-z]+:\w+` \|/.test(l))) {
+                const [key, , def] = row.split(" | ").map((c) => c.replace(/^\| /, ""));
+                const spec = specs.get(key!.replace(/`/g, ""));
+                if (spec?.default === undefined) continue;
+                expect(def, `${spec.key} in ${page}.md`).toContain(`\`${spec.type.render(spec.default)}\``);
+                checked++;
+            }
+            if (page !== "kubeconfig") expect(checked).toBeGreaterThan(0);
+        });
     }
+});
+
+describe("the README", () => {
+    const readme = read(path.join(ROOT, "README.md"));
+
+    it("is short, with the front door's sections", () => {
+        expect(readme.split("\n").length).toBeLessThanOrEqual(200);
+        const headings = readme.split("\n").filter((l) => l.startsWith("## "));
+        expect(headings).toEqual(["## Quick start (offline)", "## Deploy to AWS", "## Other clouds", "## Components", "## Layout", "## Tests"]);
+        for (const command of ["npm ci", "npx mara plan --config-file test/fixtures/Pulumi.minimal-aws.yaml", "npm test", ". .toolchain/activate"]) {
+            expect(readme).toContain(command);
+        }
+    });
+
+    it("shows the plan graph `mara plan` draws for the minimal stack (docs/plan.mmd, checked against the program)", () => {
+        const block = /```mermaid\n([\s\S]*?)```/.exec(readme)?.[1];
+        expect(block).toBe(read(path.join(DOCS, "plan.mmd")));
+    });
+
+    it("says nothing that a page in docs/ also says", () => {
+        const prose = (text: string) =>
+            text
+                .replace(/```[\s\S]*?```/g, "")
+                .split(/\n\s*\n/)
+                .map((p) => p.replace(/\s+/g, " ").trim())
+                .filter((p) => p.length > 0);
+        const docs = fs.readdirSync(DOCS, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md")).map((f) => read(path.join(DOCS, f)).replace(/\s+/g, " "));
+        // Sentences of the README's paragraphs and table rows, long enough to be more than a name or a link.
+        const sentences = prose(readme).flatMap((p) => p.split(/(?<=[.!?])\s+(?=[A-Z`*[(])|\s\|\s/)).filter((s) => s.length >= 50);
+        expect(sentences.length).toBeGreaterThan(30);
+        const repeated = sentences.filter((s) => docs.some((d) => d.includes(s)));
+        expect(repeated).toEqual([]);
+    });
+});
+
+describe("links in the README and docs/", () => {
+    const pages = ["README.md", ...fs.readdirSync(DOCS, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`), "examples/eks-ingress/README.md"];
+    const slug = (heading: string) =>
+        heading
+            .trim()
+            .toLowerCase()
+            .replace(/[^\w\- ]/g, "")
+            .replace(/ /g, "-");
+    const anchors = (file: string) => new Set(read(path.join(ROOT, file)).split("\n").filter((l) => /^#+ /.test(l)).map((l) => slug(l.replace(/^#+ /, ""))));
+
+    for (const page of pages) {
+        it(`${page}: every relative link names a file that exists, and a heading it has`, () => {
+            const text = read(path.join(ROOT, page)).replace(/```[\s\S]*?```/g, "");
+            const broken: string[] = [];
+            for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+                if (/^[a-z]+:/.test(target!)) continue;
+                const [file, anchor] = target!.split("#");
+                const resolved = file ? path.relative(ROOT, path.resolve(ROOT, path.dirname(page), file)) : page;
+                if (!fs.existsSync(path.join(ROOT, resolved))) broken.push(target!);
+                else if (anchor && resolved.endsWith(".md") && !anchors(resolved).has(anchor)) broken.push(target!);
+            }
+            expect(broken).toEqual([]);
+        });
+    }
+});
+
+describe("chart versions in the docs", () => {
+    it("are the catalogue's, on every component page that names one", () => {
+        let checked = 0;
+        for (const page of fs.readdirSync(path.join(DOCS, "components"))) {
+            const text = read(path.join(DOCS, "components", page));
+            for (const [, id, chart, version, timeout] of text.matchAll(/`CHARTS\.(\w+)` \(`([^`]+)` ([^,\n()]+),(?: [^,\n()]+,)? (\d+) s\)/g)) {
+                const entry = CHARTS[id as ChartId];
+                expect(entry, `${page}: CHARTS.${id}`).toBeDefined();
+                expect([chart, version, Number(timeout)], `${page}: CHARTS.${id}`).toEqual([entry.chart, entry.version, entry.timeoutSeconds]);
+                checked++;
+            }
+        }
+        expect(checked).toBeGreaterThanOrEqual(7);
+    });
+
+    it("are the catalogue's in docs/charts.md", () => {
+        const rows = read(path.join(DOCS, "charts.md")).split("\n").filter((l) => l.startsWith("| "));
+        for (const entry of Object.values(CHARTS)) {
+            const row = rows.find((r) => r.includes(`\`${entry.chart}\``));
+            expect(row, entry.chart).toBeDefined();
+            expect(row!.split(" | ")[2], entry.chart).toBe(entry.version);
+        }
+    });
 });

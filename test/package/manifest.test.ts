@@ -41,7 +41,7 @@ describe("entry points", () => {
             require: "./dist/components/index.js",
             default: "./dist/components/index.js",
         });
-        for (const sub of ["config", "providers"]) {
+        for (const sub of ["config", "providers", "program"]) {
             expect(pkg.exports[`./${sub}`]).toEqual({ types: `./dist/${sub}/index.d.ts`, require: `./dist/${sub}/index.js`, default: `./dist/${sub}/index.js` });
         }
         expect(pkg.exports["./package.json"]).toBe("./package.json");
@@ -61,7 +61,7 @@ describe("entry points", () => {
     it("builds the library only: no program, CLI, tests or examples", () => {
         const sources = buildSources();
         expect(sources.length).toBeGreaterThan(20);
-        for (const file of sources) expect(file).toMatch(/^(components|contracts|providers|config)\//);
+        for (const file of sources) expect(file).toMatch(/^(components|contracts|providers|config|program)\//);
     });
 
     it("packs dist and the docs, builds before packing, and keeps the Node.js requirement", () => {

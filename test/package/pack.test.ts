@@ -54,6 +54,7 @@ const CONSUMER = `import * as pulumi from "@pulumi/pulumi";
 import { CertManager, CHARTS, DEFAULTS, Eks, type EksArgs, IngressController, Kubeconfig, Platform, type PlatformArgs, planKicImage, Vpc } from "mara-platform";
 import { loadConfig, type MaraConfig } from "mara-platform/config";
 import { createInfrastructure, EKS_PLATFORM, type ClusterInfrastructure } from "mara-platform/providers";
+import { platformArgsFromConfig } from "mara-platform/program";
 // @ts-expect-error only the package's entry points are public, not its files
 import { Eks as NotExported } from "mara-platform/dist/components/eks";
 
@@ -69,7 +70,7 @@ export const used = [CertManager, IngressController, Vpc, Platform, CHARTS.certM
 export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replicas: 2 } };
 // @ts-expect-error the facts about the cluster are required
 export const withoutFacts: PlatformArgs = { ingress: { replicas: 2 } };
-export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure] = [loadConfig, createInfrastructure];
+export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure, (c: MaraConfig, i: ClusterInfrastructure) => PlatformArgs] = [loadConfig, createInfrastructure, platformArgsFromConfig];
 export const dockerfile: string = planKicImage({}).dockerfile;
 `;
 
@@ -78,6 +79,7 @@ const SMOKE = `const fs = require("fs");
 const lib = require("mara-platform");
 const config = require("mara-platform/config");
 const providers = require("mara-platform/providers");
+const program = require("mara-platform/program");
 let deep = "importable";
 try { require("mara-platform/dist/components/eks"); } catch (e) { deep = e.code; }
 const dockerfile = lib.planKicImage({}).dockerfile;
@@ -85,6 +87,7 @@ console.log(JSON.stringify({
     components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"].filter((c) => typeof lib[c] === "function"),
     charts: Object.keys(lib.CHARTS).length,
     configKeys: Object.keys(config.KEYS).length > 50,
+    program: typeof program.platformArgsFromConfig,
     infraTypes: Object.keys(providers.INFRASTRUCTURE),
     dockerfile: fs.existsSync(dockerfile) ? require("path").relative(process.cwd(), dockerfile).split(require("path").sep).join("/") : "missing",
     deep,
@@ -144,6 +147,8 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             "dist/config/index.d.ts",
             "dist/contracts/index.js",
             "dist/contracts/index.d.ts",
+            "dist/program/index.js",
+            "dist/program/index.d.ts",
             "dist/providers/index.js",
             "dist/providers/index.d.ts",
             "dist/components/docker/Dockerfile.mirror",
@@ -205,6 +210,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"],
             charts: 8,
             configKeys: true,
+            program: "function",
             infraTypes: ["aws", "digitalocean", "linode", "kubeconfig"],
             dockerfile: "node_modules/mara-platform/dist/components/docker/Dockerfile.mirror",
             deep: "ERR_PACKAGE_PATH_NOT_EXPORTED",
