@@ -115,7 +115,7 @@ export interface ResolveOptions {
 export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings, opts: ResolveOptions = {}): Resolved<T> {
     const canonical = raw.values[spec.key];
     const aliases = opts.ignoreLegacy ? [] : spec.legacy;
-    const alias = aliases.map((l) => ({ l, raw: readLegacy(raw.values, l) })).find((a) => a.raw !== undefined);
+    const alias = aliases.map((l) => ({ l, raw: readLegacy(raw.values, l) })).find((a): a is { l: LegacyKey; raw: string } => a.raw !== undefined);
     const defaultText = spec.default === undefined ? undefined : spec.type.render(spec.default);
 
     let source: string;
@@ -124,7 +124,7 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
     let fixKey = spec.key;
     if (canonical !== undefined && alias && canonical.trim() !== defaultText) {
         const a = spec.type.parse(canonical);
-        const b = spec.type.parse(alias.raw!);
+        const b = spec.type.parse(alias.raw);
         if (!(a.ok && b.ok && JSON.stringify(a.value) === JSON.stringify(b.value))) {
             findings.problem({
                 key: spec.key,
@@ -139,7 +139,7 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
         text = canonical;
     } else if (alias) {
         source = legacyName(alias.l);
-        text = alias.raw!;
+        text = alias.raw;
         if (!alias.l.field) fixKey = alias.l.key;
     } else if (canonical !== undefined) {
         source = spec.key;
