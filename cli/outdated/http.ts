@@ -37,10 +37,18 @@ export class SourceError extends Error {
     }
 }
 
+/** A malformed {@link ENDPOINTS_VARIABLE}: a usage error, reported before any request. */
+export class EndpointsError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = "EndpointsError";
+    }
+}
+
 /**
  * Reads {@link ENDPOINTS_VARIABLE}.
  *
- * @throws Error naming the variable and the entry when an entry is not `host=http(s)://…`.
+ * @throws EndpointsError naming the variable and the entry when an entry is not `host=http(s)://…`.
  */
 export function parseEndpoints(value: string | undefined): Map<string, string> {
     const map = new Map<string, string>();
@@ -55,7 +63,7 @@ export function parseEndpoints(value: string | undefined): Map<string, string> {
             ok = false;
         }
         if (!ok) {
-            throw new Error(
+            throw new EndpointsError(
                 `${ENDPOINTS_VARIABLE} entry "${entry}" is not host=base-url; write e.g. ${ENDPOINTS_VARIABLE}=ghcr.io=https://ghcr-mirror.example.com,helm.nginx.com=https://mirror.example.com/nginx`,
             );
         }

@@ -8,7 +8,7 @@ import type { CliIo } from "../io";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 import { checkPins } from "./check";
-import { DEFAULT_MAX_BYTES, ENDPOINTS_VARIABLE, parseEndpoints } from "./http";
+import { DEFAULT_MAX_BYTES, ENDPOINTS_VARIABLE, EndpointsError, parseEndpoints } from "./http";
 import { defaultPinSettings, PinSettings, pinsOf, stackPinSettings } from "./pins";
 import { exitCodeOf, PinOrigin, renderFailures, renderJson, renderTable } from "./report";
 
@@ -43,7 +43,7 @@ export async function runOutdated(opts: OutdatedOptions, io: CliIo): Promise<num
             line(io.stderr, `mara: ${e.message}`);
             return e.exitCode ?? EXIT.failed;
         }
-        if (err instanceof Error && err.message.startsWith(ENDPOINTS_VARIABLE)) {
+        if (err instanceof EndpointsError) {
             line(io.stderr, `mara: ${err.message}`);
             return EXIT.usage;
         }
