@@ -7,9 +7,7 @@
  *
  * Chart coordinates are defaults too; they live in the chart catalogue (./charts.ts).
  */
-
-/** The NGINX Ingress Controller release the image and the source build default to (it matches the pinned chart). */
-export const KIC_VERSION = "5.5.4";
+import { splitImageName } from "./names";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -25,7 +23,8 @@ export const DEFAULTS = {
     secrets: { demoUser: "testuser", length: 24 },
     kicImage: {
         origin: "registry",
-        imageName: `nginx/nginx-ingress:${KIC_VERSION}`,
+        // The controller release matching the pinned nginx-ingress chart (its appVersion).
+        imageName: "nginx/nginx-ingress:5.5.4",
         makeTarget: "debian-image",
         version: "source",
         alwaysRebuild: false,
@@ -60,6 +59,9 @@ export const DEFAULTS = {
     },
     platform: { protectData: false, retainVolumes: false },
 } as const;
+
+/** The NGINX Ingress Controller release of the default image; the default source build checks out the same tag. */
+export const KIC_VERSION = splitImageName(DEFAULTS.kicImage.imageName)[1];
 
 /** The EKS node group's starting size when none is given: the default, kept within [minSize, maxSize]. */
 export function defaultDesiredSize(minSize: number, maxSize: number): number {
