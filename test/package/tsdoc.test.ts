@@ -1,7 +1,8 @@
 /**
  * The declarations in the npm package carry TSDoc, which editors show to library users: every exported
- * declaration of components/ (with its builders in components/sirius/), contracts/ and providers/, and every
- * member of their exported classes and interfaces (arguments, outputs), has a doc comment.
+ * declaration of components/ (with its builders in components/sirius/), contracts/, providers/ and
+ * program/, and every member of their exported classes and interfaces (arguments, outputs), has a doc
+ * comment.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -43,7 +44,7 @@ const sources = (dir: string) =>
         .map((f) => `${dir}/${f}`);
 
 describe("TSDoc of the library", () => {
-    for (const dir of ["components", "components/sirius", "contracts", "providers"]) {
+    for (const dir of ["components", "components/sirius", "contracts", "providers", "program"]) {
         it(`documents every export of ${dir}/ and every member of its classes and interfaces`, () => {
             expect(sources(dir).flatMap(undocumented)).toEqual([]);
         });
