@@ -31,6 +31,10 @@ export interface DrainProps {
     readonly helmReleases?: readonly HelmReleaseRef[];
     readonly retainVolumes: boolean;
     readonly timeoutMinutes: number;
+    /** How long the cluster's controllers get before the drain deletes leftovers itself. Default 120 s; the component never sets it. */
+    readonly graceSeconds?: number;
+    /** Time between checks. Default 15 s; the component never sets it. */
+    readonly pollSeconds?: number;
 }
 
 /** Where the drain's clients come from: the real clouds, or fakes in tests. */
@@ -100,5 +104,6 @@ export async function runDrain(p: DrainProps, log: (m: string) => void, deps: Dr
             log(`${p.clusterName}: could not delete Service ${lb.service} (${(e as Error).message}); its load balancer is deleted directly after the grace period`);
         }
     }
-    return api ? drain(api, { ...timing, timeoutMs: p.timeoutMinutes * 60_000, log }) : undefined;
+    const fromProps = { ...(p.graceSeconds !== undefined ? { graceMs: p.graceSeconds * 1000 } : {}), ...(p.pollSeconds !== undefined ? { pollMs: p.pollSeconds * 1000 } : {}) };
+    return api ? drain(api, { ...fromProps, ...timing, timeoutMs: p.timeoutMinutes * 60_000, log }) : undefined;
 }
