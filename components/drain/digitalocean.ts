@@ -9,7 +9,7 @@
  * nothing.
  */
 import type { DrainApi, KeptResource, LeftoverResource } from "./engine";
-import { volumeOwnership } from "./ownership";
+import { preservesLoadBalancer, volumeOwnership } from "./ownership";
 import type { ClusterRecords } from "./records";
 
 /** The DigitalOcean CSI driver's name, as PersistentVolumes carry it. */
@@ -44,14 +44,18 @@ export function digitalOceanDrainApi(client: DigitalOceanDrainClient, t: Digital
     const keep = (k: KeptResource) => {
         if (!kept.some((x) => x.kind === k.kind && x.id === k.id)) kept.push(k);
     };
-    const serviceFor = (lb: { id: string; ip: string }) =>
-        records.loadBalancers.find((r) => r.annotations[DO_LB_ID_ANNOTATION] === lb.id || (lb.ip !== "" && r.ips.includes(lb.ip)))?.service;
+    const recordFor = (lb: { id: string; ip: string }) => records.loadBalancers.find((r) => r.annotations[DO_LB_ID_ANNOTATION] === lb.id || (lb.ip !== "" && r.ips.includes(lb.ip)));
+    const serviceFor = (lb: { id: string; ip: string }) => recordFor(lb)?.service;
     return {
         target: `DigitalOcean cluster ${t.clusterName}`,
         kept,
         async list() {
             const named = records.loadBalancers.length ? (await client.loadBalancers()).filter((lb) => serviceFor(lb)) : [];
             const ownLbs = named.filter((lb) => {
+                if (preservesLoadBalancer(recordFor(lb)!)) {
+                    keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${serviceFor(lb)}`, reason: "the Service disowns it (service.kubernetes.io/do-loadbalancer-disown)" });
+                    return false;
+                }
                 if (lb.tags.includes(clusterTag)) return true;
                 keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${serviceFor(lb)}`, reason: `not tagged ${clusterTag}, so not proven made by this cluster's controller` });
                 return false;

@@ -50,7 +50,7 @@ export function volumeOwnership(volumes: readonly VolumeRecord[], driver: string
 /** Service annotations by which a cloud controller is told to leave a load balancer in place when its Service goes. */
 export const PRESERVE_ANNOTATIONS: Readonly<Record<string, string>> = {
     "service.beta.kubernetes.io/linode-loadbalancer-preserve": "true",
-    "service.beta.kubernetes.io/do-loadbalancer-disown": "true",
+    "service.kubernetes.io/do-loadbalancer-disown": "true",
 };
 
 /** Whether the Service asks its cloud controller to keep its load balancer. */

@@ -27,6 +27,7 @@ function neighbourhood() {
             { namespace: "shop", name: "api", type: "LoadBalancer", ips: ["203.0.113.5"], annotations: { [DO_LB_ID_ANNOTATION]: "lb-ours", [STUCK_CONTROLLER]: "true" } },
             { namespace: "blog", name: "web", type: "LoadBalancer", ips: ["203.0.113.6"], annotations: { [DO_LB_ID_ANNOTATION]: "lb-ours-2" } },
             { namespace: "team", name: "adopted", type: "LoadBalancer", ips: ["203.0.113.9"] },
+            { namespace: "team", name: "handed-over", type: "LoadBalancer", ips: ["203.0.113.10"], annotations: { "service.kubernetes.io/do-loadbalancer-disown": "true" } },
         ],
     );
     const doApi = new FakeDigitalOcean(
@@ -38,6 +39,8 @@ function neighbourhood() {
             // Named by a Service's status, but not tagged for this cluster: not proven made by its controller.
             { id: "lb-adopted", name: "made-by-hand", ip: "203.0.113.9", tags: [] },
             { id: "lb-ours-2", name: "a-web", ip: "203.0.113.6", tags: [TAG] },
+            // Made by this cluster's controller, but its Service disowns it: being handed over elsewhere.
+            { id: "lb-disowned", name: "a-handed-over", ip: "203.0.113.10", tags: [TAG] },
             { id: "lb-ours", name: "a-api", ip: "203.0.113.5", tags: [TAG] },
         ],
         [
@@ -78,6 +81,7 @@ describe("DigitalOcean drain among neighbours", () => {
         expect(report!.deleted.map((r) => r.id).sort()).toEqual(["lb-ours", "vol-1"]);
         expect(report!.kept.map((k) => `${k.kind} ${k.id}: ${k.reason}`).sort()).toEqual([
             `load balancer lb-adopted: not tagged ${TAG}, so not proven made by this cluster's controller`,
+            "load balancer lb-disowned: the Service disowns it (service.kubernetes.io/do-loadbalancer-disown)",
             `volume vol-imported: imported: the PersistentVolume was not provisioned by ${DO_CSI_DRIVER} in this cluster`,
             `volume vol-renamed: not named ${PV(3)} and tagged ${TAG}, so not proven the volume this cluster provisioned`,
             "volume vol-retain: its PersistentVolume's reclaim policy is Retain",
@@ -87,7 +91,7 @@ describe("DigitalOcean drain among neighbours", () => {
     it("follows links.pages.next: our load balancer is on the last page", async () => {
         const world = neighbourhood();
         await destroy(world);
-        expect(world.doApi.requests).toContain("GET /v2/load_balancers?page=3&per_page=2");
+        expect(world.doApi.requests).toContain("GET /v2/load_balancers?page=4&per_page=2");
         expect(world.doApi.requests.every((r) => !r.startsWith("GET /v2/volumes?"))).toBe(true);
     });
 

@@ -33,6 +33,8 @@ function neighbourhood() {
             { id: 2, label: "ccm-prefix", ipv4: "192.0.2.2", hostname: "192-0-2-2.ip.linodeusercontent.com", tags: ["mara-cluster-mara-dev-2"] },
             { id: 3, label: "shared", ipv4: "192.0.2.3", hostname: "192-0-2-3.ip.linodeusercontent.com", tags: ["shared"] },
             { id: 4, label: "ccm-x", ipv4: "192.0.2.4", hostname: "192-0-2-4.ip.linodeusercontent.com", tags: ["mara-cluster-other"] },
+            // Another cluster's NodeBalancer with the same label as ours.
+            { id: 9, label: "ccm-ours", ipv4: "192.0.2.9", hostname: "192-0-2-9.ip.linodeusercontent.com", tags: [TAG] },
             { id: 8, label: "ccm-preserved", ipv4: "198.51.100.8", hostname: "198-51-100-8.ip.linodeusercontent.com", tags: [TAG] },
             { id: 7, label: "ccm-ours", ipv4: "198.51.100.7", hostname: "198-51-100-7.ip.linodeusercontent.com", tags: [TAG] },
         ],
