@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Application } from "./components/application";
 import { Platform } from "./components/platform";
+import { VolumeRetention } from "./components/volumeRetention";
 import { loadConfig, MaraConfig } from "./config";
 import type { ClusterInfrastructure } from "./contracts";
 import { dockerProvider } from "./program/dockerProvider";
@@ -21,6 +22,17 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     if (cluster.registry) providers.push(dockerProvider(cfg.kic.nginxJwt));
     const platform = new Platform("platform", platformArgsFromConfig(cfg, cluster), { providers });
     const app = bankOfSirius(cfg, platform, cluster);
+    // After the stateful components, so that at destroy it runs first and mara:retainVolumes reaches their volumes.
+    new VolumeRetention(
+        "volume-retention",
+        {
+            kubeconfig: cluster.kubeconfig,
+            context: cfg.infra.type === "kubeconfig" ? cfg.infra.context : undefined,
+            retainVolumes: cfg.teardown.retainVolumes,
+            namespaces: [platform.logstore.namespace, platform.prometheus.namespace, app.namespace],
+        },
+        { dependsOn: [platform, app] },
+    );
     if (cluster.publishHostname && cfg.fqdn) {
         cluster.publishHostname(
             cfg.fqdn,

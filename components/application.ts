@@ -83,10 +83,10 @@ export class Application extends pulumi.ComponentResource {
         const scope: SiriusScope = { name, parent: this, namespace: ns.metadata.name };
 
         const settings = siriusSettings(scope, a);
-        siriusWorkloadResources(scope, a, [...settings.configMaps, ...settings.secrets]);
+        siriusWorkloadResources(scope, a, settings);
         const hostname = pulumi.output(a.hostname);
         siriusRoute(scope, a, hostname);
-        const monitoring = siriusMonitoring(scope, a, settings.secrets);
+        const monitoring = siriusMonitoring(scope, a, settings);
 
         this.namespace = scope.namespace;
         this.hostname = hostname;

@@ -20,5 +20,6 @@ export * from "./platform";
 export * from "./prometheus";
 export * from "./secrets";
 export * from "./sirius";
+export * from "./volumeRetention";
 export * from "./vpc";
 export * from "./vpcLayout";

@@ -20,6 +20,7 @@ export const DEFAULTS = {
     lke: { nodeType: "g6-standard-8", nodeCount: 3, highAvailability: true },
     dnsRecord: { ttl: 1800 },
     clusterDrain: { removeCrds: true, retainVolumes: false, timeoutMinutes: 15 },
+    volumeRetention: { retainVolumes: false },
     secrets: { demoUser: "testuser", length: 24 },
     kicImage: {
         origin: "registry",

@@ -7,7 +7,7 @@ import { Doks } from "../components/doks";
 import type { ClusterInfrastructure } from "../contracts";
 import type { DigitalOceanInfraConfig, MaraConfig } from "../config";
 import { connectCluster } from "./clusterAccess";
-import { doksLoadBalancerName, doksPlatform } from "./platformFacts";
+import { doksPlatform } from "./platformFacts";
 
 /** Creates the DigitalOcean infrastructure. */
 export function createDigitalOceanInfrastructure(cfg: MaraConfig<DigitalOceanInfraConfig>): ClusterInfrastructure {
@@ -34,7 +34,7 @@ export function createDigitalOceanInfrastructure(cfg: MaraConfig<DigitalOceanInf
             clusterName: cluster.clusterName,
             kubeconfig: cluster.kubeconfig,
             clusterIdentifier: cluster.clusterId,
-            cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId, loadBalancerNames: [doksLoadBalancerName(cfg.clusterName)] },
+            cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId },
             cluster,
         },
         {

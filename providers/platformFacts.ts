@@ -15,17 +15,12 @@ export const EKS_PLATFORM: PlatformFacts = {
     storageProvisioner: { provisioner: "ebs.csi.aws.com", parameters: { type: "gp3", encrypted: "true" } },
 };
 
-/** Name DigitalOcean gives the ingress load balancer of a DOKS cluster (the destroy drain waits for it by this name). */
-export function doksLoadBalancerName(clusterName: string): string {
-    return `${clusterName}-ingress`;
-}
-
 /** DOKS: load balancers with an IP only; `do-block-storage` deletes volumes with their claims. */
 export function doksPlatform(clusterName: string): PlatformFacts {
     return {
         ...CRI_LOGS,
         loadBalancerAddress: "ip",
-        loadBalancerAnnotations: { "service.beta.kubernetes.io/do-loadbalancer-name": doksLoadBalancerName(clusterName) },
+        loadBalancerAnnotations: { "service.beta.kubernetes.io/do-loadbalancer-name": `${clusterName}-ingress` },
         storageClass: "do-block-storage",
         storageProvisioner: { provisioner: "dobs.csi.digitalocean.com", parameters: {} },
     };

@@ -3,11 +3,13 @@
  * Secret) and, when Prometheus is there, ServiceMonitors for the exporters and the Java services.
  */
 import * as k8s from "@pulumi/kubernetes";
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "../../contracts";
 import type { DatabaseArgs, ResolvedApplicationArgs } from "../application";
 import { helmRelease } from "../helmRelease";
+import { secretsRevision } from "../passwordRotation";
 import { metadata, SiriusScope } from "./scope";
+import type { SiriusSettings } from "./settings";
 import { SIRIUS_CONFIG as C } from "./workloadSpecs";
 
 /** What the exporters report. */
@@ -18,8 +20,8 @@ export interface SiriusMonitoring {
     readonly ledgerDbMonitorStatus: pulumi.Output<string>;
 }
 
-/** Creates the exporters (after `secrets`, which hold their passwords) and the ServiceMonitors. */
-export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs, secrets: pulumi.Resource[]): SiriusMonitoring {
+/** Creates the exporters (after the Secrets that hold their passwords, rolling when those change) and the ServiceMonitors. */
+export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs, settings: SiriusSettings): SiriusMonitoring {
     const monitored = a.prometheus !== undefined;
     const prometheus = a.prometheus ? [a.prometheus] : [];
     const exporter = (release: string, host: string, db: Required<DatabaseArgs>, credentials: string) =>
@@ -29,9 +31,11 @@ export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs,
                 release,
                 namespace: scope.namespace,
                 chart: a.postgresExporterChart ?? CHARTS.postgresExporter,
-                values: postgresExporterValues(release, host, db, credentials, monitored),
+                values: pulumi
+                    .all(secretsRevision([credentials], settings.secretsByName))
+                    .apply((annotations) => ({ ...postgresExporterValues(release, host, db, credentials, monitored), annotations })),
             },
-            { parent: scope.parent, dependsOn: [...secrets, ...prometheus] },
+            { parent: scope.parent, dependsOn: [...settings.secrets, ...prometheus] },
         );
     const accounts = exporter("accountsdbmon", "accounts-db", a.accountsDb, C.accountsDbSecret);
     const ledger = exporter("ledgerdbmon", "ledger-db", a.ledgerDb, C.ledgerDbSecret);

@@ -15,6 +15,8 @@ export interface SiriusSettings {
     readonly configMaps: k8s.core.v1.ConfigMap[];
     /** Passwords, database URIs, the demo login and the JWT key pair. */
     readonly secrets: k8s.core.v1.Secret[];
+    /** The same Secrets by object name, for the annotations that roll pods when one changes. */
+    readonly secretsByName: Readonly<Record<string, k8s.core.v1.Secret>>;
 }
 
 /** Creates the settings objects. The JWT key pair is a `tls.PrivateKey`, stable across runs (MARA generated a new one each time). */
@@ -22,12 +24,13 @@ export function siriusSettings(scope: SiriusScope, a: ResolvedApplicationArgs): 
     const child = { parent: scope.parent };
     const configMap = (id: string, objectName: string, data: pulumi.Input<Record<string, pulumi.Input<string>>>) =>
         new k8s.core.v1.ConfigMap(`${scope.name}-${id}`, { metadata: metadata(scope, objectName), data }, child);
+    const secretsByName: Record<string, k8s.core.v1.Secret> = {};
     const secret = (id: string, objectName: string, stringData: Record<string, pulumi.Input<string>>) =>
-        new k8s.core.v1.Secret(
+        (secretsByName[objectName] = new k8s.core.v1.Secret(
             `${scope.name}-${id}`,
             { metadata: metadata(scope, objectName), type: "Opaque", stringData: pulumi.secret(pulumi.output(stringData)) },
             child,
-        );
+        ));
 
     const configMaps = [
         configMap("environment", C.environment, { LOCAL_ROUTING_NUM: "883745000", PUB_KEY_PATH: "/root/.ssh/publickey" }),
@@ -62,7 +65,7 @@ export function siriusSettings(scope: SiriusScope, a: ResolvedApplicationArgs): 
         secret("demo-login", C.demoLoginSecret, { DEMO_LOGIN_USERNAME: a.demoLogin.username, DEMO_LOGIN_PASSWORD: a.demoLogin.password }),
         secret("jwt-key", C.jwtSecret, { "jwtRS256.key": jwtKey.privateKeyPem, "jwtRS256.key.pub": jwtKey.publicKeyPem }),
     ];
-    return { configMaps, secrets };
+    return { configMaps, secrets, secretsByName };
 }
 
 /** Settings of the tracing ConfigMap. Python services trace whenever ENABLE_TRACING is non-empty and an endpoint is set. */

@@ -3,19 +3,25 @@
  * volumes, a Service each, and NetworkPolicies that admit only each database's clients.
  */
 import * as k8s from "@pulumi/kubernetes";
-import type * as pulumi from "@pulumi/pulumi";
 import type { ResolvedApplicationArgs } from "../application";
+import { secretsReadBy, secretsRevision, withCredentialsContainer } from "../passwordRotation";
 import { databaseClaim, databasePolicySpec, podSpecFor, workloadLabels } from "./podSpec";
 import { metadata, SiriusScope } from "./scope";
+import type { SiriusSettings } from "./settings";
 import { siriusWorkloads, WorkloadSpec } from "./workloadSpecs";
 
 /** Creates the workloads; they wait for `settings` (the ConfigMaps and Secrets they read). */
-export function siriusWorkloadResources(scope: SiriusScope, a: ResolvedApplicationArgs, settings: pulumi.Resource[]): void {
+export function siriusWorkloadResources(scope: SiriusScope, a: ResolvedApplicationArgs, settings: SiriusSettings): void {
     const workloads = siriusWorkloads(a.statsdHost);
-    const after = { parent: scope.parent, dependsOn: settings };
+    const after = { parent: scope.parent, dependsOn: [...settings.configMaps, ...settings.secrets] };
     for (const w of workloads) {
         const labels = workloadLabels(w);
-        const template = { metadata: { labels }, spec: podSpecFor(w, `${a.imageRegistry}/${w.image}:${a.imageTag}`) };
+        const podSpec = podSpecFor(w, `${a.imageRegistry}/${w.image}:${a.imageTag}`);
+        // Databases re-apply their passwords on every start; every pod restarts when a Secret it reads changes.
+        const template = {
+            metadata: { labels, annotations: secretsRevision(secretsReadBy(w), settings.secretsByName) },
+            spec: w.kind === "StatefulSet" ? withCredentialsContainer(podSpec, w) : podSpec,
+        };
         const selector = { matchLabels: { app: w.name } };
         if (w.kind === "StatefulSet") {
             new k8s.apps.v1.StatefulSet(

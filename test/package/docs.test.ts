@@ -18,9 +18,10 @@ const read = (file: string) => fs.readFileSync(file, "utf8");
 const PAGES = [
     "vpc", "eks", "ecr", "doks", "docr", "dnsRecord", "lke", "kubeconfig", "clusterDrain", "secrets", "kicImage",
     "ingressController", "certManager", "logstore", "logAgent", "prometheus", "observability", "application", "platform",
+    "volumeRetention",
 ];
-/** The drain has no outputs: its work is its delete step. */
-const NO_OUTPUTS = new Set(["clusterDrain"]);
+/** The drain and the retention step have no outputs: their work is what they do at destroy. */
+const NO_OUTPUTS = new Set(["clusterDrain", "volumeRetention"]);
 const COMPONENTS = Object.fromEntries(
     PAGES.map((page) => {
         const cls = page[0]!.toUpperCase() + page.slice(1);
