@@ -43,8 +43,9 @@ export function findExecutable(name: string, env: CliIo["env"]): string | undefi
  */
 export function dockerReason(cfg: MaraConfig): string | undefined {
     if (cfg.kic.imageOrigin === "source") return "the ingress controller image is built from source";
-    const ownRegistry = (cfg.infra as { registry?: unknown }).registry !== undefined;
-    if (cfg.infra.type === "aws" || cfg.infra.type === "digitalocean" || ownRegistry) {
+    const infra = cfg.infra;
+    // AWS and DigitalOcean always have a registry; Linode and an existing cluster when one is configured.
+    if (infra.type === "aws" || infra.type === "digitalocean" || infra.registry !== undefined) {
         return "the ingress controller image is pushed to the cluster's registry";
     }
     return undefined;
