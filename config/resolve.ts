@@ -26,7 +26,10 @@ export interface RawConfig {
 export interface Resolved<T> {
     /** Parsed value (the default when nothing was set); undefined when unset without default, or invalid. */
     readonly value?: T;
-    /** The key the value was read from; undefined when the default applied. */
+    /**
+     * The key the value was read from; undefined when the default applied, including when the canonical key
+     * holds exactly its Pulumi.yaml default (which `pulumi up` passes whether or not the stack sets it).
+     */
     readonly source?: string;
     /** The raw string that was read. */
     readonly raw?: string;
@@ -141,10 +144,13 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
         source = legacyName(alias.l);
         text = alias.raw!;
         if (!alias.l.field) fixKey = alias.l.key;
-    } else if (canonical !== undefined) {
+    } else if (canonical !== undefined && canonical.trim() !== defaultText) {
         source = spec.key;
         text = canonical;
     } else {
+        // Unset, or holding exactly its declared default: `pulumi up` passes every Pulumi.yaml default as if the
+        // stack set it, so that value cannot mean "the user chose this" (it would otherwise switch off MARA
+        // aliases such as kic-helm:nginx_tag and raise warnings about keys the user never wrote).
         return { value: spec.default };
     }
 
