@@ -8,6 +8,7 @@ export type { RawConfig } from "./resolve";
 export * from "./stackFile";
 export * from "./validate";
 export * from "./pulumiYaml";
+export * from "./projectConfig";
 export * from "./reference";
 export * from "./stackExample";
 export { expandHome, isKubeconfigPath } from "./infraSettings";
