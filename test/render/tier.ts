@@ -177,16 +177,30 @@ function strictStructural(schema: unknown): unknown {
     return out;
 }
 
+let crdAjv: Ajv | undefined;
+/** Compiled CRD schemas by their text: the same CRDs come back in every run, and compiling them is the slow part. */
+const crdValidators = new Map<string, ValidateFunction>();
+
+function compileCrdSchema(schema: Record<string, unknown>): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let v = crdValidators.get(key);
+    if (!v) {
+        crdAjv ??= new Ajv({ strict: false, allErrors: true, validateFormats: false, code: { regExp: goRegExp } });
+        v = crdAjv.compile(strictStructural(schema) as AnySchema);
+        crdValidators.set(key, v);
+    }
+    return v;
+}
+
 function indexCrds(rendered: Rendered[]): CrdIndex {
     const schemas: CrdIndex["schemas"] = new Map();
-    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, code: { regExp: goRegExp } });
     for (const r of rendered) {
         for (const crd of crdsIn(r.objects)) {
             const spec = crd.spec as { group: string; names: { kind: string; plural: string }; versions: { name: string; served: boolean; schema?: { openAPIV3Schema?: Record<string, unknown> } }[] };
             for (const v of spec.versions.filter((x) => x.served)) {
                 const schema = { ...(v.schema?.openAPIV3Schema ?? {}) } as Record<string, unknown>;
                 if (isMap(schema.properties)) schema.properties = { ...schema.properties, metadata: { type: "object" } };
-                schemas.set(`${spec.group}/${v.name}:${spec.names.kind}`, { release: r.spec, validate: ajv.compile(strictStructural(schema) as AnySchema), plural: spec.names.plural });
+                schemas.set(`${spec.group}/${v.name}:${spec.names.kind}`, { release: r.spec, validate: compileCrdSchema(schema), plural: spec.names.plural });
             }
         }
     }
