@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import { describe, expect, it } from "vitest";
-import { applyProjectConfig, parseStackFile, ProjectConfigError, RawConfig } from "../../config";
+import { applyProjectConfig, configDeclarations, formatProblem, parseStackFile, ProjectConfigError, RawConfig, validateConfig } from "../../config";
 import { fixture, FIXTURES, PULUMI_YAML, stackFile } from "../support/config";
 import { find, unwrapSecrets } from "../support/mocks";
 import { ProgramRun, runProgram } from "../support/program";
@@ -135,5 +135,47 @@ describe("applyProjectConfig: the CLI's merge of Pulumi.yaml config", () => {
 
     it("the project's own Pulumi.yaml accepts every fixture", () => {
         for (const name of INFRA_FIXTURES) expect(() => applyProjectConfig(fixture(name, { projectDefaults: false }), fs.readFileSync(PULUMI_YAML, "utf8")), name).not.toThrow();
+    });
+});
+
+describe("what the Pulumi CLI refuses, validation refuses too (mara validate agrees with pulumi up)", () => {
+    const project = fs.readFileSync(PULUMI_YAML, "utf8");
+    const typed = Object.entries(configDeclarations()).filter(([, d]) => d.type === "boolean" || d.type === "integer");
+    const samples: Record<string, string[]> = { boolean: ["yes", "True", "1", " true"], integer: [" 3", "3.0", "0x10"] };
+
+    it("covers the declared boolean and integer keys", () => {
+        expect(typed.length).toBeGreaterThan(10);
+    });
+
+    for (const [name, decl] of typed) {
+        it(`mara:${name} (${decl.type})`, () => {
+            for (const bad of samples[decl.type]!) {
+                const raw = parseStackFile(`config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:${name}: ${JSON.stringify(bad)}\n`, { stack: "dev" });
+                expect(() => applyProjectConfig(raw, project), bad).toThrow(`Stack 'dev' with configuration key '${name}' must be of type '${decl.type}'`);
+                const problems = validateConfig(raw).problems.filter((p) => p.key === `mara:${name}`);
+                expect(problems.length, `${name} = ${JSON.stringify(bad)} passes validation but the CLI refuses it`).toBe(1);
+            }
+        });
+    }
+
+    it("says why and how to fix it", () => {
+        const raw = parseStackFile("config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:kicAlwaysRebuild: yes\n", { stack: "dev" });
+        expect(validateConfig(raw).problems.map(formatProblem)).toEqual([
+            expect.stringContaining("mara:kicAlwaysRebuild"),
+        ]);
+        const [p] = validateConfig(raw).problems;
+        expect(p).toMatchObject({
+            key: "mara:kicAlwaysRebuild",
+            value: "yes",
+            problem: "is refused by the Pulumi CLI before the program starts, because Pulumi.yaml declares mara:kicAlwaysRebuild as a boolean",
+            allowed: "exactly true or false",
+            fix: "pulumi config set mara:kicAlwaysRebuild true",
+        });
+    });
+
+    it("MARA's own keys keep their lenient spellings (the CLI does not check keys Pulumi.yaml does not declare)", () => {
+        const raw = parseStackFile("config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  kic:always_rebuild: yes\n  eks:min_size: ' 3'\n", { stack: "dev" });
+        expect(() => applyProjectConfig(raw, project)).not.toThrow();
+        expect(validateConfig(raw).problems).toEqual([]);
     });
 });

@@ -61,18 +61,25 @@ export function chartContents(archive: string): ChartContents {
     if (hit) return hit;
     const base = path.basename(archive, ".tgz");
     const target = path.join(UNPACKED, `${base}-${sha256(archive).slice(0, 12)}`);
-    if (!fs.existsSync(path.join(target, ".complete"))) {
+    const complete = () => fs.existsSync(path.join(target, ".complete"));
+    if (!complete()) {
+        // Unpacked beside the target and renamed into place, so test files running side by side never see half a chart.
         const tmp = `${target}.${process.pid}.tmp`;
         fs.rmSync(tmp, { recursive: true, force: true });
         fs.mkdirSync(tmp, { recursive: true });
         execFileSync("tar", ["-xzf", archive, "-C", tmp]);
         fs.writeFileSync(path.join(tmp, ".complete"), "");
-        fs.rmSync(target, { recursive: true, force: true });
         try {
             fs.renameSync(tmp, target);
         } catch {
-            // Another test process unpacked the same archive first.
-            fs.rmSync(tmp, { recursive: true, force: true });
+            if (complete()) {
+                // Another test process unpacked the same archive first.
+                fs.rmSync(tmp, { recursive: true, force: true });
+            } else {
+                // Left over from an interrupted run.
+                fs.rmSync(target, { recursive: true, force: true });
+                fs.renameSync(tmp, target);
+            }
         }
     }
     const [top] = fs.readdirSync(target).filter((f) => f !== ".complete");
