@@ -148,7 +148,6 @@ function altered(v: unknown): unknown {
 /** Keys the chart ignores: absent from its defaults, and neither removing nor changing them changes the render. */
 async function ignoredKeys(spec: ReleaseSpec, archive: string, baseline: string): Promise<string[]> {
     const candidates = pathsAbsentFromDefaults(spec.values, chartContents(archive).defaults);
-    if (process.env.MARA_RENDER_DEBUG) console.log(spec.resource, "probing", candidates.map((c) => c.join(".")));
     const verdicts = await Promise.all(
         candidates.map(async (path) => {
             const removed = await render(spec, withPath(spec.values, path, (p, k) => delete p[k]), archive);
@@ -281,8 +280,9 @@ export async function checkRun(regs: Registration[], opts: CheckOptions = {}): P
                 if (!ctl || !tag) add("controller-flags", subject, "the rendered manifests have no ingress controller container with a tagged image");
                 else if (spec.placeholders.length === 0) {
                     const undefinedFlags = flagsUndefinedBy(tag, ctl.flags);
-                    if (undefinedFlags.length > 0 || !KIC_CHARTS[spec.version]) {
-                        add("controller-flags", subject, `${ctl.image} does not define the flags the chart renders: ${undefinedFlags.map((f) => `-${f}`).join(", ")}; ${kicImageProblem(spec.version, tag) ?? ""}`.trim());
+                    if (!KIC_CHARTS[spec.version]) add("controller-flags", subject, kicImageProblem(spec.version, tag)!);
+                    else if (undefinedFlags.length > 0) {
+                        add("controller-flags", subject, `${ctl.image} does not define the flags the chart renders: ${undefinedFlags.map((f) => `-${f}`).join(", ")}; ${kicImageProblem(spec.version, tag)}`);
                     }
                 }
             }
@@ -314,7 +314,8 @@ export async function checkRun(regs: Registration[], opts: CheckOptions = {}): P
             }
         }
     }
-    return findings;
+    // Renders finish in any order; findings are reported in a stable one.
+    return findings.sort((a, b) => a.rule.localeCompare(b.rule) || a.subject.localeCompare(b.subject) || a.message.localeCompare(b.message));
 }
 
 /** Webhooks with failurePolicy Fail that intercept the creation of `obj`, from the rendered releases. */
