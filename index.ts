@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Application } from "./components/application";
 import { Platform } from "./components/platform";
 import { siriusArgsFromPlatform } from "./components/siriusOnPlatform";
+import { VolumeRetention } from "./components/volumeRetention";
 import { loadConfig, MaraConfig } from "./config";
 import { createInfrastructure } from "./providers/factory";
 import type { ClusterInfrastructure } from "./providers/types";
@@ -19,6 +20,17 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     if (cluster.registry) providers.push(dockerProvider(cfg));
     const platform = new Platform("platform", { config: cfg, cluster }, { providers });
     const app = bankOfSirius(cfg, platform, cluster);
+    // After the stateful components, so that at destroy it runs first and mara:retainVolumes reaches their volumes.
+    new VolumeRetention(
+        "volume-retention",
+        {
+            kubeconfig: cluster.kubeconfig,
+            context: cfg.infra.type === "kubeconfig" ? cfg.infra.context : undefined,
+            retainVolumes: cfg.teardown.retainVolumes,
+            namespaces: [platform.logstore.namespace, platform.prometheus.namespace, app.namespace],
+        },
+        { dependsOn: [platform, app] },
+    );
     if (cluster.publishHostname && cfg.fqdn) {
         cluster.publishHostname(
             cfg.fqdn,

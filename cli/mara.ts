@@ -13,6 +13,7 @@ import * as destroy from "./commands/destroy";
 import * as init from "./commands/init";
 import * as kubeconfig from "./commands/kubeconfig";
 import * as listProviders from "./commands/listProviders";
+import * as outdated from "./commands/outdated";
 import * as plan from "./commands/plan";
 import * as preview from "./commands/preview";
 import * as refresh from "./commands/refresh";
@@ -23,7 +24,7 @@ import { terminalPrompter } from "./prompts";
 import { PROJECT_DIR } from "./stackSource";
 
 /** The commands, in the order `mara --help` lists them. */
-const COMMANDS = [init, plan, validate, listProviders, up, preview, destroy, refresh, kubeconfig];
+const COMMANDS = [init, plan, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig];
 
 /** The real terminal, environment and working directory. */
 export function processIo(): CliIo {
@@ -50,7 +51,8 @@ function version(): string {
  * Runs one `mara` command line.
  *
  * @param argv - the arguments after `mara`.
- * @returns the exit code: 0 success, 1 failure or invalid config, 2 wrong command line, 3 failed pre-flight check.
+ * @returns the exit code: 0 success, 1 failure or invalid config, 2 wrong command line, 3 failed pre-flight check;
+ *   `outdated` also 4 (a newer version exists) and 5 (a source could not be checked).
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
     let code: number = EXIT.ok;

@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import type { Command } from "commander";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import { InfraType, RawConfig } from "../config";
+import { InfraType, MaraConfig, RawConfig } from "../config";
 import { action, CommandContext } from "./command";
 import { storedKey } from "./init/keys";
 import { CliError, CliIo, EXIT, line } from "./io";
@@ -16,6 +16,7 @@ import { checkProviderLock, configuredInfraType, parseInfraType } from "./provid
 import { errorText, isCommandError, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "./pulumi";
 import { checkConfig } from "./report";
 import { projectName } from "./stackSource";
+import { applyTeardownSettings } from "./teardownSettings";
 
 /** Options shared by the operations. */
 export interface OperationOptions {
@@ -75,12 +76,29 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
         // The state's resources were made with the deployed type, whatever the config says now.
         infraType = deployed ?? infraType ?? requested;
     }
+    let teardown: MaraConfig | undefined;
+    if (op === "destroy" && deployed) {
+        if (configuredInfraType(raw.values) !== deployed) {
+            line(io.stderr, `Warning: the configuration is not for the deployed infrastructure type (${deployed}); the drain keeps the tear-down settings of the last \`pulumi up\`.`);
+        } else {
+            // The drain's settings must come from the config as it is now (see teardownSettings.ts).
+            teardown = checkConfig(io, raw, `stack "${name}"`)?.config;
+            if (!teardown) {
+                line(io.stderr, "Nothing was run: `mara destroy` first applies the current tear-down settings (mara:retainVolumes and the others), so the configuration must be valid. Fix it, or run `pulumi destroy`, which uses the settings of the last `pulumi up`.");
+                return EXIT.failed;
+            }
+        }
+    }
     if (infraType) checks.push(...credentialChecks(infraType, raw, io.env, op));
     reportChecks(io, checks);
 
     if (!(await confirmed(op, opts, ctx, stack))) {
         line(io.stderr, "Confirmation declined; nothing was changed.");
         return EXIT.failed;
+    }
+    if (teardown) {
+        const applied = await applyTeardownSettings(stack, teardown, io);
+        if (applied !== EXIT.ok) return applied;
     }
     return execute(op, stack, io);
 }

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as tls from "@pulumi/tls";
 import { CHARTS } from "../config/catalogue";
 import { ChartSettings, helmRelease, platformNamespace } from "./helmRelease";
+import { secretsReadBy, secretsRevision, withCredentialsContainer } from "./passwordRotation";
 import { EnvSource, ProbeSpec, SIRIUS_CONFIG as C, siriusWorkloads, WorkloadSpec } from "./siriusWorkloads";
 
 /** A database's name, user and password. */
@@ -90,12 +91,13 @@ export class Application extends pulumi.ComponentResource {
         // ---- Settings and secrets ----------------------------------------------------------------
         const configMap = (id: string, objectName: string, data: pulumi.Input<Record<string, pulumi.Input<string>>>) =>
             new k8s.core.v1.ConfigMap(`${name}-${id}`, { metadata: meta(objectName), data }, child);
+        const secretByName: Record<string, k8s.core.v1.Secret> = {};
         const secret = (id: string, objectName: string, stringData: Record<string, pulumi.Input<string>>) =>
-            new k8s.core.v1.Secret(
+            (secretByName[objectName] = new k8s.core.v1.Secret(
                 `${name}-${id}`,
                 { metadata: meta(objectName), type: "Opaque", stringData: pulumi.secret(pulumi.output(stringData)) },
                 child,
-            );
+            ));
 
         const config = [
             configMap("environment", C.environment, { LOCAL_ROUTING_NUM: "883745000", PUB_KEY_PATH: "/root/.ssh/publickey" }),
@@ -137,7 +139,9 @@ export class Application extends pulumi.ComponentResource {
         const image = (w: WorkloadSpec) => `${a.imageRegistry}/${w.image}:${a.imageTag}`;
         for (const w of workloads) {
             const labels = workloadLabels(w);
-            const podSpec = podSpecFor(w, image(w));
+            // Databases re-apply their passwords on every start; every pod restarts when a Secret it reads changes.
+            const podSpec = w.kind === "StatefulSet" ? withCredentialsContainer(podSpecFor(w, image(w)), w) : podSpecFor(w, image(w));
+            const podMeta = { labels, annotations: secretsRevision(secretsReadBy(w), secretByName) };
             if (w.kind === "StatefulSet") {
                 new k8s.apps.v1.StatefulSet(
                     `${name}-${w.name}`,
@@ -147,7 +151,7 @@ export class Application extends pulumi.ComponentResource {
                             serviceName: w.name,
                             replicas: 1,
                             selector: { matchLabels: { app: w.name } },
-                            template: { metadata: { labels }, spec: podSpec },
+                            template: { metadata: podMeta, spec: podSpec },
                             volumeClaimTemplates: [databaseClaim(a.dbStorageSize, a.storageClassName)],
                         },
                     },
@@ -158,7 +162,7 @@ export class Application extends pulumi.ComponentResource {
                     `${name}-${w.name}`,
                     {
                         metadata: meta(w.name, labels),
-                        spec: { replicas: 1, selector: { matchLabels: { app: w.name } }, template: { metadata: { labels }, spec: podSpec } },
+                        spec: { replicas: 1, selector: { matchLabels: { app: w.name } }, template: { metadata: podMeta, spec: podSpec } },
                     },
                     after,
                 );
@@ -234,7 +238,9 @@ export class Application extends pulumi.ComponentResource {
                     release,
                     namespace,
                     chart: args.postgresExporterChart ?? CHARTS.postgresExporter,
-                    values: postgresExporterValues(release, host, db, credentials, monitored),
+                    values: pulumi
+                        .all(secretsRevision([credentials], secretByName))
+                        .apply((annotations) => ({ ...postgresExporterValues(release, host, db, credentials, monitored), annotations })),
                 },
                 { parent: this, dependsOn: [...secrets, ...(args.prometheus ? [args.prometheus] : [])] },
             );

@@ -19,5 +19,6 @@ export * from "./platform";
 export * from "./prometheus";
 export * from "./secrets";
 export * from "./siriusWorkloads";
+export * from "./volumeRetention";
 export * from "./vpc";
 export * from "./vpcLayout";

@@ -885,7 +885,8 @@ export const KEYS = {
         key: "mara:retainVolumes",
         type: boolean(),
         default: false,
-        description: "Keep the data volumes (Elasticsearch, Prometheus, Grafana, databases) when their claims or the stack are deleted: the StorageClass retains them and the destroy drain leaves them alone.",
+        description:
+            "Keep the data volumes (Elasticsearch, Prometheus, Grafana, the databases) when their claims or the stack are deleted: the platform's StorageClass retains new volumes, `pulumi up` switches existing ones to Retain, and the destroy drain deletes no volume. Volumes whose PersistentVolume says Retain, and imported ones, are kept whatever this says. A change reaches destroy through `mara destroy`, which applies it first, or after `pulumi up`; a plain `pulumi destroy` uses the value of the last `up`. Turning it off never makes a retained volume deletable.",
         group: "Tear down",
     }),
     protectData: spec({
@@ -898,8 +899,9 @@ export const KEYS = {
     removeCrds: spec({
         key: "mara:removeCrds",
         type: boolean(),
-        defaultNote: "true, except on an existing cluster (kubeconfig), where others may use the same CRDs",
-        description: "Remove the CRDs the platform's charts leave behind (Prometheus operator, NGINX, ECK) at destroy.",
+        defaultNote: "true; on an existing cluster (kubeconfig) CRDs are never removed, and true is an error",
+        description:
+            "At destroy, remove the CRDs that this platform's Helm releases installed and Helm keeps (ECK's, cert-manager's when kept), proven by Helm's ownership marks and the release names; never another release's CRDs, never by API group. CRDs charts ship in their crds/ directory carry no such marks and go with the cluster.",
         example: "true",
         group: "Tear down",
     }),
@@ -907,7 +909,7 @@ export const KEYS = {
         key: "mara:drainTimeoutMinutes",
         type: integer(1, 120, "minutes"),
         default: 15,
-        description: "How long destroy waits for the cloud to delete the load balancers, interfaces and volumes Kubernetes created before it fails with their list.",
+        description: "How long destroy waits for the load balancers and volumes this cluster made (as its records prove) to be gone before it fails with their list.",
         group: "Tear down",
     }),
 } as const;

@@ -79,6 +79,7 @@ export function validateConfig(raw: RawConfig): ValidationResult {
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
     checkCertificates(v, keyOf, findings);
+    checkTeardown(infraType, v, keyOf, findings);
 
     if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry) {
         findings.problem({
@@ -268,6 +269,19 @@ function checkLogstore(v: Get, keyOf: KeyOf, findings: Findings): void {
         findings.warn(
             `${keyOf("logstoreMasterReplicas")} = ${masters}: an even number of Elasticsearch masters tolerates no more failures than ${masters - 1}; use an odd number.`,
         );
+    }
+}
+
+/** On a cluster the stack did not create, the drain removes nothing: asking it to remove CRDs there is a mistake. */
+function checkTeardown(infraType: string | undefined, v: Get, keyOf: KeyOf, findings: Findings): void {
+    if (infraType === "kubeconfig" && v("removeCrds") === true) {
+        findings.problem({
+            key: keyOf("removeCrds"),
+            value: "true",
+            problem: "asks destroy to remove CRDs from an existing cluster, which the program never does: other workloads there may use the same CRDs, and deleting a CRD deletes every object of its kind",
+            allowed: "false, or leaving it unset, on an existing cluster (kubeconfig)",
+            fix: `pulumi config rm ${keyOf("removeCrds")}; remove a CRD you are sure is unused yourself with kubectl delete crd <name>`,
+        });
     }
 }
 

@@ -32,7 +32,7 @@ export function createDigitalOceanInfrastructure(cfg: MaraConfig): ClusterInfras
         clusterName: cluster.clusterName,
         kubeconfig: cluster.kubeconfig,
         clusterIdentifier: cluster.clusterId,
-        cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId, loadBalancerNames: [platform.loadBalancerAnnotations["service.beta.kubernetes.io/do-loadbalancer-name"]!] },
+        cloud: { kind: "digitalocean", token, clusterId: cluster.clusterId },
         cluster,
     });
 

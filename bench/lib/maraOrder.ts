@@ -52,6 +52,8 @@ const BY_COMPONENT: Readonly<Record<string, string>> = {
     "mara:observability:Prometheus": "prometheus",
     "mara:observability:Observability": "observability",
     "mara:app:Application": "sirius",
+    // Applies mara:retainVolumes after the stateful components; MARA had no such step, so it counts with the last project.
+    "mara:k8s:VolumeRetention": "sirius",
 };
 
 /** Explicit providers (no parent): the first MARA project that used one. */

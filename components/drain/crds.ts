@@ -1,56 +1,64 @@
 /**
- * Removes the CustomResourceDefinitions the platform's charts install and Helm never deletes (those in
- * a chart's crds/ directory, or marked "keep"): kube-prometheus-stack's, the NGINX Ingress Controller's
- * and ECK's (MARA issues #83 and #173). Runs only at destroy, after every resource using them is gone.
+ * Removes the CustomResourceDefinitions this platform's Helm releases installed and Helm leaves behind
+ * (ECK's, marked `helm.sh/resource-policy: keep`; cert-manager's when kept), on a cluster the stack
+ * created, at destroy, after every resource using them is gone (MARA issues #83 and #173).
+ *
+ * A CRD is this platform's only when Helm's own ownership marks say so: the label
+ * `app.kubernetes.io/managed-by: Helm` and the annotations `meta.helm.sh/release-name` and
+ * `meta.helm.sh/release-namespace` naming one of the platform's releases in its namespace. Never by
+ * API group: another team's ECK or Prometheus operator on the same cluster uses the same groups, and
+ * deleting a CRD deletes every object of its kind. CRDs that charts ship in their `crds/` directory
+ * (kube-prometheus-stack's, the NGINX Ingress Controller's) carry no such marks, so they stay; they go
+ * with the cluster.
  */
+import type { ClusterClient, CrdRecord } from "./records";
 
-/** API groups of the CRDs the platform installs. */
-export const PLATFORM_CRD_GROUPS = [
-    "monitoring.coreos.com",
-    "k8s.nginx.org",
-    "externaldns.nginx.org",
-    "appprotect.f5.com",
-    "appprotectdos.f5.com",
-    "elasticsearch.k8s.elastic.co",
-    "kibana.k8s.elastic.co",
-    "apm.k8s.elastic.co",
-    "beat.k8s.elastic.co",
-    "agent.k8s.elastic.co",
-    "enterprisesearch.k8s.elastic.co",
-    "maps.k8s.elastic.co",
-    "logstash.k8s.elastic.co",
-    "stackconfigpolicy.k8s.elastic.co",
-    "autoops.k8s.elastic.co",
-    "packageregistry.k8s.elastic.co",
-] as const;
-
-/** The calls CRD cleanup makes (a fake implements them in tests). */
-export interface CrdClient {
-    list(): Promise<{ name: string; group: string }[]>;
-    remove(name: string): Promise<void>;
+/** A Helm release of the platform: its name and namespace. */
+export interface HelmReleaseRef {
+    readonly name: string;
+    readonly namespace: string;
 }
 
-/** Deletes every CRD in `groups`; returns the names deleted. */
-export async function removeCrds(client: CrdClient, groups: readonly string[], log: (m: string) => void = () => undefined): Promise<string[]> {
-    const doomed = (await client.list()).filter((c) => groups.includes(c.group));
-    for (const crd of doomed) {
-        await client.remove(crd.name);
-        log(`deleted CustomResourceDefinition ${crd.name}`);
+/** The release whose Helm ownership marks `crd` carries, if it is one of `releases`. */
+export function installedBy(crd: CrdRecord, releases: readonly HelmReleaseRef[]): HelmReleaseRef | undefined {
+    if (crd.labels["app.kubernetes.io/managed-by"] !== "Helm") return undefined;
+    const name = crd.annotations["meta.helm.sh/release-name"];
+    const namespace = crd.annotations["meta.helm.sh/release-namespace"];
+    return releases.find((r) => r.name === name && r.namespace === namespace);
+}
+
+/** What CRD cleanup did. */
+export interface CrdCleanup {
+    readonly removed: readonly string[];
+    /** CRDs left in place, with the reason, for those that look like a platform release's but are not. */
+    readonly kept: readonly { name: string; reason: string }[];
+}
+
+/** Deletes the CRDs installed by `releases`; reports those another Helm release of the same name installed elsewhere. */
+export async function removePlatformCrds(client: ClusterClient, releases: readonly HelmReleaseRef[], log: (m: string) => void = () => undefined): Promise<CrdCleanup> {
+    const crds = await client.customResourceDefinitions();
+    const removed: string[] = [];
+    const kept: { name: string; reason: string }[] = [];
+    for (const crd of crds) {
+        const release = installedBy(crd, releases);
+        if (release) {
+            await client.deleteCustomResourceDefinition(crd.name);
+            removed.push(crd.name);
+            log(`deleted CustomResourceDefinition ${crd.name} (installed by Helm release ${release.namespace}/${release.name})`);
+            continue;
+        }
+        const name = crd.annotations["meta.helm.sh/release-name"];
+        const namespace = crd.annotations["meta.helm.sh/release-namespace"] ?? "?";
+        if (name && releases.some((r) => r.name === name)) {
+            const reason =
+                crd.labels["app.kubernetes.io/managed-by"] !== "Helm"
+                    ? `names release ${namespace}/${name} but lacks Helm's app.kubernetes.io/managed-by label`
+                    : `installed by Helm release ${namespace}/${name}, not this platform's`;
+            kept.push({ name: crd.name, reason });
+            log(`kept CustomResourceDefinition ${crd.name}: ${reason}`);
+        }
     }
-    return doomed.map((c) => c.name);
-}
-
-/** A {@link CrdClient} for the cluster of a kubeconfig, with the official Kubernetes client. */
-export async function kubernetesCrdClient(kubeconfig: string, context?: string): Promise<CrdClient> {
-    // require (Node 20.19+ loads this ES module synchronously): the dynamic-provider host cannot import().
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const k8s = require("@kubernetes/client-node") as typeof import("@kubernetes/client-node");
-    const kc = new k8s.KubeConfig();
-    kc.loadFromString(kubeconfig);
-    if (context) kc.setCurrentContext(context);
-    const api = kc.makeApiClient(k8s.ApiextensionsV1Api);
-    return {
-        list: async () => (await api.listCustomResourceDefinition()).items.map((c) => ({ name: c.metadata?.name ?? "", group: c.spec.group })),
-        remove: async (name) => void (await api.deleteCustomResourceDefinition({ name })),
-    };
+    const others = crds.length - removed.length - kept.length;
+    if (others > 0) log(`kept ${others} other CustomResourceDefinition(s): no Helm marks of this platform's releases (they go with the cluster)`);
+    return { removed, kept };
 }

@@ -1,14 +1,29 @@
 /**
- * What Kubernetes leaves in DigitalOcean for one cluster: the ingress load balancer, named by the
- * platform (`<cluster>-ingress`, set through the service annotation), and volumes tagged with the
- * cluster's ID (`k8s:<cluster-id>`) that no droplet uses any more. Nothing else is listed.
+ * What Kubernetes made in DigitalOcean for one cluster, as the cluster's records prove it:
+ * - load balancers a LoadBalancer Service names (by the ID DigitalOcean's controller writes into its
+ *   `kubernetes.digitalocean.com/load-balancer-id` annotation, or by the IP in its status) that carry the
+ *   controller's tag with this cluster's ID, `k8s:<cluster-id>`;
+ * - volumes a `Delete` PersistentVolume provisioned by the DigitalOcean CSI driver names, whose name is
+ *   that PV's (`pvc-<claim UID>`, unique to this cluster) and which carry the cluster's tag.
+ * A name alone, or the cluster tag alone (the CSI driver also tags volumes it merely attaches), proves
+ * nothing.
  */
-import type { DrainApi, LeftoverResource } from "./engine";
+import type { DrainApi, KeptResource, LeftoverResource } from "./engine";
+import { preservesLoadBalancer, volumeOwnership } from "./ownership";
+import type { ClusterRecords } from "./records";
+
+/** The DigitalOcean CSI driver's name, as PersistentVolumes carry it. */
+export const DO_CSI_DRIVER = "dobs.csi.digitalocean.com";
+
+/** Annotation in which DigitalOcean's cloud controller records a Service's load balancer ID. */
+export const DO_LB_ID_ANNOTATION = "kubernetes.digitalocean.com/load-balancer-id";
 
 /** The calls the DigitalOcean drain makes (DigitalOcean's public API v2; a fake implements them in tests). */
 export interface DigitalOceanDrainClient {
-    loadBalancers(): Promise<{ id: string; name: string; status: string }[]>;
-    volumes(): Promise<{ id: string; name: string; tags: string[]; dropletIds: number[] }[]>;
+    /** Every load balancer of the account, all pages. */
+    loadBalancers(): Promise<{ id: string; name: string; ip: string; tags: string[] }[]>;
+    /** One volume, or undefined when it no longer exists. */
+    volume(id: string): Promise<{ id: string; name: string; tags: string[]; dropletIds: number[] } | undefined>;
     deleteLoadBalancer(id: string): Promise<void>;
     deleteVolume(id: string): Promise<void>;
 }
@@ -16,53 +31,86 @@ export interface DigitalOceanDrainClient {
 /** Settings of the DigitalOcean drain. */
 export interface DigitalOceanDrainTarget {
     readonly clusterName: string;
+    /** The cluster's UUID: its controllers tag what they make `k8s:<cluster-id>`. */
     readonly clusterId: string;
-    /** Load balancer names the platform gave its Services. */
-    readonly loadBalancerNames: readonly string[];
     readonly retainVolumes: boolean;
 }
 
-/** The DigitalOcean view of one cluster's leftovers. */
-export function digitalOceanDrainApi(client: DigitalOceanDrainClient, t: DigitalOceanDrainTarget): DrainApi {
+/** The DigitalOcean view of one cluster's leftovers, decided by its records. */
+export function digitalOceanDrainApi(client: DigitalOceanDrainClient, t: DigitalOceanDrainTarget, records: ClusterRecords): DrainApi {
     const clusterTag = `k8s:${t.clusterId}`;
+    const volumes = volumeOwnership(records.volumes, DO_CSI_DRIVER, t.retainVolumes);
+    const kept: KeptResource[] = [...volumes.kept];
+    const keep = (k: KeptResource) => {
+        if (!kept.some((x) => x.kind === k.kind && x.id === k.id)) kept.push(k);
+    };
+    const recordFor = (lb: { id: string; ip: string }) => records.loadBalancers.find((r) => r.annotations[DO_LB_ID_ANNOTATION] === lb.id || (lb.ip !== "" && r.ips.includes(lb.ip)));
+    const serviceFor = (lb: { id: string; ip: string }) => recordFor(lb)?.service;
     return {
         target: `DigitalOcean cluster ${t.clusterName}`,
+        kept,
         async list() {
-            const [lbs, volumes] = await Promise.all([client.loadBalancers(), t.retainVolumes ? Promise.resolve([]) : client.volumes()]);
-            return [
-                ...lbs.filter((lb) => t.loadBalancerNames.includes(lb.name)).map((lb): LeftoverResource => ({ kind: "load balancer", id: lb.id, name: lb.name, deletable: true })),
-                ...volumes
-                    .filter((v) => v.tags.includes(clusterTag))
-                    .map((v): LeftoverResource => ({ kind: "volume", id: v.id, name: v.name, deletable: v.dropletIds.length === 0 })),
-            ];
+            const named = records.loadBalancers.length ? (await client.loadBalancers()).filter((lb) => serviceFor(lb)) : [];
+            const ownLbs = named.filter((lb) => {
+                if (preservesLoadBalancer(recordFor(lb)!)) {
+                    keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${serviceFor(lb)}`, reason: "the Service disowns it (service.kubernetes.io/do-loadbalancer-disown)" });
+                    return false;
+                }
+                if (lb.tags.includes(clusterTag)) return true;
+                keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${serviceFor(lb)}`, reason: `not tagged ${clusterTag}, so not proven made by this cluster's controller` });
+                return false;
+            });
+            const ownVolumes: LeftoverResource[] = [];
+            for (const o of volumes.owned) {
+                const v = await client.volume(o.id);
+                if (!v) continue;
+                if (v.name === o.pv && v.tags.includes(clusterTag)) ownVolumes.push({ kind: "volume", id: v.id, name: v.name, deletable: v.dropletIds.length === 0 });
+                else keep({ kind: "volume", id: v.id, name: `${v.name}, named by PersistentVolume ${o.pv}`, reason: `not named ${o.pv} and tagged ${clusterTag}, so not proven the volume this cluster provisioned` });
+            }
+            return [...ownLbs.map((lb): LeftoverResource => ({ kind: "load balancer", id: lb.id, name: lb.name, deletable: true })), ...ownVolumes];
         },
         remove: (r) => (r.kind === "load balancer" ? client.deleteLoadBalancer(r.id) : client.deleteVolume(r.id)),
     };
 }
 
-/** The DigitalOcean API v2 over HTTPS with the account token (the documented interface of every DigitalOcean SDK). */
+/** DigitalOcean's API, as documented at https://docs.digitalocean.com/reference/api/. */
+export const DO_API = "https://api.digitalocean.com/v2";
+
+/** Items per page of a list call (DigitalOcean's maximum). */
+export const DO_PAGE_SIZE = 200;
+
+/**
+ * The DigitalOcean API v2 over HTTPS with the account token. Lists follow `links.pages.next` until the
+ * last page. (Why not DigitalOcean's SDK: see docs/dependencies.md.)
+ */
 export function digitalOceanHttpClient(token: string, fetchFn: typeof fetch = fetch): DigitalOceanDrainClient {
-    const call = async (method: string, path: string): Promise<Record<string, unknown>> => {
-        const res = await fetchFn(`https://api.digitalocean.com/v2${path}`, { method, headers: { Authorization: `Bearer ${token}` } });
-        if (res.status === 404 && method === "DELETE") return {};
-        if (!res.ok) throw new Error(`DigitalOcean API ${method} ${path}: ${res.status} ${res.statusText}`);
+    const request = async (method: string, url: string): Promise<Record<string, unknown> | undefined> => {
+        const res = await fetchFn(url, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } });
+        if (res.status === 404) return undefined;
+        if (!res.ok) throw new Error(`DigitalOcean API ${method} ${url.replace(DO_API, "")}: ${res.status} ${res.statusText}`);
         return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
     };
+    const all = async <T>(path: string, key: string): Promise<T[]> => {
+        const items: T[] = [];
+        let url: string | undefined = `${DO_API}${path}?page=1&per_page=${DO_PAGE_SIZE}`;
+        while (url) {
+            const body = await request("GET", url);
+            items.push(...(((body?.[key] as T[] | undefined) ?? [])));
+            const next = (body?.links as { pages?: { next?: string } } | undefined)?.pages?.next;
+            // Only ever follow DigitalOcean's own API: the token goes with every request.
+            url = next && next.startsWith(`${DO_API}/`) ? next : undefined;
+        }
+        return items;
+    };
+    type Lb = { id: string; name: string; ip?: string; tags?: string[] };
+    type Vol = { id: string; name: string; tags?: string[]; droplet_ids?: number[] };
     return {
-        async loadBalancers() {
-            const body = await call("GET", "/load_balancers?per_page=200");
-            return (body.load_balancers as { id: string; name: string; status: string }[]) ?? [];
+        loadBalancers: async () => (await all<Lb>("/load_balancers", "load_balancers")).map((lb) => ({ id: lb.id, name: lb.name, ip: lb.ip ?? "", tags: lb.tags ?? [] })),
+        async volume(id) {
+            const v = (await request("GET", `${DO_API}/volumes/${encodeURIComponent(id)}`))?.volume as Vol | undefined;
+            return v && { id: v.id, name: v.name, tags: v.tags ?? [], dropletIds: v.droplet_ids ?? [] };
         },
-        async volumes() {
-            const body = await call("GET", "/volumes?per_page=200");
-            return ((body.volumes as { id: string; name: string; tags?: string[]; droplet_ids?: number[] }[]) ?? []).map((v) => ({
-                id: v.id,
-                name: v.name,
-                tags: v.tags ?? [],
-                dropletIds: v.droplet_ids ?? [],
-            }));
-        },
-        deleteLoadBalancer: async (id) => void (await call("DELETE", `/load_balancers/${id}`)),
-        deleteVolume: async (id) => void (await call("DELETE", `/volumes/${id}`)),
+        deleteLoadBalancer: async (id) => void (await request("DELETE", `${DO_API}/load_balancers/${encodeURIComponent(id)}`)),
+        deleteVolume: async (id) => void (await request("DELETE", `${DO_API}/volumes/${encodeURIComponent(id)}`)),
     };
 }

@@ -17,7 +17,22 @@ export interface LeftoverResource {
     readonly deletable: boolean;
 }
 
-/** One cloud's view of the cluster's leftovers. Implementations must only ever list resources that carry this cluster's tag or label. */
+/** A resource the drain found but will not delete, and why. */
+export interface KeptResource {
+    /** What it is: "volume", "load balancer", ... */
+    readonly kind: string;
+    /** The cloud's ID, or the Kubernetes name when the cloud's is unknown. */
+    readonly id: string;
+    /** What names it in the cluster (the PersistentVolume, the Service), when known. */
+    readonly name?: string;
+    /** Why it is kept, for the log ("its PersistentVolume's reclaim policy is Retain"). */
+    readonly reason: string;
+}
+
+/**
+ * One cloud's view of the cluster's leftovers. Implementations list only what the cluster's own records
+ * prove to be this cluster's (see records.ts), and put whatever they cannot prove in `kept`.
+ */
 export interface DrainApi {
     /** The cloud and cluster, for messages ("AWS cluster mara-dev in us-east-1"). */
     readonly target: string;
@@ -25,6 +40,8 @@ export interface DrainApi {
     list(): Promise<LeftoverResource[]>;
     /** Deletes one resource; called only for resources `list` returned. */
     remove(resource: LeftoverResource): Promise<void>;
+    /** What was found and is kept (retained, imported, or not proven this cluster's); filled as `list` learns it. */
+    readonly kept: readonly KeptResource[];
 }
 
 /** Timing and side effects of {@link drain}, injectable for tests. */
@@ -45,11 +62,13 @@ export interface DrainOptions {
 export interface DrainReport {
     /** Resources deleted by the drain itself. */
     readonly deleted: readonly LeftoverResource[];
+    /** Resources found and left alone, with the reason. */
+    readonly kept: readonly KeptResource[];
     /** Polls made. */
     readonly rounds: number;
 }
 
-const describe = (r: LeftoverResource) => `${r.kind} ${r.name ? `${r.name} (${r.id})` : r.id}`;
+const describe = (r: { kind: string; id: string; name?: string }) => `${r.kind} ${r.name ? `${r.name} (${r.id})` : r.id}`;
 
 /**
  * Waits until `api` lists nothing. After `graceMs` it deletes every deletable leftover (a failed delete
@@ -66,14 +85,19 @@ export async function drain(api: DrainApi, opts: DrainOptions = {}): Promise<Dra
     const start = now();
     const deleted: LeftoverResource[] = [];
     const attempted = new Set<string>();
+    const reported = new Set<string>();
     let rounds = 0;
 
     for (;;) {
         rounds++;
         const left = await api.list();
+        for (const k of api.kept.filter((k) => !reported.has(`${k.kind}/${k.id}`))) {
+            reported.add(`${k.kind}/${k.id}`);
+            log(`${api.target}: keeps ${describe(k)}: ${k.reason}`);
+        }
         if (left.length === 0) {
-            log(`${api.target}: no load balancers, interfaces or volumes left; the cluster can be deleted.`);
-            return { deleted, rounds };
+            log(`${api.target}: nothing this cluster created is left${api.kept.length ? ` (${api.kept.length} resource(s) kept, listed above)` : ""}; the cluster can be deleted.`);
+            return { deleted, kept: [...api.kept], rounds };
         }
         const elapsed = now() - start;
         if (elapsed >= timeoutMs) {

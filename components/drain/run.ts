@@ -1,14 +1,19 @@
 /**
- * What the drain does when `pulumi destroy` reaches it: remove the platform's CRDs while the cluster
- * still answers, then wait for (and clean up) the cloud resources Kubernetes created. Everything is
- * loaded lazily: this code runs inside Pulumi's dynamic-provider host, never during a preview or update.
+ * What the drain does when `pulumi destroy` reaches it: every Kubernetes object of the stack is gone and
+ * the cluster still runs. It reads the cluster's records (PersistentVolumes, LoadBalancer Services),
+ * removes the platform's own CRDs, asks Kubernetes to delete the LoadBalancer Services still there so
+ * their controllers release the load balancers, then waits for (and cleans up) what the records prove
+ * this cluster made in the cloud. Without the records nothing is proven, so nothing is deleted.
+ * Everything is loaded lazily: this code runs inside Pulumi's dynamic-provider host at destroy only.
  */
 import { awsDrainApi } from "./aws";
 import { awsSdkClient } from "./awsSdk";
-import { kubernetesCrdClient, PLATFORM_CRD_GROUPS, removeCrds } from "./crds";
+import { HelmReleaseRef, removePlatformCrds } from "./crds";
 import { digitalOceanDrainApi, digitalOceanHttpClient } from "./digitalocean";
-import { drain, DrainApi } from "./engine";
+import { drain, DrainApi, DrainOptions, DrainReport } from "./engine";
 import { linodeDrainApi, linodeSdkClient } from "./linode";
+import { preservesLoadBalancer } from "./ownership";
+import { ClusterClient, ClusterRecords, kubernetesClusterClient, readRecords } from "./records";
 
 /** Everything the drain needs at destroy time; stored (secrets encrypted) in the stack's state. */
 export interface DrainProps {
@@ -19,44 +24,86 @@ export interface DrainProps {
     readonly vpcId?: string;
     readonly clusterId?: string;
     readonly token?: string;
-    readonly loadBalancerNames?: string[];
     readonly kubeconfig?: string;
     readonly context?: string;
     readonly removeCrds: boolean;
+    /** The platform's Helm releases: CRDs carrying their ownership marks are removed. */
+    readonly helmReleases?: readonly HelmReleaseRef[];
     readonly retainVolumes: boolean;
     readonly timeoutMinutes: number;
+    /** How long the cluster's controllers get before the drain deletes leftovers itself. Default 120 s; the component never sets it. */
+    readonly graceSeconds?: number;
+    /** Time between checks. Default 15 s; the component never sets it. */
+    readonly pollSeconds?: number;
 }
 
-/** The cloud view for the drain, or none for an existing cluster. */
-export async function cloudApi(p: DrainProps): Promise<DrainApi | undefined> {
+/** Where the drain's clients come from: the real clouds, or fakes in tests. */
+export interface DrainDeps {
+    cluster(kubeconfig: string, context?: string): ClusterClient;
+    cloud(p: DrainProps, records: ClusterRecords): DrainApi | undefined;
+}
+
+/** The cloud view for the drain, from the cloud's official clients. */
+export function cloudApi(p: DrainProps, records: ClusterRecords): DrainApi | undefined {
     switch (p.cloud) {
         case "aws":
-            return awsDrainApi(await awsSdkClient(p.region!, p.profile), { region: p.region!, clusterName: p.clusterName, vpcId: p.vpcId!, retainVolumes: p.retainVolumes });
+            return awsDrainApi(awsSdkClient(p.region!, p.profile), { region: p.region!, clusterName: p.clusterName, vpcId: p.vpcId!, retainVolumes: p.retainVolumes }, records);
         case "digitalocean":
-            return digitalOceanDrainApi(digitalOceanHttpClient(p.token!), {
-                clusterName: p.clusterName,
-                clusterId: p.clusterId!,
-                loadBalancerNames: p.loadBalancerNames ?? [],
-                retainVolumes: p.retainVolumes,
-            });
+            return digitalOceanDrainApi(digitalOceanHttpClient(p.token!), { clusterName: p.clusterName, clusterId: p.clusterId!, retainVolumes: p.retainVolumes }, records);
         case "linode":
-            return linodeDrainApi(await linodeSdkClient(p.token!), { clusterName: p.clusterName, retainVolumes: p.retainVolumes });
+            return linodeDrainApi(linodeSdkClient(p.token!), { clusterName: p.clusterName, retainVolumes: p.retainVolumes }, records);
         default:
             return undefined;
     }
 }
 
-/** Runs the whole drain; `log` reports progress. */
-export async function runDrain(p: DrainProps, log: (m: string) => void): Promise<void> {
-    if (p.removeCrds && p.kubeconfig) {
+const REAL: DrainDeps = { cluster: kubernetesClusterClient, cloud: cloudApi };
+
+/**
+ * Runs the whole drain; `log` reports progress. Returns what was deleted and kept, or undefined when
+ * there was nothing to drain (an existing cluster) or the cluster's records could not be read.
+ */
+export async function runDrain(p: DrainProps, log: (m: string) => void, deps: DrainDeps = REAL, timing: Omit<DrainOptions, "log" | "timeoutMs"> = {}): Promise<DrainReport | undefined> {
+    if (p.cloud === "none") {
+        // The program never deletes what it did not create on a cluster it does not own: CRDs stay too.
+        log(`${p.clusterName}: an existing cluster; the drain deletes nothing in it or in any cloud.`);
+        return undefined;
+    }
+    let cluster: ClusterClient;
+    let records: ClusterRecords;
+    try {
+        if (!p.kubeconfig) throw new Error("no kubeconfig in the drain's settings");
+        cluster = deps.cluster(p.kubeconfig, p.context);
+        records = await readRecords(cluster);
+    } catch (e) {
+        // An unreachable cluster (already deleted, credentials expired) must not block the rest of destroy.
+        log(
+            `${p.clusterName}: cannot read the cluster's PersistentVolumes and Services (${(e as Error).message}). Nothing can be proven to be ` +
+                `this cluster's, so the drain deletes nothing; look in the cloud console for volumes named pvc-… and load balancers it may have left.`,
+        );
+        return undefined;
+    }
+    if (p.removeCrds) {
         try {
-            const removed = await removeCrds(await kubernetesCrdClient(p.kubeconfig, p.context), PLATFORM_CRD_GROUPS, log);
-            log(`${p.clusterName}: removed ${removed.length} CustomResourceDefinition(s) the charts leave behind`);
+            const { removed } = await removePlatformCrds(cluster, p.helmReleases ?? [], log);
+            log(`${p.clusterName}: removed ${removed.length} CustomResourceDefinition(s) this platform's Helm releases installed`);
         } catch (e) {
-            // An unreachable cluster (already deleted, credentials expired) must not block the rest of destroy.
             log(`${p.clusterName}: could not remove the platform's CRDs (${(e as Error).message}); continuing`);
         }
     }
-    const api = await cloudApi(p);
-    if (api) await drain(api, { timeoutMs: p.timeoutMinutes * 60_000, log });
+    const api = deps.cloud(p, records);
+    // A first look while the Services still hold their load balancers: it records which are this cluster's,
+    // so their network interfaces are awaited after the controllers delete them (and it fails early on bad credentials).
+    await api?.list();
+    for (const lb of records.loadBalancers) {
+        if (preservesLoadBalancer(lb)) continue;
+        try {
+            await cluster.deleteService(lb.service);
+            log(`${p.clusterName}: asked Kubernetes to delete LoadBalancer Service ${lb.service}, so its controller releases its load balancer`);
+        } catch (e) {
+            log(`${p.clusterName}: could not delete Service ${lb.service} (${(e as Error).message}); its load balancer is deleted directly after the grace period`);
+        }
+    }
+    const fromProps = { ...(p.graceSeconds !== undefined ? { graceMs: p.graceSeconds * 1000 } : {}), ...(p.pollSeconds !== undefined ? { pollMs: p.pollSeconds * 1000 } : {}) };
+    return api ? drain(api, { ...fromProps, ...timing, timeoutMs: p.timeoutMinutes * 60_000, log }) : undefined;
 }

@@ -35,6 +35,7 @@ const COMPONENTS: Record<string, { file: string; cls: string; args: string; noOu
     observability: { file: "observability.ts", cls: "Observability", args: "ObservabilityArgs" },
     application: { file: "application.ts", cls: "Application", args: "ApplicationArgs" },
     platform: { file: "platform.ts", cls: "Platform", args: "PlatformArgs" },
+    volumeRetention: { file: "volumeRetention.ts", cls: "VolumeRetention", args: "VolumeRetentionArgs", noOutputs: true },
 };
 
 /** Provider pages and the key groups of config/keys.ts they document. */

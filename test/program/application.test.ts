@@ -83,7 +83,8 @@ describe("Bank of Sirius on AWS", () => {
                 { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, storageClassName: "mara-volumes" } },
             ]);
             expect(sts.spec.template.spec.containers[0]!.volumeMounts).toContainEqual({ name: "data", mountPath: "/var/lib/postgresql/data", subPath: "postgres" });
-            expect(sts.spec.template.spec.volumes.some((v) => v.emptyDir)).toBe(false);
+            // The only scratch volume is the Postgres socket directory the credentials container shares.
+            expect(sts.spec.template.spec.volumes.filter((v) => v.emptyDir).map((v) => v.name)).toEqual(["postgres-socket"]);
         }
     });
 

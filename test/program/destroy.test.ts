@@ -90,3 +90,34 @@ describe("drain settings", () => {
         expect(unwrapSecrets(find(existing.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs)).toMatchObject({ cloud: "none", removeCrds: false });
     });
 });
+
+describe("what the drain and the retention step are told", () => {
+    it("names exactly the platform's Helm releases as those whose CRDs may be removed", async () => {
+        const run = await runProgram(fixture("minimal-aws"));
+        const declared = ofType(run.registrations, "kubernetes:helm.sh/v3:Release")
+            .map((r) => unwrapSecrets(r.inputs) as { name: string; namespace: string })
+            .filter((r) => r.namespace !== "bos")
+            .map((r) => `${r.namespace}/${r.name}`)
+            .sort();
+        const drain = unwrapSecrets(find(run.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs) as { helmReleases: { name: string; namespace: string }[] };
+        expect(drain.helmReleases.map((r) => `${r.namespace}/${r.name}`).sort()).toEqual(declared);
+    });
+
+    it("creates the retention step after the stateful components, so destroy runs it before deleting them", async () => {
+        const run = await runProgram(fixture("minimal-aws"));
+        const regs = run.registrations;
+        const retention = find(regs, "pulumi-nodejs:dynamic:Resource", "volume-retention-retain");
+        const waitsFor = ancestors(regs, retention.urn!);
+        for (const [type, name] of [
+            ["kubernetes:storage.k8s.io/v1:StorageClass", "storage-class"],
+            ["kubernetes:apps/v1:StatefulSet", "bank-of-sirius-accounts-db"],
+            ["kubernetes:apps/v1:StatefulSet", "bank-of-sirius-ledger-db"],
+            ["kubernetes:helm.sh/v3:Release", "prometheus-release"],
+        ] as const) {
+            expect(waitsFor.has(find(regs, type, name).urn!), `${type} ${name}`).toBe(true);
+        }
+        const inputs = retention.inputs!;
+        expect(isWrappedSecret(inputs.kubeconfig)).toBe(true);
+        expect(unwrapSecrets(inputs)).toMatchObject({ retainVolumes: false, namespaces: ["logstore", "prometheus", "bos"] });
+    });
+});

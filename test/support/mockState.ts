@@ -3,6 +3,7 @@
  * answers to data-source lookups, in one region of one fake account. Shared by the tests and the
  * benchmarks so both run the program against the same simulated cloud.
  */
+import { createHash } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
 
 const ACCOUNT = "123456789012";
@@ -39,6 +40,14 @@ export function computedState(args: pulumi.runtime.MockResourceArgs, region: str
             };
         case "random:index/randomPassword:RandomPassword":
             return { result: `generated-${args.name}`, bcryptHash: "hash" };
+        case "kubernetes:core/v1:Secret":
+            // The API server bumps a Secret's resource version whenever its data changes.
+            return {
+                metadata: {
+                    ...(args.inputs.metadata as Record<string, unknown>),
+                    resourceVersion: createHash("sha256").update(JSON.stringify(args.inputs.stringData ?? args.inputs.data ?? {})).digest("hex").slice(0, 12),
+                },
+            };
         case "kubernetes:helm.sh/v3:Release":
             return {
                 status: {

@@ -369,3 +369,18 @@ describe("reporting", () => {
         expect(() => ((cfg as { stack: string }).stack = "x")).toThrow();
     });
 });
+
+describe("tear down", () => {
+    const existing = (extra: Record<string, string>) =>
+        validateConfig(rawConfig({ "kubernetes:infra_type": "kubeconfig", "kubernetes:kubeconfig": "/home/me/.kube/config", "kic-helm:fqdn": "mara.example.com", ...extra }, { files: ["/home/me/.kube/config"] }));
+
+    it("refuses to remove CRDs from an existing cluster, naming the key, the reason and the fix", () => {
+        expect(existing({ "mara:removeCrds": "true" }).problems.map(formatProblem)).toEqual([
+            'mara:removeCrds = "true": asks destroy to remove CRDs from an existing cluster, which the program never does: other workloads there may use the same CRDs, and deleting a CRD deletes every object of its kind. ' +
+                "Allowed: false, or leaving it unset, on an existing cluster (kubeconfig). Fix: pulumi config rm mara:removeCrds; remove a CRD you are sure is unused yourself with kubectl delete crd <name>",
+        ]);
+        expect(existing({ "mara:removeCrds": "false" }).config?.teardown.removeCrds).toBe(false);
+        expect(existing({}).config?.teardown.removeCrds).toBe(false);
+        expect(validateConfig(aws({ "mara:removeCrds": "true" })).config?.teardown.removeCrds).toBe(true);
+    });
+});

@@ -20,6 +20,8 @@ export interface StandinStack {
     outputs: Record<string, { value: unknown; secret: boolean }>;
     /** The stack encrypts secrets with a passphrase (a local backend's default). */
     passphrase?: boolean;
+    /** Resources in the stack's state, as `pulumi stack export` prints them. */
+    resources?: { urn: string; type: string; inputs?: Record<string, unknown> }[];
 }
 
 /** The stand-in's state file. */
@@ -153,6 +155,10 @@ switch (cmd) {
             needPassphrase(s);
             const show = args.includes("--show-secrets");
             out(JSON.stringify(Object.fromEntries(Object.entries(s.outputs).map(([k, v]) => [k, v.secret && !show ? "[secret]" : v.value]))));
+        } else if (sub === "export") {
+            const s = stackOf(opt("--stack"));
+            needPassphrase(s);
+            out(JSON.stringify({ version: 3, deployment: { manifest: {}, resources: s.resources || [] } }));
         } else if (sub === "history") {
             out(JSON.stringify(stackOf(opt("--stack")).history || []));
         } else fail("stand-in: unsupported: pulumi " + args.join(" "));

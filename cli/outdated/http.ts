@@ -1,0 +1,157 @@
+/**
+ * The HTTP side of `mara outdated`: Node's fetch with a timeout per request, a size limit, errors that
+ * name the URL and what failed, and optional endpoint overrides.
+ *
+ * Overrides come from one environment variable, {@link ENDPOINTS_VARIABLE}, rather than a command-line
+ * option: they are for pointing a registry or Helm repository host at a mirror (or, in this project's
+ * tests, at a server on the loopback address), which is a property of the network the command runs in,
+ * not of one run. Because the CLI receives its environment through `CliIo.env`, tests set it in-process
+ * without touching `process.env`.
+ */
+
+/** `host=base-url` pairs, comma-separated, e.g. `ghcr.io=https://ghcr-mirror.example.com`. */
+export const ENDPOINTS_VARIABLE = "MARA_OUTDATED_ENDPOINTS";
+
+/** How requests are made. */
+export interface HttpSettings {
+    /** Milliseconds one request (including reading its body) may take. */
+    readonly timeoutMs: number;
+    /** Host (as in the URL, `name[:port]`, or an image's registry name) → base URL that replaces scheme and host. */
+    readonly endpoints: ReadonlyMap<string, string>;
+    /** Largest body read, in bytes. */
+    readonly maxBytes: number;
+}
+
+/** The default largest body: big Helm repository indexes reach tens of megabytes. */
+export const DEFAULT_MAX_BYTES = 128 * 1024 * 1024;
+
+/** A failed request: which URL, and what went wrong, in words. */
+export class SourceError extends Error {
+    constructor(
+        /** The URL requested (after any endpoint override). */
+        public readonly url: string,
+        message: string,
+    ) {
+        super(message);
+        this.name = "SourceError";
+    }
+}
+
+/** A malformed {@link ENDPOINTS_VARIABLE}: a usage error, reported before any request. */
+export class EndpointsError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = "EndpointsError";
+    }
+}
+
+/**
+ * Reads {@link ENDPOINTS_VARIABLE}.
+ *
+ * @throws EndpointsError naming the variable and the entry when an entry is not `host=http(s)://…`.
+ */
+export function parseEndpoints(value: string | undefined): Map<string, string> {
+    const map = new Map<string, string>();
+    for (const entry of (value ?? "").split(",").map((e) => e.trim()).filter((e) => e !== "")) {
+        const eq = entry.indexOf("=");
+        const host = eq > 0 ? entry.slice(0, eq).trim().toLowerCase() : "";
+        const base = eq > 0 ? entry.slice(eq + 1).trim() : "";
+        let ok = host !== "" && /^[a-z0-9.-]+(:\d+)?$/.test(host);
+        try {
+            ok = ok && ["http:", "https:"].includes(new URL(base).protocol);
+        } catch {
+            ok = false;
+        }
+        if (!ok) {
+            throw new EndpointsError(
+                `${ENDPOINTS_VARIABLE} entry "${entry}" is not host=base-url; write e.g. ${ENDPOINTS_VARIABLE}=ghcr.io=https://ghcr-mirror.example.com,helm.nginx.com=https://mirror.example.com/nginx`,
+            );
+        }
+        map.set(host, base.replace(/\/+$/, ""));
+    }
+    return map;
+}
+
+/** The URL actually requested: an override for the URL's host replaces its scheme and host, and prefixes its path. */
+export function rewriteUrl(url: string, endpoints: ReadonlyMap<string, string>): string {
+    const u = new URL(url);
+    const base = endpoints.get(u.host.toLowerCase());
+    return base === undefined ? url : `${base}${u.pathname}${u.search}`;
+}
+
+/** An HTTP answer with its body read. */
+export interface HttpAnswer {
+    /** The URL that answered: after overrides and redirects. */
+    readonly url: string;
+    readonly status: number;
+    readonly statusText: string;
+    readonly headers: Headers;
+    readonly body: string;
+}
+
+/**
+ * GETs a URL (after overrides) and reads the body, within the timeout and size limit. Any HTTP status
+ * is returned; callers decide which ones are failures.
+ *
+ * @throws SourceError for network failures, timeouts and oversized bodies.
+ */
+export async function httpGet(url: string, settings: HttpSettings, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+    const target = rewriteUrl(url, settings.endpoints);
+    try {
+        const res = await fetch(target, {
+            headers: { "user-agent": "mara-outdated", ...headers },
+            redirect: "follow",
+            signal: AbortSignal.timeout(settings.timeoutMs),
+        });
+        const body = await readCapped(res, target, settings.maxBytes);
+        return { url: res.url || target, status: res.status, statusText: res.statusText, headers: res.headers, body };
+    } catch (err) {
+        if (err instanceof SourceError) throw err;
+        throw new SourceError(target, describeNetworkError(err, settings.timeoutMs));
+    }
+}
+
+/** A status that is not the expected one, as an error naming it. */
+export function statusError(answer: HttpAnswer, what: string): SourceError {
+    return new SourceError(answer.url, `${what}: HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}`);
+}
+
+async function readCapped(res: Response, url: string, max: number): Promise<string> {
+    const declared = Number(res.headers.get("content-length") ?? "0");
+    if (declared > max) throw tooLarge(url, max);
+    if (!res.body) return "";
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        total += chunk.byteLength;
+        if (total > max) throw tooLarge(url, max);
+        chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(url: string, max: number): SourceError {
+    const limit = max >= 1024 * 1024 ? `${Math.round(max / 1024 / 1024)} MiB` : `${max} bytes`;
+    return new SourceError(url, `the answer is larger than ${limit}, more than this command reads`);
+}
+
+/** Words for what fetch threw: a timeout, or the system error under undici's "fetch failed". */
+export function describeNetworkError(err: unknown, timeoutMs: number): string {
+    const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
+    if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") return `no answer within ${timeoutMs / 1000} s (raise it with --timeout)`;
+    const code = e?.cause?.code;
+    const known: Record<string, string> = {
+        ECONNREFUSED: "connection refused",
+        ENOTFOUND: "host not found",
+        EAI_AGAIN: "host name lookup failed",
+        ECONNRESET: "connection reset",
+        ETIMEDOUT: "connection timed out",
+        EHOSTUNREACH: "host unreachable",
+        ENETUNREACH: "network unreachable",
+        UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+        UND_ERR_SOCKET: "connection closed",
+    };
+    if (code && known[code]) return `${known[code]} (${code})`;
+    const detail = e?.cause?.message ?? e?.message ?? String(err);
+    return code ? `${detail} (${code})` : detail;
+}

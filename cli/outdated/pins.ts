@@ -1,0 +1,153 @@
+/**
+ * Every version the program pins, built from the program's own constants and configuration — the chart
+ * catalogue, the key table's defaults, the Bank of Sirius workload list, the collector image — so the list
+ * cannot drift from what `pulumi up` installs. A stack's configuration can override some pins (chart
+ * versions and repositories, the ingress controller image, the Bank of Sirius registry and tag, the
+ * Elasticsearch version); {@link stackPinSettings} reads those from a validated stack.
+ */
+import { CHART_IDS, CHARTS, ChartId } from "../../config/catalogue";
+import { KEYS } from "../../config/keys";
+import type { ChartSettings, MaraConfig } from "../../config/model";
+import { CONTRIB_COLLECTOR_IMAGE } from "../../components/observability";
+import { siriusWorkloads } from "../../components/siriusWorkloads";
+import { displayName, parseImageRef } from "./imageRef";
+
+/** The settings that decide the pins: the program's defaults, or a stack's values. */
+export interface PinSettings {
+    /** Version and repository of every chart. */
+    readonly charts: Readonly<Record<ChartId, Pick<ChartSettings, "version" | "repositoryUrl">>>;
+    /** The ingress controller image: copied from a registry, or built from source. */
+    readonly kic: { readonly origin: "registry" | "source"; readonly imageName: string; readonly sourceUrl: string };
+    /** Registry prefix and tag of the bos-* images. */
+    readonly sirius: { readonly imageRegistry: string; readonly imageTag: string };
+    /** The Elasticsearch and Kibana version the ECK operator runs. */
+    readonly elasticVersion: string;
+}
+
+/** Where each chart's settings sit in the validated configuration. A Record, so a new chart id cannot be missed. */
+export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => ChartSettings } = {
+    ingress: (c) => c.ingress.chart,
+    certManager: (c) => c.certManager.chart,
+    prometheus: (c) => c.prometheus.chart,
+    statsd: (c) => c.prometheus.statsdChart,
+    logstore: (c) => c.logstore.chart,
+    logagent: (c) => c.logagent.chart,
+    otelOperator: (c) => c.observability.otelOperatorChart,
+    postgresExporter: (c) => c.sirius.postgresExporterChart,
+};
+
+/** The pins of a stack without configuration: the defaults of `config/keys.ts`. */
+export function defaultPinSettings(): PinSettings {
+    const charts = Object.fromEntries(
+        CHART_IDS.map((id) => [id, { version: KEYS[`${id}ChartVersion`].default!, repositoryUrl: KEYS[`${id}HelmRepoUrl`].default! }]),
+    ) as PinSettings["charts"];
+    return {
+        charts,
+        kic: { origin: KEYS.kicImageOrigin.default!, imageName: KEYS.kicImageName.default!, sourceUrl: KEYS.kicSrcUrl.default! },
+        sirius: { imageRegistry: KEYS.siriusImageRegistry.default!, imageTag: KEYS.siriusImageTag.default! },
+        elasticVersion: KEYS.logstoreVersion.default!,
+    };
+}
+
+/** The pins of a validated stack. */
+export function stackPinSettings(cfg: MaraConfig): PinSettings {
+    const charts = Object.fromEntries(
+        CHART_IDS.map((id) => {
+            const c = CHART_SETTINGS[id](cfg);
+            return [id, { version: c.version, repositoryUrl: c.repositoryUrl }];
+        }),
+    ) as PinSettings["charts"];
+    return {
+        charts,
+        kic: { origin: cfg.kic.imageOrigin, imageName: cfg.kic.imageName, sourceUrl: cfg.kic.sourceUrl },
+        sirius: { imageRegistry: cfg.sirius.imageRegistry, imageTag: cfg.sirius.imageTag },
+        elasticVersion: cfg.logstore.version,
+    };
+}
+
+/** Where a pin's newer versions are listed. */
+export type PinSource =
+    | { readonly type: "helm-index"; readonly repositoryUrl: string; readonly chart: string }
+    | { readonly type: "oci-chart"; readonly repositoryUrl: string; readonly chart: string }
+    | { readonly type: "registry"; readonly registry: string; readonly repository: string }
+    /** Not looked up, for the reason given. */
+    | { readonly type: "none"; readonly reason: string };
+
+/** One pinned chart or image. */
+export interface Pin {
+    readonly kind: "chart" | "image";
+    /** Chart name, or image name without tag as users write it. */
+    readonly name: string;
+    /** The pinned version or tag (a digest for images pinned by digest). */
+    readonly pinned: string;
+    /** What the platform uses it for. */
+    readonly usedBy: string;
+    /** Where to change the pin: a configuration key, or the constant in the source. */
+    readonly setBy: string;
+    readonly source: PinSource;
+}
+
+/** The ECK operator runs Elastic's images of the configured version unless a spec names another image. */
+const ELASTIC_IMAGES = [
+    { image: "docker.elastic.co/elasticsearch/elasticsearch", usedBy: "Elasticsearch (Logstore, run by ECK)" },
+    { image: "docker.elastic.co/kibana/kibana", usedBy: "Kibana (Logstore, run by ECK)" },
+];
+
+/**
+ * Every pin, charts first, in catalogue order, then images.
+ *
+ * @param settings - {@link defaultPinSettings} or {@link stackPinSettings}.
+ */
+export function pinsOf(settings: PinSettings): Pin[] {
+    const charts = CHART_IDS.map((id): Pin => {
+        const { version, repositoryUrl } = settings.charts[id];
+        const chart = CHARTS[id].chart;
+        return {
+            kind: "chart",
+            name: chart,
+            pinned: version,
+            usedBy: CHARTS[id].title,
+            setBy: KEYS[`${id}ChartVersion`].key,
+            source: { type: repositoryUrl.startsWith("oci://") ? "oci-chart" : "helm-index", repositoryUrl, chart },
+        };
+    });
+    return [...charts, kicImagePin(settings.kic), ...siriusPins(settings.sirius), ...elasticPins(settings.elasticVersion), collectorPin()];
+}
+
+function imagePin(reference: string, usedBy: string, setBy: string): Pin {
+    const ref = parseImageRef(reference);
+    const pinned = ref.digest ?? ref.tag ?? "latest";
+    const source: PinSource = ref.digest
+        ? { type: "none", reason: "pinned by digest; digests have no newer versions" }
+        : { type: "registry", registry: ref.registry, repository: ref.repository };
+    return { kind: "image", name: displayName(ref), pinned, usedBy, setBy, source };
+}
+
+function kicImagePin(kic: PinSettings["kic"]): Pin {
+    if (kic.origin === "source") {
+        // Source builds run from a checkout on the deploying machine; its version is whatever is checked out there.
+        return {
+            kind: "image",
+            name: "nginx-ingress (built from source)",
+            pinned: kic.sourceUrl,
+            usedBy: "NGINX Ingress Controller",
+            setBy: KEYS.kicSrcUrl.key,
+            source: { type: "none", reason: "built from a local checkout; its version is whatever is checked out there" },
+        };
+    }
+    return imagePin(kic.imageName, "NGINX Ingress Controller", KEYS.kicImageName.key);
+}
+
+function siriusPins(sirius: PinSettings["sirius"]): Pin[] {
+    // The statsd host shapes environment variables only; the images do not depend on it.
+    const images = [...new Set(siriusWorkloads("statsd").map((w) => w.image))];
+    return images.map((image) => imagePin(`${sirius.imageRegistry}/${image}:${sirius.imageTag}`, `Bank of Sirius (${image})`, KEYS.siriusImageTag.key));
+}
+
+function elasticPins(version: string): Pin[] {
+    return ELASTIC_IMAGES.map((e) => imagePin(`${e.image}:${version}`, e.usedBy, KEYS.logstoreVersion.key));
+}
+
+function collectorPin(): Pin {
+    return imagePin(CONTRIB_COLLECTOR_IMAGE, "OpenTelemetry collector (mara:otelCollectorVariant full)", "CONTRIB_COLLECTOR_IMAGE in components/observability.ts");
+}

@@ -1,0 +1,213 @@
+/**
+ * The program's dynamic providers as Pulumi runs them. The program is loaded the way `pulumi up` loads
+ * it (ts-node, in its own process) to get the serialized `__provider` text; Pulumi's own
+ * dynamic-provider host is started as Pulumi starts it (plain node, no TypeScript loader) and driven
+ * with the engine's gRPC requests: Create, Diff, Update and Delete. Delete runs the drain against fake
+ * clouds and a fake Kubernetes API; only the cloud SDK packages are stand-ins.
+ */
+import { spawn } from "child_process";
+import * as path from "path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EBS_CSI_DRIVER } from "../../components/drain/aws";
+import { DO_CSI_DRIVER, DO_LB_ID_ANNOTATION } from "../../components/drain/digitalocean";
+import { LINODE_CSI_DRIVER } from "../../components/drain/linode";
+import { FakeAws, FakeDigitalOcean, FakeKubernetes, FakeLinode, FakePv, STUCK_CONTROLLER } from "../support/fakeClouds";
+import { FakeApiServer, serveKubernetes } from "../support/fakeKubernetesServer";
+import { ProviderHost, ROOT, serveFakeClouds, startProviderHost } from "../support/providerHost";
+
+type Inputs = Record<string, unknown> & { __provider: string };
+interface Run {
+    fixture: string;
+    drain: Inputs;
+    retention: Inputs;
+}
+
+/** Runs the program in a fresh process per call, as each `pulumi preview` or `pulumi up` does. */
+function programRuns(fixtures: string[]): Promise<Run[]> {
+    return new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "test", "support", "dynamicInputsChild.ts"), ...fixtures], {
+            cwd: ROOT,
+            env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
+        });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+        child.on("exit", (code) => {
+            const runs = out.split("\n").filter((l) => l.startsWith("DYNAMIC_INPUTS ")).map((l) => JSON.parse(l.slice("DYNAMIC_INPUTS ".length)) as Run);
+            if (code !== 0 || runs.length !== fixtures.length) reject(new Error(`program run failed (${code}):\n${err}`));
+            else resolve(runs);
+        });
+    });
+}
+
+const URN = "urn:pulumi:dev::mara::mara:infra:ClusterDrain$pulumi-nodejs:dynamic:Resource::drain-drain";
+const RETAIN_URN = "urn:pulumi:dev::mara::mara:k8s:VolumeRetention$pulumi-nodejs:dynamic:Resource::volume-retention-retain";
+
+let first: Record<string, Run>;
+let second: Run;
+const world: { aws?: FakeAws; doApi?: FakeDigitalOcean; linode?: FakeLinode } = {};
+let clouds: { url: string; close(): Promise<void> };
+let host: ProviderHost;
+const servers: FakeApiServer[] = [];
+
+beforeAll(async () => {
+    const [a, b] = await Promise.all([programRuns(["minimal-aws", "mara-do", "mara-lke", "mara-kubeconfig"]), programRuns(["minimal-aws"])]);
+    first = Object.fromEntries(a.map((r) => [r.fixture, r]));
+    second = b[0]!;
+    clouds = await serveFakeClouds(world);
+    host = await startProviderHost(clouds.url);
+}, 120_000);
+
+afterAll(async () => {
+    host?.close();
+    await clouds?.close();
+    await Promise.all(servers.map((s) => s.close()));
+});
+
+/** A fake cluster served over HTTP; its kubeconfig replaces the mock run's in the drain's settings. */
+async function cluster(k8s: FakeKubernetes): Promise<string> {
+    const server = await serveKubernetes(k8s);
+    servers.push(server);
+    return server.kubeconfig;
+}
+
+const fast = { graceSeconds: 0, pollSeconds: 0.05, timeoutMinutes: 1 };
+
+describe("the serialized providers", () => {
+    it("are the same text in two separate program runs, so an unchanged stack previews no change", () => {
+        expect(second.drain.__provider).toBe(first["minimal-aws"]!.drain.__provider);
+        expect(second.retention.__provider).toBe(first["minimal-aws"]!.retention.__provider);
+    });
+
+    it("carry no project path, TypeScript, or secret, and require only installed packages", () => {
+        for (const run of Object.values(first)) {
+            for (const text of [run.drain.__provider, run.retention.__provider]) {
+                expect(text).not.toContain(ROOT);
+                expect(text).not.toMatch(/["'][^"'\s]*\.ts["']/);
+                expect(text).not.toContain(run.drain.kubeconfig as string);
+                for (const secret of ["do-token", "linode-token"]) expect(text).not.toContain(secret);
+                for (const [, name] of text.matchAll(/require\("([^"]+)"\)/g)) {
+                    expect(name, name).not.toMatch(/^([./]|ts-node|typescript|tsx)/);
+                    expect(require.resolve(name!, { paths: [ROOT] }), name).toMatch(/node_modules.*\.(c|m)?js$/);
+                }
+            }
+        }
+    });
+});
+
+describe("the drain in Pulumi's dynamic-provider host", () => {
+    it("creates by doing nothing, and diffs an unchanged second run as no change, a changed setting as an in-place update", async () => {
+        const { id, outs } = await host.create(URN, first["minimal-aws"]!.drain);
+        expect(id).toBe("mara-dev-drain");
+        expect(await host.diff(id, URN, outs, second.drain)).toEqual({ changes: "none", replaces: [] });
+        expect(await host.diff(id, URN, outs, { ...second.drain, retainVolumes: true })).toEqual({ changes: "some", replaces: [] });
+        // A new version of the drain's code is stored by an update, so destroy runs the code of the last `up`.
+        expect(await host.diff(id, URN, outs, { ...second.drain, __provider: `${second.drain.__provider}\n` })).toEqual({ changes: "some", replaces: [] });
+        const updated = await host.update(id, URN, outs, { ...second.drain, retainVolumes: true });
+        expect(updated.retainVolumes).toBe(true);
+    });
+
+    it("deletes on AWS exactly what the cluster's records prove, through the serialized code", async () => {
+        const inputs = first["minimal-aws"]!.drain;
+        const k8s = new FakeKubernetes(
+            [
+                { name: "pvc-h1", reclaimPolicy: "Delete", driver: EBS_CSI_DRIVER, handle: "vol-h1", provisionedBy: EBS_CSI_DRIVER },
+                { name: "pvc-h2", reclaimPolicy: "Retain", driver: EBS_CSI_DRIVER, handle: "vol-h2", provisionedBy: EBS_CSI_DRIVER },
+            ],
+            [{ namespace: "shop", name: "api", type: "LoadBalancer", hostnames: ["nlb-h-1.elb.us-east-1.amazonaws.com"], annotations: { [STUCK_CONTROLLER]: "true" } }],
+        );
+        world.aws = new FakeAws(
+            [
+                { arn: "arn:lb/h", name: "nlb-h", dnsName: "nlb-h-1.elb.us-east-1.amazonaws.com", vpcId: inputs.vpcId as string, tags: { "kubernetes.io/cluster/mara-dev": "owned" } },
+                { arn: "arn:lb/n", name: "nlb-n", dnsName: "nlb-n-1.elb.us-east-1.amazonaws.com", vpcId: inputs.vpcId as string, tags: { "kubernetes.io/cluster/mara-dev": "owned" } },
+            ],
+            [],
+            [],
+            [{ id: "sg-eks", name: "eks-cluster-sg-mara-dev-1", vpcId: inputs.vpcId as string, tags: { "kubernetes.io/cluster/mara-dev": "owned" } }],
+            [
+                { id: "vol-h1", state: "available", tags: { CSIVolumeName: "pvc-h1" } },
+                { id: "vol-h2", state: "available", tags: { CSIVolumeName: "pvc-h2" } },
+                { id: "vol-n", state: "available", tags: { "kubernetes.io/cluster/mara-dev": "owned", CSIVolumeName: "pvc-earlier" } },
+            ],
+        );
+        await host.delete("mara-dev-drain", URN, { ...inputs, ...fast, kubeconfig: await cluster(k8s) });
+        expect(world.aws.deleted.sort()).toEqual(["arn:lb/h", "vol-h1"]);
+        expect(k8s.deletedServices).toEqual(["shop/api"]);
+        expect(host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: keeps volume PersistentVolume pvc-h2 (vol-h2): its PersistentVolume's reclaim policy is Retain");
+        expect(host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: nothing this cluster created is left (1 resource(s) kept, listed above); the cluster can be deleted.");
+    });
+
+    it("deletes on DigitalOcean and Linode through the serialized code", async () => {
+        const doInputs = first["mara-do"]!.drain;
+        const doCluster = new FakeKubernetes(
+            [{ name: "pvc-d1", reclaimPolicy: "Delete", driver: DO_CSI_DRIVER, handle: "vol-d1", provisionedBy: DO_CSI_DRIVER }],
+            [{ namespace: "shop", name: "api", type: "LoadBalancer", ips: ["203.0.113.5"], annotations: { [DO_LB_ID_ANNOTATION]: "lb-d", [STUCK_CONTROLLER]: "true" } }],
+        );
+        const tag = `k8s:${doInputs.clusterId as string}`;
+        world.doApi = new FakeDigitalOcean(
+            [
+                { id: "lb-samename", name: "mara-dev-ingress", ip: "198.51.100.1", tags: ["k8s:another-cluster"] },
+                { id: "lb-d", name: "a-api", ip: "203.0.113.5", tags: [tag] },
+            ],
+            [
+                { id: "vol-d1", name: "pvc-d1", tags: [tag], dropletIds: [] },
+                { id: "vol-n", name: "pvc-earlier", tags: [tag], dropletIds: [] },
+            ],
+            1,
+        );
+        await host.delete("mara-dev-drain", URN, { ...doInputs, ...fast, kubeconfig: await cluster(doCluster) });
+        expect(world.doApi.deleted.sort()).toEqual(["lb-d", "vol-d1"]);
+
+        const lkeInputs = first["mara-lke"]!.drain;
+        const lkeCluster = new FakeKubernetes(
+            [{ name: "pvc-1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", reclaimPolicy: "Delete", driver: LINODE_CSI_DRIVER, handle: "101-pvc-1a2b3c4d-5e6f-4a7b-8c9d-0e1f", provisionedBy: LINODE_CSI_DRIVER }],
+            [{ namespace: "shop", name: "api", type: "LoadBalancer", ips: ["198.51.100.7"], annotations: { [STUCK_CONTROLLER]: "true" } }],
+        );
+        world.linode = new FakeLinode(
+            [
+                { id: 1, label: "users-own", ipv4: "192.0.2.1", hostname: "h1", tags: ["mara-cluster-mara-dev"] },
+                { id: 7, label: "ccm-ours", ipv4: "198.51.100.7", hostname: "h7", tags: [] },
+            ],
+            [
+                { id: 101, label: "pvc-1a2b3c4d-5e6f-4a7b-8c9d-0e1f", tags: [], linodeId: null },
+                { id: 106, label: "grouped", tags: ["mara-cluster-mara-dev"], linodeId: null },
+            ],
+            1,
+        );
+        await host.delete("mara-dev-drain", URN, { ...lkeInputs, ...fast, kubeconfig: await cluster(lkeCluster) });
+        expect(world.linode.deleted.sort()).toEqual(["nb:7", "vol:101"]);
+    });
+
+    it("deletes nothing on an existing cluster, and nothing when the cluster cannot be reached", async () => {
+        const k8s = new FakeKubernetes([], [], [{ name: "elasticsearches.elasticsearch.k8s.elastic.co", group: "elasticsearch.k8s.elastic.co" }]);
+        await host.delete("mara-dev-drain", URN, { ...first["mara-kubeconfig"]!.drain, ...fast, removeCrds: true, kubeconfig: await cluster(k8s) });
+        expect(k8s.deletedCrds).toEqual([]);
+        expect(host.output()).toMatch(/\[mara drain\] .*: an existing cluster; the drain deletes nothing in it or in any cloud\./);
+
+        world.aws = new FakeAws([], [], [], [], [{ id: "vol-x", state: "available", tags: { CSIVolumeName: "pvc-x" } }]);
+        const gone = await serveKubernetes(new FakeKubernetes());
+        await gone.close();
+        await host.delete("mara-dev-drain", URN, { ...first["minimal-aws"]!.drain, ...fast, kubeconfig: gone.kubeconfig });
+        expect(world.aws.deleted).toEqual([]);
+        expect(host.output()).toContain("Nothing can be proven to be this cluster's, so the drain deletes nothing");
+    });
+});
+
+describe("volume retention in Pulumi's dynamic-provider host", () => {
+    it("switches the platform's Delete volumes to Retain when retention is on, and leaves everything alone when off", async () => {
+        const k8s = new FakeKubernetes([
+            { name: "pvc-es", reclaimPolicy: "Delete", driver: EBS_CSI_DRIVER, handle: "vol-1", provisionedBy: EBS_CSI_DRIVER, claim: "logstore/elasticsearch-data-elastic-es-default-0" },
+            { name: "pvc-db", reclaimPolicy: "Delete", driver: EBS_CSI_DRIVER, handle: "vol-2", provisionedBy: EBS_CSI_DRIVER, claim: "bos/data-accounts-db-0" },
+            { name: "pvc-theirs", reclaimPolicy: "Delete", driver: EBS_CSI_DRIVER, handle: "vol-3", provisionedBy: EBS_CSI_DRIVER, claim: "team/data" },
+        ] as FakePv[]);
+        const kubeconfig = await cluster(k8s);
+        const inputs = first["minimal-aws"]!.retention;
+        const { id, outs } = await host.create(RETAIN_URN, { ...inputs, kubeconfig });
+        expect(k8s.retained).toEqual([]);
+        expect(await host.diff(id, RETAIN_URN, outs, { ...second.retention, kubeconfig })).toEqual({ changes: "none", replaces: [] });
+        await host.update(id, RETAIN_URN, outs, { ...inputs, kubeconfig, retainVolumes: true });
+        expect(k8s.retained.sort()).toEqual(["pvc-db", "pvc-es"]);
+        expect(k8s.pvs.find((p) => p.name === "pvc-theirs")!.reclaimPolicy).toBe("Delete");
+    });
+});

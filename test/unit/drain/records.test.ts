@@ -1,0 +1,63 @@
+/** The cluster's records read with the official Kubernetes client from a fake API server: every page, the right fields. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubernetesClusterClient, readRecords } from "../../../components/drain/records";
+import { FakeKubernetes, helmMarks } from "../../support/fakeClouds";
+import { FakeApiServer, serveKubernetes } from "../../support/fakeKubernetesServer";
+
+describe("cluster records through the Kubernetes API", () => {
+    const k8s = new FakeKubernetes(
+        [
+            { name: "pvc-1", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-1", provisionedBy: "ebs.csi.aws.com", claim: "bos/data-accounts-db-0" },
+            { name: "local-1", reclaimPolicy: "Retain" },
+            { name: "imported", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-9" },
+        ],
+        [
+            { namespace: "a", name: "internal", type: "ClusterIP" },
+            { namespace: "b", name: "nlb", type: "LoadBalancer", hostnames: ["x-1.elb.amazonaws.com"], annotations: { k: "v" } },
+            { namespace: "c", name: "pending", type: "LoadBalancer" },
+            { namespace: "d", name: "ip", type: "LoadBalancer", ips: ["203.0.113.1"] },
+        ],
+        [
+            { name: "a.example.com", group: "example.com" },
+            { name: "b.example.com", group: "example.com", ...helmMarks("eck-operator", "logstore") },
+            { name: "c.example.com", group: "example.com" },
+        ],
+        2,
+    );
+    let server: FakeApiServer;
+    beforeAll(async () => {
+        server = await serveKubernetes(k8s);
+    });
+    afterAll(() => server.close());
+
+    it("reads PersistentVolumes and LoadBalancer Services from every page", async () => {
+        const records = await readRecords(kubernetesClusterClient(server.kubeconfig));
+        expect(records.volumes).toEqual([
+            { pv: "pvc-1", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-1", provisionedBy: "ebs.csi.aws.com", claim: "bos/data-accounts-db-0" },
+            { pv: "local-1", reclaimPolicy: "Retain", driver: undefined, handle: undefined, provisionedBy: undefined, claim: undefined },
+            { pv: "imported", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-9", provisionedBy: undefined, claim: undefined },
+        ]);
+        expect(records.loadBalancers).toEqual([
+            { service: "b/nlb", ips: [], hostnames: ["x-1.elb.amazonaws.com"], annotations: { k: "v" } },
+            { service: "c/pending", ips: [], hostnames: [], annotations: {} },
+            { service: "d/ip", ips: ["203.0.113.1"], hostnames: [], annotations: {} },
+        ]);
+        expect(k8s.lists.filter((l) => l.path === "/api/v1/persistentvolumes").map((l) => l.token)).toEqual([undefined, "2"]);
+        expect(k8s.lists.filter((l) => l.path === "/api/v1/services").map((l) => l.token)).toEqual([undefined, "2"]);
+    });
+
+    it("reads CRDs with their Helm marks, deletes Services and CRDs, and sets a PV to Retain", async () => {
+        const client = kubernetesClusterClient(server.kubeconfig);
+        const crds = await client.customResourceDefinitions();
+        expect(crds.map((c) => c.name)).toEqual(["a.example.com", "b.example.com", "c.example.com"]);
+        expect(crds[1]).toMatchObject(helmMarks("eck-operator", "logstore"));
+        await client.deleteService("b/nlb");
+        await client.deleteCustomResourceDefinition("c.example.com");
+        await client.retainPersistentVolume("pvc-1");
+        // Already gone is not an error.
+        await client.deleteService("b/nlb");
+        expect(k8s.deletedServices).toEqual(["b/nlb"]);
+        expect(k8s.deletedCrds).toEqual(["c.example.com"]);
+        expect(k8s.pvs[0]!.reclaimPolicy).toBe("Retain");
+    });
+});
