@@ -7,4 +7,5 @@ export * from "./problems";
 export type { RawConfig } from "./resolve";
 export * from "./stackFile";
 export * from "./validate";
+export * from "./projectConfig";
 export { expandHome, isKubeconfigPath } from "./infraSettings";

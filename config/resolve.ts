@@ -3,7 +3,7 @@
  * Pure: no Pulumi runtime, so `mara validate` and tests can use it on a stack file.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KeySpec, LegacyKey, PROVIDER_NAMESPACES } from "./keys";
+import { KeySpec, LegacyKey, PROJECT_NAMESPACE, PROVIDER_NAMESPACES } from "./keys";
 import { ConfigProblem, configSetCommand } from "./problems";
 
 /** Configuration as Pulumi hands it over: full keys to raw strings (arrays and objects as JSON). */
@@ -26,7 +26,10 @@ export interface RawConfig {
 export interface Resolved<T> {
     /** Parsed value (the default when nothing was set); undefined when unset without default, or invalid. */
     readonly value?: T;
-    /** The key the value was read from; undefined when the default applied. */
+    /**
+     * The key the value was read from; undefined when the default applied, including when the canonical key
+     * holds exactly its Pulumi.yaml default (which `pulumi up` passes whether or not the stack sets it).
+     */
     readonly source?: string;
     /** The raw string that was read. */
     readonly raw?: string;
@@ -141,14 +144,28 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
         source = legacyName(alias.l);
         text = alias.raw;
         if (!alias.l.field) fixKey = alias.l.key;
-    } else if (canonical !== undefined) {
+    } else if (canonical !== undefined && canonical !== defaultText) {
         source = spec.key;
         text = canonical;
     } else {
+        // Unset, or holding exactly its declared default: `pulumi up` passes every Pulumi.yaml default as if the
+        // stack set it, so that value cannot mean "the user chose this" (it would otherwise switch off MARA
+        // aliases such as kic-helm:nginx_tag and raise warnings about keys the user never wrote).
         return { value: spec.default };
     }
 
     const parsed = spec.type.parse(text);
+    const cliRefusal = parsed.ok && source === spec.key ? refusedByCli(spec, text) : undefined;
+    if (cliRefusal && parsed.ok) {
+        findings.problem({
+            key: source,
+            value: text,
+            problem: `is refused by the Pulumi CLI before the program starts, because Pulumi.yaml declares ${spec.key} as ${cliRefusal}`,
+            allowed: spec.type.pulumiType === "boolean" ? "exactly true or false" : "digits only, optionally signed",
+            fix: configSetCommand(spec.key, spec.type.render(parsed.value)),
+        });
+        return { source, raw: text };
+    }
     if (!parsed.ok) {
         const hint = spec.example ?? defaultText ?? "<value>";
         findings.problem({
@@ -174,6 +191,19 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
         );
     }
     return { value: parsed.value, source, raw: text };
+}
+
+/**
+ * Why the Pulumi CLI would refuse a value of a key that Pulumi.yaml declares with a type (project keys with a
+ * default; see `configDeclarations`), or undefined. The CLI accepts only `true`/`false` for booleans and
+ * `strconv.Atoi` integers; the program's own parsers are more lenient (`yes`, ` 3`) because MARA's keys,
+ * which the CLI does not check, were.
+ */
+function refusedByCli<T>(spec: KeySpec<T>, text: string): string | undefined {
+    if (!spec.key.startsWith(`${PROJECT_NAMESPACE}:`) || spec.default === undefined) return undefined;
+    if (spec.type.pulumiType === "boolean" && text !== "true" && text !== "false") return "a boolean";
+    if (spec.type.pulumiType === "integer" && !/^[+-]?\d+$/.test(text)) return "an integer";
+    return undefined;
 }
 
 /** Wraps a resolved secret as a secret Output, so it can never be printed or exported in plain text. */

@@ -1,14 +1,30 @@
 /** Helpers that build raw config for tests, from fixture files or inline key maps. */
 import * as fs from "fs";
 import * as path from "path";
-import { parseStackFile, RawConfig, StackFileOptions } from "../../config";
+import { applyProjectConfig, parseStackFile, RawConfig, StackFileOptions } from "../../config";
 
 export const FIXTURES = path.join(__dirname, "..", "fixtures");
+/** The project file whose `config:` defaults the Pulumi CLI merges into every stack's config. */
+export const PULUMI_YAML = path.join(__dirname, "..", "..", "Pulumi.yaml");
 
-/** Reads a fixture stack file (by base name, e.g. "mara-aws") into raw config. */
-export function fixture(name: string, opts: StackFileOptions = {}): RawConfig {
-    const text = fs.readFileSync(path.join(FIXTURES, `Pulumi.${name}.yaml`), "utf8");
-    return parseStackFile(text, { stack: "dev", ...opts });
+/** Options of {@link fixture}. */
+export interface FixtureOptions extends StackFileOptions {
+    /**
+     * Merge Pulumi.yaml's `config:` defaults in, as `pulumi up` and `pulumi preview` do before the program starts.
+     * Default true: tests see the configuration the program really receives.
+     */
+    readonly projectDefaults?: boolean;
+}
+
+/** Reads a fixture stack file (by base name, e.g. "mara-aws") into raw config, as the Pulumi CLI delivers it. */
+export function fixture(name: string, opts: FixtureOptions = {}): RawConfig {
+    return stackFile(fs.readFileSync(path.join(FIXTURES, `Pulumi.${name}.yaml`), "utf8"), opts);
+}
+
+/** Stack file text to raw config, with the project defaults merged in unless `projectDefaults` is false. */
+export function stackFile(text: string, opts: FixtureOptions = {}): RawConfig {
+    const raw = parseStackFile(text, { stack: "dev", ...opts });
+    return opts.projectDefaults === false ? raw : applyProjectConfig(raw, fs.readFileSync(PULUMI_YAML, "utf8"));
 }
 
 /** Raw config from an inline key map; `secret` lists keys stored encrypted. */
