@@ -12,7 +12,7 @@ import { loadConfig, MaraConfig } from "./config";
 import type { ClusterInfrastructure } from "./contracts";
 import { dockerProvider } from "./program/dockerProvider";
 import { platformArgsFromConfig } from "./program/platformArgs";
-import { siriusArgsFromPlatform } from "./program/siriusOnPlatform";
+import { clusterIssuerInUse, siriusArgsFromPlatform } from "./program/siriusOnPlatform";
 import { createInfrastructure } from "./providers/factory";
 
 export = function program(): Record<string, pulumi.Input<unknown>> {
@@ -52,7 +52,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         lb_ingress_hostname: platform.ingressController.loadBalancerHostname,
         lb_ingress_ip: platform.ingressController.loadBalancerIp,
         ingress_class: platform.ingressController.ingressClassName,
-        cluster_issuer: platform.certManager.acmeIssuer ?? platform.certManager.selfSignedIssuer,
+        cluster_issuer: clusterIssuerInUse(cfg, platform),
         elasticsearch_url: platform.logstore.elasticsearchUrl,
         kibana_url: platform.logstore.kibanaUrl,
         prometheus_address: platform.prometheus.prometheusAddress,

@@ -28,6 +28,8 @@ export interface RecordedResource {
     readonly provider: string;
     /** URNs this resource waits for: explicit dependsOn and inputs taken from other resources. */
     readonly dependencies: readonly string[];
+    /** Its inputs as the engine receives them; values unknown on a first preview are `pulumi.isUnknown`. */
+    readonly inputs?: Record<string, unknown>;
 }
 
 /** A message the program logged. */
@@ -49,8 +51,11 @@ export interface OfflineRun {
 /**
  * Runs `program` under mocks in preview (dry-run) mode with the given config and records every
  * registration. The program's own exception is returned, not thrown, with what it registered before.
+ *
+ * @param projectDir - the project directory: the Pulumi CLI starts the program there, so relative paths in the
+ *   configuration (a kubeconfig, a source checkout) name the same files here as under `pulumi up`.
  */
-export async function runOffline(raw: RawConfig, program: () => unknown): Promise<OfflineRun> {
+export async function runOffline(raw: RawConfig, program: () => unknown, projectDir?: string): Promise<OfflineRun> {
     const resources: RecordedResource[] = [];
     const logs: LoggedMessage[] = [];
     const unansweredInvokes: string[] = [];
@@ -72,6 +77,7 @@ export async function runOffline(raw: RawConfig, program: () => unknown): Promis
 
     const restoreLog = captureLog(logs);
     const restoreEnv = overlayEnv(raw.env);
+    const restoreCwd = enter(projectDir);
     let error: unknown;
     try {
         program();
@@ -83,6 +89,7 @@ export async function runOffline(raw: RawConfig, program: () => unknown): Promis
     } catch (e) {
         if (error === undefined) error = e;
     } finally {
+        restoreCwd();
         restoreEnv();
         restoreLog();
     }
@@ -108,6 +115,7 @@ function recordRegistrations(resources: RecordedResource[], mocks: pulumi.runtim
             remote: req.getRemote(),
             provider: providerUrn(req.getProvider()),
             dependencies: [...dependencies],
+            inputs: pulumi.runtime.deserializeProperties(req.getObject()) as Record<string, unknown>,
         };
         resources.push(r);
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -156,4 +164,12 @@ function overlayEnv(env: Readonly<Record<string, string | undefined>>): () => vo
         for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
         Object.assign(process.env, saved);
     };
+}
+
+/** Makes `dir` the working directory for the run, as the Pulumi CLI does; returns how to go back. */
+function enter(dir: string | undefined): () => void {
+    const before = process.cwd();
+    if (dir === undefined || dir === before) return () => undefined;
+    process.chdir(dir);
+    return () => process.chdir(before);
 }

@@ -3,7 +3,6 @@
  * API, with MARA's safeguards: pre-flight checks, the provider lock and a confirmation, then Pulumi's
  * output streamed as it comes.
  */
-import * as fs from "fs";
 import type { Command } from "commander";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { InfraType, MaraConfig, RawConfig } from "../config";
@@ -107,7 +106,8 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
 function rawConfig(config: ConfigMap, stack: string, io: CliIo): RawConfig {
     const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
     const secretKeys = new Set(Object.entries(config).filter(([, v]) => v.secret).map(([k]) => k));
-    return { project: projectName(io.projectDir), stack, values, secretKeys, env: io.env, fileExists: fs.existsSync };
+    // Pulumi runs the program in the project directory: relative paths in the configuration are relative to it.
+    return { project: projectName(io.projectDir), stack, values, secretKeys, env: io.env, baseDir: io.projectDir };
 }
 
 function deployedInfraType(value: unknown): InfraType | undefined {

@@ -6,7 +6,7 @@
 import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { expandHome, InfraType, isKubeconfigPath, MaraConfig, RawConfig } from "../config";
+import { InfraType, isKubeconfigPath, MaraConfig, RawConfig, resolveLocalPath } from "../config";
 import { CliError, CliIo, EXIT, line } from "./io";
 
 /** The outcome of one check. */
@@ -123,7 +123,8 @@ function kubeconfigFile(raw: RawConfig, env: CliIo["env"]): Check {
     const value = raw.values["mara:kubeconfig"] ?? raw.values["kubernetes:kubeconfig"];
     if (value === undefined) return { level: "fail", what, detail: "mara:kubeconfig is not set: pulumi config set mara:kubeconfig ~/.kube/config" };
     if (!isKubeconfigPath(value)) return { level: "ok", what, detail: "given inline in the stack config" };
-    const file = expandHome(value, env);
+    // Resolved as the program resolves it: relative to the project directory, where Pulumi runs it.
+    const file = resolveLocalPath(value.trim(), raw.baseDir ?? process.cwd(), env);
     return fs.existsSync(file) ? { level: "ok", what, detail: file } : { level: "fail", what, detail: `${file} does not exist; point mara:kubeconfig at your cluster's kubeconfig` };
 }
 

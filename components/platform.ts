@@ -111,8 +111,10 @@ export class Platform extends pulumi.ComponentResource {
         // Children were named without the platform's name before; the aliases let those stacks update in place.
         const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
         const ownClass = args.storage?.className === undefined ? this.storageClass(name, facts, args.storage?.retainVolumes) : undefined;
-        const storageClassName = args.storage?.className ?? (ownClass ? PLATFORM_STORAGE_CLASS : facts.storageClass);
-        this.storageClassName = ownClass ?? (storageClassName === undefined ? undefined : pulumi.output(storageClassName));
+        const className = args.storage?.className ?? facts.storageClass;
+        // The class's name taken from the resource, so every claim made with it waits for the class to exist.
+        this.storageClassName = ownClass ?? (className === undefined ? undefined : pulumi.output(className));
+        const storageClassName = this.storageClassName;
         // Stateful add-ons can be protected from `pulumi destroy` (their children inherit the flag).
         const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}) });
 
@@ -175,6 +177,7 @@ export class Platform extends pulumi.ComponentResource {
                 ...args.metrics,
                 grafanaAdminPassword: this.secrets.grafanaAdminPassword,
                 storageClassName,
+                controlPlaneMetrics: facts.controlPlaneMetrics,
                 // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
                 ingressControllerMetrics: { namespace: DEFAULTS.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
             },

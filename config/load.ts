@@ -2,7 +2,6 @@
  * Reads configuration from the running Pulumi program and validates it once, before any resource is
  * registered. Warnings go to the Pulumi log; problems stop the program with one message listing them all.
  */
-import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
 import type { MaraConfig } from "./model";
 import { ConfigError } from "./problems";
@@ -19,7 +18,8 @@ export function runtimeRawConfig(env: Readonly<Record<string, string | undefined
     // The SDK keeps its list of secret keys in the same map under a key without a namespace.
     const values = Object.fromEntries(Object.entries(all).filter(([k]) => k.includes(":")));
     const secretKeys = new Set(Object.keys(values).filter((k) => runtimeConfig.isConfigSecret(k)));
-    return { project: pulumi.getProject(), stack: pulumi.getStack(), values, secretKeys, env, fileExists: fs.existsSync };
+    // The Pulumi CLI runs the program in the project directory, which relative paths in the configuration name.
+    return { project: pulumi.getProject(), stack: pulumi.getStack(), values, secretKeys, env, baseDir: process.cwd() };
 }
 
 /**

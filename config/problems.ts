@@ -4,6 +4,7 @@
  * instructions rather than a stack trace.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { shorten, shortenValue } from "./redact";
 
 /** One thing wrong with the configuration. */
 export interface ConfigProblem {
@@ -19,10 +20,10 @@ export interface ConfigProblem {
     readonly fix: string;
 }
 
-/** Renders one problem as a single line. */
+/** Renders one problem as a single line; a huge value shows its start and its length. */
 export function formatProblem(p: ConfigProblem): string {
-    const value = p.value === undefined ? "" : ` = ${JSON.stringify(p.value)}`;
-    return `${p.key}${value}: ${p.problem}. Allowed: ${p.allowed}. Fix: ${p.fix}`;
+    const value = p.value === undefined ? "" : ` = ${JSON.stringify(shortenValue(p.value))}`;
+    return shorten(`${p.key}${value}: ${p.problem}. Allowed: ${p.allowed}. Fix: ${p.fix}`);
 }
 
 /**

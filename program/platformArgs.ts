@@ -4,22 +4,25 @@
  */
 import type { PlatformArgs } from "../components/platform";
 import type { ClusterInfrastructure } from "../contracts";
-import type { MaraConfig } from "../config";
+import { kicSource, MaraConfig } from "../config";
 
 /** Maps the configuration onto the Platform's per-add-on arguments. */
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
     const { kic, certManager } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
+    const source = kicSource(kic.sourceUrl, process.cwd(), process.env);
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
         image: {
             origin: kic.imageOrigin,
             imageName: kic.imageName,
-            sourceDir: kic.sourceUrl.replace(/^file:\/\//, ""),
+            // The checkout without its `#v<version>` fragment; `~` and relative paths resolved as validation
+            // resolved them (Pulumi runs the program in the project directory).
+            sourceDir: kic.imageOrigin === "source" ? source.dir : undefined,
             makeTarget: kic.makeTarget,
             // The release named by the source URL's `#v<version>` fragment, written into the binary and the tag.
-            version: /#v?([\w.-]+)$/.exec(kic.sourceUrl)?.[1],
+            version: source.version,
             alwaysRebuild: kic.alwaysRebuild,
         },
         ingress: {

@@ -1,12 +1,14 @@
 /**
  * `npm run gen`: writes the files generated from the key table (config/keys.ts): Pulumi.yaml,
- * Pulumi.dev.yaml.example and the reference in docs/configuration.md. test/unit/generated.test.ts fails
+ * Pulumi.dev.yaml.example and the reference in docs/configuration.md; and the region lists of the provider
+ * SDKs (config/regions.generated.ts). test/unit/generated.test.ts fails
  * when any of them is stale. A development tool: not part of the program or the published library.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { CONFIGURATION_PAGE, spliceConfigReference } from "./configReference";
 import { renderPulumiYaml } from "./pulumiYaml";
+import { renderRegions } from "./regions";
 import { renderStackExample } from "./stackExample";
 
 /** The repository root. */
@@ -14,6 +16,8 @@ export const ROOT = path.join(__dirname, "..");
 
 /** Regenerates every generated file under `root`. */
 export function writeGeneratedFiles(root = ROOT): void {
+    // First: the key table reads the region lists.
+    fs.writeFileSync(path.join(root, "config", "regions.generated.ts"), renderRegions());
     fs.writeFileSync(path.join(root, "Pulumi.yaml"), renderPulumiYaml());
     fs.writeFileSync(path.join(root, "Pulumi.dev.yaml.example"), renderStackExample());
     const page = path.join(root, CONFIGURATION_PAGE);

@@ -13,7 +13,7 @@ import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource"
 export async function validate(choice: StackFileChoice, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
     const file = locateStackFile(choice, io.cwd);
-    const raw = readStackFile(file, io.env);
+    const raw = readStackFile(file, io.env, io.projectDir);
     const result = checkConfig(io, raw, file.path);
     if (!result) return EXIT.failed;
     const warned = result.warnings.length > 0 ? ` with ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}` : "";

@@ -3,10 +3,11 @@ import * as pulumi from "@pulumi/pulumi";
 import { vi } from "vitest";
 import program from "../../index";
 import type { RawConfig } from "../../config";
+import { TEST_DAY } from "./config";
 import { installMocks, Registration, settle } from "./mocks";
 
 /** Environment variables the program consults; cleared so the host's settings cannot leak into tests. */
-const PROGRAM_ENV = ["AWS_REGION", "AWS_DEFAULT_REGION", "DIGITALOCEAN_TOKEN", "LINODE_TOKEN"];
+const PROGRAM_ENV = ["AWS_REGION", "AWS_DEFAULT_REGION", "DIGITALOCEAN_TOKEN", "LINODE_TOKEN", "MARA_TODAY"];
 
 export interface ProgramRun {
     registrations: Registration[];
@@ -20,6 +21,8 @@ export interface ProgramRun {
 export async function runProgram(raw: RawConfig, opts: { preview?: boolean; engineUrns?: boolean } = {}): Promise<ProgramRun> {
     const saved = Object.fromEntries(PROGRAM_ENV.map((k) => [k, process.env[k]]));
     PROGRAM_ENV.forEach((k) => delete process.env[k]);
+    // Rules that depend on the day (which Kubernetes versions a cloud creates) are checked for a fixed one.
+    process.env.MARA_TODAY = TEST_DAY;
     Object.entries(raw.env).forEach(([k, v]) => (process.env[k] = v));
     const warnings: string[] = [];
     const warn = vi.spyOn(pulumi.log, "warn").mockImplementation((msg: string) => {

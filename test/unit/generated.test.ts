@@ -8,6 +8,8 @@ import { KEYS, KeySpec, parseStackFile, validateConfig } from "../../config";
 import { CONFIGURATION_PAGE, renderConfigReference } from "../../tools/configReference";
 import { renderPulumiYaml } from "../../tools/pulumiYaml";
 import { renderStackExample } from "../../tools/stackExample";
+import { renderRegions, sdkRegions } from "../../tools/regions";
+import { AWS_REGIONS, DIGITALOCEAN_REGIONS } from "../../config/regions.generated";
 
 const ROOT = path.join(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
@@ -19,6 +21,13 @@ describe("generated files", () => {
 
     it("Pulumi.dev.yaml.example is up to date", () => {
         expect(read("Pulumi.dev.yaml.example"), "run `npm run gen`").toBe(renderStackExample());
+    });
+
+    it("config/regions.generated.ts holds the region enums of the installed provider SDKs", () => {
+        expect(read("config/regions.generated.ts"), "run `npm run gen`").toBe(renderRegions());
+        // The copy is of the SDKs' own lists, not a hand-made one.
+        expect(AWS_REGIONS).toEqual(expect.arrayContaining(["us-east-1", "eu-west-1", "ap-southeast-2"]));
+        expect(DIGITALOCEAN_REGIONS).toEqual(sdkRegions("@pulumi/digitalocean").regions);
     });
 
     it("the configuration reference in docs/configuration.md is up to date", () => {
