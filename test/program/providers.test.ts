@@ -88,7 +88,7 @@ describe("DigitalOcean", () => {
         expect(find(regs(), "digitalocean:index/kubernetesCluster:KubernetesCluster", "doks-cluster").inputs).toMatchObject({
             name: "mara-dev",
             region: "sfo3",
-            version: "1.34.4-do.0",
+            version: "1.35.1-do.0",
             tags: ["mara-cluster-mara-dev"],
             nodePool: { name: "mara-dev-pool", size: "s-4vcpu-8gb", nodeCount: 3 },
         });
@@ -130,7 +130,7 @@ describe("Linode", () => {
         expect(find(run.registrations, "linode:index/lkeCluster:LkeCluster", "lke-cluster").inputs).toMatchObject({
             label: "mara-dev",
             region: "us-central",
-            k8sVersion: "1.34",
+            k8sVersion: "1.35",
             controlPlane: { highAvailability: true },
             pools: [{ type: "g6-standard-8", count: 3 }],
         });
