@@ -76,8 +76,11 @@ function valueImages(values: unknown, out: string[] = []): string[] {
     return out;
 }
 
+/** What the inventory reads of a registered resource. */
+export type InventoryResource = Pick<RecordedResource, "type" | "name" | "inputs">;
+
 /** Builds the inventory from an offline run; `cfg` names the ingress controller image when the run cannot. */
-export function inventory(resources: readonly RecordedResource[], cfg?: MaraConfig): Inventory {
+export function inventory(resources: readonly InventoryResource[], cfg?: MaraConfig): Inventory {
     const releases: PlannedRelease[] = [];
     const used = new Map<string, Set<string>>();
     const unlisted: string[] = [];
