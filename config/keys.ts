@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { CHARTS, ChartId, DEFAULTS, INFRA_TYPES, InfraType, KIC_VERSION, PATTERNS } from "../contracts";
+import { CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_VERSION, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -502,7 +502,8 @@ export const KEYS = {
     }),
     containerLogPath: spec({
         key: "mara:containerLogPath",
-        type: text({ pattern: /^\/[\w./-]*$/, allowed: "an absolute host path such as /var/log/containers" }),
+        // The rule (absolute, no '..', never a system directory) is hostPathProblem, shared with the LogAgent component.
+        type: text({ allowed: HOST_PATH_ALLOWED }),
         defaultNote: "the platform's (/var/log/containers)",
         description: "Host directory with the container log files the log agent tails (MARA issue #76).",
         example: "/var/log/containers",

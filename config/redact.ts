@@ -5,6 +5,7 @@
  * MARA's names for them, keys stored encrypted, keys whose names say they hold credentials, and an inline
  * kubeconfig — and replaces any of them, or any part of the kubeconfig, with `[secret]`.
  */
+import { parse } from "yaml";
 import { KEYS, KeySpec } from "./keys";
 
 /** What a secret is replaced with in messages. */
@@ -37,10 +38,26 @@ export function isInlineKubeconfig(value: string): boolean {
     return value.includes("\n") || value.trimStart().startsWith("{") || /^\s*apiVersion\s*:/.test(value);
 }
 
-/** The fragments of an inline kubeconfig worth hiding: every value long enough to identify or authenticate. */
+/**
+ * The fragments of an inline kubeconfig to hide: the whole text and every value in it (server addresses, names,
+ * tokens, certificate data), but not its keys or its fixed `apiVersion` and `kind`, which would hide ordinary
+ * words ("context", "Config") from every message. Text that is not YAML is hidden by its longer tokens.
+ */
 function kubeconfigParts(text: string): string[] {
-    const parts = text.split(/[\s"',{}[\]]+|:\s/).map((p) => p.trim()).filter((p) => p.length >= 6);
-    return [text, ...parts];
+    const out: string[] = [text];
+    let doc: unknown;
+    try {
+        doc = parse(text, { logLevel: "silent" });
+    } catch {
+        return [...out, ...text.split(/\s+/).filter((t) => t.length >= 12)];
+    }
+    const walk = (v: unknown, key?: string) => {
+        if (typeof v === "string" && key !== "apiVersion" && key !== "kind" && v.length >= 3) out.push(v);
+        else if (Array.isArray(v)) v.forEach((x) => walk(x));
+        else if (v && typeof v === "object") Object.entries(v).forEach(([k, x]) => walk(x, k));
+    };
+    walk(doc);
+    return out;
 }
 
 /** Replaces the secret values of a stack in messages. */
@@ -50,9 +67,10 @@ export class Redactor {
 
     constructor(secrets: Iterable<string>) {
         const unique = [...new Set([...secrets].map((s) => s.trim()).filter((s) => s !== ""))].sort((a, b) => b.length - a.length);
-        this.long = unique.filter((s) => s.length >= 4);
-        // A secret of one to three characters would also match inside ordinary words; hide it where it stands alone.
-        this.short = unique.filter((s) => s.length < 4).map((s) => new RegExp(`(?<![\\w-])${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "g"));
+        this.long = unique.filter((s) => s.length >= 8);
+        // A short secret (or a short part of a kubeconfig, such as a user name) would also match inside ordinary
+        // words and names; it is hidden where it stands alone.
+        this.short = unique.filter((s) => s.length < 8).map((s) => new RegExp(`(?<![\\w-])${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "g"));
     }
 
     /** The secrets of a stack: see the module comment. */

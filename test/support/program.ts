@@ -19,7 +19,8 @@ export interface ProgramRun {
 
 /** Runs the program; a thrown error is returned (with what was registered before it), not rethrown. */
 export async function runProgram(raw: RawConfig, opts: { preview?: boolean; engineUrns?: boolean } = {}): Promise<ProgramRun> {
-    const saved = Object.fromEntries(PROGRAM_ENV.map((k) => [k, process.env[k]]));
+    const touched = [...new Set([...PROGRAM_ENV, ...Object.keys(raw.env)])];
+    const saved = Object.fromEntries(touched.map((k) => [k, process.env[k]]));
     PROGRAM_ENV.forEach((k) => delete process.env[k]);
     // Rules that depend on the day (which Kubernetes versions a cloud creates) are checked for a fixed one.
     process.env.MARA_TODAY = TEST_DAY;
@@ -49,6 +50,6 @@ export async function runProgram(raw: RawConfig, opts: { preview?: boolean; engi
         return { registrations, calls, outputs, warnings, error };
     } finally {
         warn.mockRestore();
-        PROGRAM_ENV.forEach((k) => (saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k])));
+        touched.forEach((k) => (saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k])));
     }
 }
