@@ -98,7 +98,8 @@ export function credentialChecks(infraType: InfraType, raw: RawConfig, env: CliI
 
 function awsCredentials(raw: RawConfig, env: CliIo["env"], set: (k: string) => boolean): Check {
     const what = "AWS credentials";
-    if (set("aws:profile")) return { level: "ok", what, detail: `profile ${raw.values["aws:profile"]} (aws:profile)` };
+    // A value stored encrypted is not shown, whatever the key.
+    if (set("aws:profile")) return { level: "ok", what, detail: raw.secretKeys.has("aws:profile") ? "the profile in aws:profile (stored encrypted)" : `profile ${raw.values["aws:profile"]} (aws:profile)` };
     if (env.AWS_PROFILE) return { level: "ok", what, detail: `profile ${env.AWS_PROFILE} (AWS_PROFILE)` };
     if (env.AWS_ACCESS_KEY_ID) return { level: "ok", what, detail: "access key from AWS_ACCESS_KEY_ID" };
     const home = env.HOME ?? "";

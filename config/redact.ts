@@ -7,12 +7,16 @@
  */
 import { parse } from "yaml";
 import { KEYS, KeySpec } from "./keys";
+import { closest } from "./suggest";
 
 /** What a secret is replaced with in messages. */
 export const REDACTED = "[secret]";
 
 /** Key names that say they hold a credential, whether or not the program knows the key (a misspelled one). */
-const CREDENTIAL_NAME = /pass(word)?|pwd|token|secret|jwt|credential|auth|private[_-]?key|access[_-]?key/i;
+const CREDENTIAL_NAME = /pass|pas+w(or)?d|pwd|token|secret|jwt|credential|auth|private[_-]?key|access[_-]?key|api[_-]?key/i;
+
+/** Every key the program reads, under each of its names. */
+const KNOWN: ReadonlySet<string> = new Set((Object.values(KEYS) as KeySpec<unknown>[]).flatMap((s) => [s.key, ...s.legacy.map((l) => l.key)]));
 
 /** Every key the key table marks secret, under its canonical and MARA names. */
 const SECRET_KEYS: ReadonlySet<string> = new Set(
@@ -28,9 +32,12 @@ export interface SecretSource {
     readonly secretKeys: ReadonlySet<string>;
 }
 
-/** Whether the value of `key` must never appear in a message. */
+/**
+ * Whether the value of `key` must never appear in a message: a secret key, a key stored encrypted, a key whose
+ * name says it holds a credential, or a misspelling of a secret key (the value is still the secret).
+ */
 export function isSensitiveKey(key: string, secretKeys: ReadonlySet<string> = new Set()): boolean {
-    return SECRET_KEYS.has(key) || secretKeys.has(key) || CREDENTIAL_NAME.test(key.slice(key.indexOf(":") + 1));
+    return SECRET_KEYS.has(key) || secretKeys.has(key) || CREDENTIAL_NAME.test(key.slice(key.indexOf(":") + 1)) || (!KNOWN.has(key) && closest(key, [...SECRET_KEYS]) !== undefined);
 }
 
 /** A kubeconfig given as contents rather than as a path (a path is one line, not YAML or JSON). */
@@ -87,10 +94,9 @@ export class Redactor {
     redact(text: string): string {
         let out = text;
         for (const s of this.long) out = out.split(s).join(REDACTED);
-        // JSON-quoted forms: a secret with quotes or backslashes appears escaped inside JSON.stringify output.
+        // Quoted forms: a secret with quotes or backslashes appears escaped inside JSON and inside a shell command.
         for (const s of this.long) {
-            const quoted = JSON.stringify(s).slice(1, -1);
-            if (quoted !== s) out = out.split(quoted).join(REDACTED);
+            for (const quoted of [JSON.stringify(s).slice(1, -1), s.replace(/'/g, "'\\''")]) if (quoted !== s) out = out.split(quoted).join(REDACTED);
         }
         for (const re of this.short) out = out.replace(re, REDACTED);
         return out;
