@@ -124,7 +124,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
             key: keyOf("kicImageName"),
             value: imageName,
             problem: `is pulled from ${NGINX_PLUS_REGISTRY}, which needs the NGINX Plus JWT, and mara:nginxJwt is not set`,
-            allowed: `an image from a public registry, or an ${NGINX_PLUS_REGISTRY} image together with the JWT from MyF5 in mara:nginxJwt`,
+            allowed: `an image from a public registry, or an image from ${NGINX_PLUS_REGISTRY} together with the JWT from MyF5 in mara:nginxJwt`,
             fix: configSetCommand(KEYS.nginxJwt.key, "<jwt>", true),
         });
     }
@@ -159,7 +159,8 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
 
 /**
  * The NGINX Plus repository certificate and key for a Plus source build: MARA's `kic:nginx_plus` paths (both
- * must name files), else the environment variables. Checked whenever the paths are set, so a typo is found early.
+ * must name files), else the environment variables. The files are looked for only when a Plus image is built
+ * from source: MARA's own example stack file names them while pulling a published image.
  */
 function repoCredentials(
     { v, keyOf }: Lookup,
@@ -181,6 +182,7 @@ function repoCredentials(
         });
         return undefined;
     }
+    if (!needed) return undefined;
     if (keyPath !== undefined && certPath !== undefined) {
         let ok = true;
         for (const [id, file] of [["kicNginxPlusCertPath", certPath], ["kicNginxPlusKeyPath", keyPath]] as const) {
@@ -192,13 +194,12 @@ function repoCredentials(
                     value: file,
                     problem: found === undefined ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${files[id]})`}` : `is a ${found === "directory" ? "directory" : "special file"}, not a file`,
                     allowed: `the path of ${id === "kicNginxPlusCertPath" ? "nginx-repo.crt" : "nginx-repo.key"}, downloaded from MyF5 (absolute, or relative to the project directory)`,
-                    fix: configSetCommand(keyOf(id), KEYS[id].example ?? "<path>"),
+                    fix: `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "kicNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`,
                 });
             }
         }
         return ok ? { certificate: { file: files.kicNginxPlusCertPath }, key: { file: files.kicNginxPlusKeyPath } } : undefined;
     }
-    if (!needed) return undefined;
     if (env[NGINX_REPO_ENV.certificate] && env[NGINX_REPO_ENV.key]) {
         return { certificate: { env: NGINX_REPO_ENV.certificate }, key: { env: NGINX_REPO_ENV.key } };
     }
