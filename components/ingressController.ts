@@ -230,7 +230,7 @@ export interface KicValuesInput {
     repository: pulumi.Input<string>;
     /** Image tag; a plain `sha256:…` value is passed to the chart as `digest`. Default: the chart's appVersion. */
     tag?: pulumi.Input<string>;
-    /** `sha256:…` digest; the chart then runs `repository@digest` whatever the tag. */
+    /** `sha256:…` digest; the chart then runs `repository@digest` and the tag is left out (the chart would ignore it). */
     digest?: pulumi.Input<string>;
     /** Run NGINX Plus; the chart then reads the license from the {@link LICENSE_SECRET} Secret. */
     nginxPlus: boolean;
@@ -273,14 +273,12 @@ export function ingressControllerValues(v: KicValuesInput): Record<string, unkno
 }
 
 /**
- * `controller.image`: a digest ("sha256:…") pins the image exactly and takes precedence in the chart; the tag is
- * kept beside it as the readable version. Parts may be Outputs (known only once the image is pushed).
+ * `controller.image`: a digest ("sha256:…") pins the image exactly; the chart then ignores the tag, so none is
+ * passed with it. Parts may be Outputs (known only once the image is pushed).
  */
 function imageValues(v: KicValuesInput): Record<string, pulumi.Input<string>> {
-    const digestAsTag = typeof v.tag === "string" && v.tag.startsWith("sha256:");
-    const digest = v.digest ?? (digestAsTag ? v.tag : undefined);
-    const tag = digestAsTag ? undefined : v.tag;
-    return { repository: v.repository, ...(tag !== undefined ? { tag } : {}), ...(digest !== undefined ? { digest } : {}), pullPolicy: "IfNotPresent" };
+    const digest = v.digest ?? (typeof v.tag === "string" && v.tag.startsWith("sha256:") ? v.tag : undefined);
+    return { repository: v.repository, ...(digest !== undefined ? { digest } : v.tag !== undefined ? { tag: v.tag } : {}), pullPolicy: "IfNotPresent" };
 }
 
 /** A `.dockerconfigjson` document with auths for the image registry and, with a JWT, NGINX's private registry. */

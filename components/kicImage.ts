@@ -33,7 +33,8 @@ export interface KicImageArgs {
     /**
      * The nginx/kubernetes-ingress sources, for `origin: source`: a git URL with `#<tag or branch>` (BuildKit clones
      * it), an https tarball whose root holds the sources, or a local directory (`~` expanded, relative paths
-     * resolved against the working directory). Default: the git repository at the release of the default image.
+     * resolved against the working directory). Default `https://github.com/nginx/kubernetes-ingress.git#v5.5.4`,
+     * the release of the default image.
      */
     source?: string;
     /**
@@ -42,8 +43,8 @@ export interface KicImageArgs {
      */
     makeTarget?: string;
     /**
-     * Version written into the binary (`IC_VERSION`) and the tag, for `origin: source`. Default: the version the
-     * source names (`#v5.5.4`, a tarball's file name), else `source`.
+     * Version written into the binary (`IC_VERSION`) and the tag, for `origin: source`. Default `source`, unless the
+     * source names a version (`#v5.5.4`, a tarball's file name), which is then used.
      */
     version?: string;
     /** NGINX Plus repository certificate and key, for `…-plus` make targets; passed as BuildKit secrets only. */

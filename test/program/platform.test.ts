@@ -105,7 +105,6 @@ describe("platform on AWS", () => {
         // By the digest the registry recorded for the push: a tag moved later does not change the running controller.
         expect(values.controller.image).toEqual({
             repository: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev",
-            tag: "5.5.4",
             digest: `sha256:${"ab".repeat(32)}`,
             pullPolicy: "IfNotPresent",
         });
