@@ -196,7 +196,7 @@ describe("image names and enums", () => {
         `nginx/nginx-ingress@sha256:${"a".repeat(64)}`,
     ])("accepts kic:image_name %s", (image) => {
         // NGINX's private registry needs the JWT (kicSettings.test.ts).
-        const jwt = image.startsWith("private-registry.nginx.com/") ? { "mara:nginxJwt": "jwt" } : {};
+        const jwt: Record<string, string> = image.startsWith("private-registry.nginx.com/") ? { "mara:nginxJwt": "jwt" } : {};
         expect(validateConfig(aws({ "kic:image_name": image, ...jwt }, { secret: Object.keys(jwt) })).config?.kic.imageName).toBe(image);
     });
 
