@@ -10,6 +10,5 @@ export * from "./validate";
 export * from "./projectConfig";
 export { isKubeconfigPath } from "./infraSettings";
 export { checkKubeconfig } from "./kubeconfigFile";
-export { kicSource } from "./kicSource";
 export { inspectLocalPath, parseSourceLocation, resolveLocalPath, type LocalPath, type SourceLocation } from "./localPaths";
 export { Redactor, REDACTED, shorten } from "./redact";

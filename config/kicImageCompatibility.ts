@@ -2,7 +2,7 @@
  * The ingress controller image must run with the pinned nginx-ingress chart: the chart renders command-line
  * flags, and a controller older than one of them exits with "flag provided but not defined" until the Helm
  * release times out (the range is data, in kicCompatibility.ts). Checked for the image pulled from a registry
- * (its tag) and for a source build (the release named by the source URL's `#v<version>`).
+ * (its tag) and for a source build (the release its source names: a git tag, a tarball's name, `#<version>`).
  */
 import { KIC_CHARTS, kicImageProblem, supportedImageRange } from "./kicCompatibility";
 import { splitImageName } from "../contracts";
@@ -10,7 +10,6 @@ import type { Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import type { Findings } from "./resolve";
-import { parseSourceLocation } from "./localPaths";
 
 /** Checks the controller image (or source release) against the ingress chart version. */
 export function checkKicImage(kic: MaraConfig["kic"], chartVersion: string, { r, keyOf }: Lookup, findings: Findings): void {
@@ -20,16 +19,14 @@ export function checkKicImage(kic: MaraConfig["kic"], chartVersion: string, { r,
     const range = supportedImageRange(chartVersion)!;
     const allowed = `controller ${range.oldest} to ${range.newest} for nginx-ingress chart ${chartVersion}, such as ${facts.appVersion}`;
     if (kic.imageOrigin === "source") {
-        // A remote source is refused on its own (kicSettings.ts): source builds run from a local checkout.
-        if (!parseSourceLocation(kic.sourceUrl).local) return;
-        const ref = parseSourceLocation(kic.sourceUrl).ref;
         const key = keyOf("kicSrcUrl");
-        if (ref === undefined) {
-            findings.warn(`${key} = ${kic.sourceUrl} names no release (#v<version>), so the controller built from it cannot be checked against nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}); add #v${facts.appVersion} to build that release.`);
+        // The release the source names (a git tag, a tarball's name, a directory's #<version>; kicSettings.ts).
+        if (kic.version === undefined) {
+            findings.warn(`${key} = ${kic.sourceUrl} names no release, so the controller built from it cannot be checked against nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}); name the release, e.g. #v${facts.appVersion}.`);
             return;
         }
-        const why = kicImageProblem(chartVersion, ref);
-        if (why) findings.problem({ key, value: kic.sourceUrl, problem: `builds a controller that does not run with the chart: ${why}`, allowed, fix: configSetCommand(key, `${parseSourceLocation(kic.sourceUrl).location}#v${facts.appVersion}`) });
+        const why = kicImageProblem(chartVersion, kic.version);
+        if (why) findings.problem({ key, value: kic.sourceUrl, problem: `builds a controller that does not run with the chart: ${why}`, allowed, fix: `build the v${facts.appVersion} release: ${configSetCommand(key, `${kic.sourceUrl.replace(/#.*$/, "")}#v${facts.appVersion}`)}` });
         return;
     }
     const [repository, tag] = splitImageName(kic.imageName);

@@ -8,7 +8,6 @@ import { checkAcmeHostname } from "./certificateNames";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterVersion } from "./clusterVersions";
 import { checkKicImage } from "./kicImageCompatibility";
-import { checkKicSource } from "./kicSource";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkProviderKeys } from "./providerKeys";
 import { Redactor } from "./redact";
@@ -94,9 +93,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
-    const kic = buildKic({ r, v, d, keyOf }, findings);
+    // Source paths resolve as every other local path: against the project directory, `~` from HOME.
+    const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
     checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
-    checkKicSource(kic, raw, keyOf, findings);
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
@@ -327,6 +326,16 @@ function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
                 `which Let's Encrypt refuses or rate-limits; set kic-helm:fqdn to a name you own that points at the load balancer.`,
         );
     }
+}
+
+/** What is at a path, for the image settings, from the configuration's view of local files (when it has one). */
+function kindFrom(raw: RawConfig): ((p: string) => "file" | "directory" | "other" | undefined) | undefined {
+    const inspect = raw.inspectPath;
+    if (!inspect) return undefined;
+    return (p) => {
+        const found = inspect(p);
+        return found.kind === "file" ? "file" : found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
+    };
 }
 
 /**

@@ -4,25 +4,23 @@
  */
 import type { PlatformArgs } from "../components/platform";
 import type { ClusterInfrastructure } from "../contracts";
-import { kicSource, MaraConfig } from "../config";
+import type { MaraConfig } from "../config";
 
 /** Maps the configuration onto the Platform's per-add-on arguments. */
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
     const { kic, certManager } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
-    const source = kicSource(kic.sourceUrl, process.cwd(), process.env);
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
         image: {
             origin: kic.imageOrigin,
             imageName: kic.imageName,
-            // The checkout without its `#v<version>` fragment; `~` and relative paths resolved as validation
-            // resolved them (Pulumi runs the program in the project directory).
-            sourceDir: kic.imageOrigin === "source" ? source.dir : undefined,
+            source: kic.source,
             makeTarget: kic.makeTarget,
-            // The release named by the source URL's `#v<version>` fragment, written into the binary and the tag.
-            version: source.version,
+            // The release the source names (`#v5.5.4`), written into the binary and the tag.
+            version: kic.version,
+            nginxRepo: kic.nginxRepo,
             alwaysRebuild: kic.alwaysRebuild,
         },
         ingress: {

@@ -71,7 +71,7 @@ const CLASSES: Record<string, Case[]> = {
         {
             name: "a source checkout under ~ that is not there",
             config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "~/nowhere/kubernetes-ingress#v5.5.4" },
-            expect: { problem: "kic:src_url = \"~/nowhere/kubernetes-ingress#v5.5.4\": names <home>/nowhere/kubernetes-ingress, which does not exist" },
+            expect: { problem: "kic:src_url = \"~/nowhere/kubernetes-ingress#v5.5.4\": names <home>/nowhere/kubernetes-ingress, which does not exist on this machine" },
         },
         {
             name: "a file:// checkout with its #ref, and ~ expanded",
@@ -206,7 +206,8 @@ beforeAll(() => {
     fs.writeFileSync(path.join(shell, "only-in-shell-dir.yaml"), KUBECONFIG_TEXT);
     fs.mkdirSync(path.join(home, ".kube"));
     fs.writeFileSync(path.join(home, ".kube", "config"), KUBECONFIG_TEXT);
-    fs.mkdirSync(path.join(home, "kic"));
+    fs.mkdirSync(path.join(home, "kic", "build"), { recursive: true });
+    fs.writeFileSync(path.join(home, "kic", "build", "Dockerfile"), "FROM scratch\n");
 });
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 

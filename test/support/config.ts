@@ -58,8 +58,9 @@ export function rawConfig(
         values,
         secretKeys: new Set(opts.secret ?? []),
         env: opts.env ?? {},
-        inspectPath: localFiles(opts),
-        baseDir: opts.baseDir ?? "/project",
+        // The listed files and directories only, when a test names some; else this machine's file system.
+        inspectPath: opts.files || opts.directories ? localFiles(opts) : undefined,
+        baseDir: opts.baseDir,
         today: opts.today ?? TEST_TODAY,
     };
 }

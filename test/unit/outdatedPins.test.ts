@@ -95,8 +95,10 @@ describe("a stack's pins", () => {
         const digest = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageName": `nginx/nginx-ingress@sha256:${"a".repeat(64)}` }))));
         expect(digest.find((p) => p.name === "nginx/nginx-ingress")?.source).toEqual({ type: "none", reason: "pinned by digest; digests have no newer versions" });
 
+        // A checkout, as validation sees it: a directory with build/Dockerfile.
         const checkout = "/src/kubernetes-ingress";
-        const source = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageOrigin": "source", "mara:kicSrcUrl": checkout }, { directories: [checkout] }))));
+        const files = { directories: [checkout], files: { [`${checkout}/build/Dockerfile`]: "FROM scratch\n" } };
+        const source = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageOrigin": "source", "mara:kicSrcUrl": checkout }, files))));
         const kic = source.find((p) => p.kind === "image" && p.usedBy === "NGINX Ingress Controller")!;
         expect(kic).toMatchObject({ pinned: checkout, setBy: "mara:kicSrcUrl", source: { type: "none" } });
     });
