@@ -34,6 +34,18 @@ describe("generated files", () => {
         expect(read(CONFIGURATION_PAGE), "run `npm run gen`").toContain(renderConfigReference());
     });
 
+    it("describes each key by what it takes: no prefix range of one, and the ACME server is not a Helm repository", () => {
+        const reference = renderConfigReference();
+        expect(reference).not.toContain("from /16 to /16");
+        const acme = reference.split("\n").find((l) => l.startsWith("| `mara:acmeServer` |"))!;
+        expect(acme).toContain("an https:// ACME directory URL");
+        expect(acme).not.toMatch(/Helm|oci:\/\//);
+        // And the value types behind the words: an ACME directory is https, a Helm chart source is not.
+        expect(KEYS.acmeServer.type.parse("oci://ghcr.io/x")).toEqual({ ok: false, reason: 'uses the scheme "oci:", and this URL must be https://' });
+        expect(KEYS.acmeServer.type.parse("http://acme.example.com/directory").ok).toBe(false);
+        expect(KEYS.vpcCidr.type.allowed).toBe("a /16 IPv4 CIDR block inside a private range (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16), e.g. 10.100.0.0/16");
+    });
+
     it("the reference names every key, its MARA keys and its default", () => {
         const reference = renderConfigReference();
         for (const spec of Object.values(KEYS) as KeySpec<unknown>[]) {
