@@ -96,6 +96,8 @@ export class IngressController extends pulumi.ComponentResource {
     public readonly loadBalancerIp: pulumi.Output<string | undefined>;
     /** Status of the Helm release. */
     public readonly status: pulumi.Output<string>;
+    /** Whether the controller runs as NGINX Plus (MARA's `nginx_plus`). */
+    public readonly nginxPlus: pulumi.Output<boolean>;
 
     constructor(name: string, args: IngressControllerArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:addons:IngressController", name, {}, opts);
@@ -199,12 +201,14 @@ export class IngressController extends pulumi.ComponentResource {
                 ? ingress.apply((i) => i?.hostname ?? args.fqdn)
                 : pulumi.output(args.fqdn);
         this.status = release.status.status;
+        this.nginxPlus = pulumi.output(!!args.nginxPlus);
         this.registerOutputs({
             namespace: this.namespace,
             ingressClassName: this.ingressClassName,
             loadBalancerHostname: this.loadBalancerHostname,
             loadBalancerIp: this.loadBalancerIp,
             status: this.status,
+            nginxPlus: this.nginxPlus,
         });
     }
 }

@@ -65,6 +65,8 @@ export class Logstore extends pulumi.ComponentResource {
     public readonly adminSecretName: pulumi.Output<string>;
     /** The user the log agent writes as, when `logWriterPassword` was given. */
     public readonly logWriterUser?: pulumi.Output<string>;
+    /** Status of the ECK operator's Helm release (MARA's `logstat_status`). */
+    public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: LogstoreArgs = {}, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:Logstore", name, {}, opts);
@@ -138,6 +140,7 @@ export class Logstore extends pulumi.ComponentResource {
         this.kibanaHost = pulumi.interpolate`${kibana.metadata.name}-kb-http.${ns.metadata.name}.svc.cluster.local`;
         this.kibanaUrl = pulumi.interpolate`http://${this.kibanaHost}:5601`;
         this.adminSecretName = pulumi.interpolate`${es.metadata.name}-es-elastic-user`;
+        this.status = operator.status.status;
         this.registerOutputs({
             namespace: this.namespace,
             elasticsearchHost: this.elasticsearchHost,
@@ -146,6 +149,7 @@ export class Logstore extends pulumi.ComponentResource {
             kibanaUrl: this.kibanaUrl,
             adminSecretName: this.adminSecretName,
             logWriterUser: this.logWriterUser,
+            status: this.status,
         });
     }
 }

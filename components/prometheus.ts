@@ -64,6 +64,8 @@ export class Prometheus extends pulumi.ComponentResource {
     public readonly statsdHost: pulumi.Output<string>;
     /** Status of the kube-prometheus-stack release. */
     public readonly status: pulumi.Output<string>;
+    /** Status of the statsd exporter's release. */
+    public readonly statsdStatus: pulumi.Output<string>;
 
     constructor(name: string, args: PrometheusArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:Prometheus", name, {}, opts);
@@ -132,6 +134,7 @@ export class Prometheus extends pulumi.ComponentResource {
         this.grafanaAddress = svc(`${PROMETHEUS_RELEASE}-grafana`, 80);
         this.statsdHost = pulumi.interpolate`${statsd.status.name}-prometheus-statsd-exporter.${ns.metadata.name}.svc.cluster.local`;
         this.status = release.status.status;
+        this.statsdStatus = statsd.status.status;
         this.registerOutputs({
             namespace: this.namespace,
             prometheusAddress: this.prometheusAddress,
@@ -139,6 +142,7 @@ export class Prometheus extends pulumi.ComponentResource {
             alertmanagerAddress: this.alertmanagerAddress,
             statsdHost: this.statsdHost,
             status: this.status,
+            statsdStatus: this.statsdStatus,
         });
     }
 }
