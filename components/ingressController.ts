@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, RegistryCredentials } from "../contracts";
+import { CHARTS, ChartSettings, CrdManifest, DEFAULTS, RegistryCredentials } from "../contracts";
+import { chartCrdResources } from "./chartCrds";
 import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Arguments of {@link IngressController}. */
@@ -40,6 +41,17 @@ export interface IngressControllerArgs {
     tracingEndpoint?: pulumi.Input<string>;
     /** IngressClass to create and make the cluster default. Default `nginx`. */
     ingressClassName?: string;
+    /**
+     * Apply the CRDs of the chart's `crds/` directory (VirtualServer, Policy, TransportServer, ...) with
+     * server-side apply before the release, and again on every chart bump; they are never deleted. Default
+     * true. False leaves them to Helm, which installs them once and never upgrades them.
+     */
+    applyCrds?: boolean;
+    /**
+     * The CRDs to apply. Default: those the package ships for `chart`'s version (its pinned version); for
+     * another version, pass that version's CRDs or Helm installs them once (with a warning).
+     */
+    crds?: readonly CrdManifest[];
 }
 
 /** Helm release name; the chart derives object names from it (`kic-nginx-ingress-…`). */
@@ -140,12 +152,16 @@ export class IngressController extends pulumi.ComponentResource {
             );
         }
 
+        const chart = args.chart ?? CHARTS.ingress;
+        const crds = chartCrdResources(name, chart, { apply: args.applyCrds, crds: args.crds, component: "IngressController" }, { parent: this, dependsOn: opts?.dependsOn });
+        dependsOn.push(...crds.resources);
         const release = helmRelease(
             `${name}-release`,
             {
                 release: KIC_RELEASE,
                 namespace: ns.metadata.name,
-                chart: args.chart ?? CHARTS.ingress,
+                chart,
+                skipCrds: crds.skipCrds,
                 values: pulumi.all([args.imageRepository, args.imageTag, args.tracingEndpoint]).apply(([repository, tag, tracing]) =>
                     ingressControllerValues({ repository, tag, tracingEndpoint: tracing, nginxPlus: !!args.nginxPlus, pullSecret: !!pullSecret, replicas, className }),
                 ),

@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { CHARTS, ChartSettings, CrdManifest, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { chartCrdResources } from "./chartCrds";
 import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** A Service whose metrics Prometheus should scrape. */
@@ -33,6 +34,17 @@ export interface PrometheusArgs {
     storageClassName?: string;
     /** The ingress controller's metrics Service, scraped through a ServiceMonitor when given. */
     ingressControllerMetrics?: ScrapeTarget;
+    /**
+     * Apply the CRDs of the chart's `crds/` directory (the Prometheus operator's) with server-side apply before
+     * the release, and again on every chart bump; they are never deleted. Default true. False leaves them to
+     * Helm, which installs them once and never upgrades them (for a cluster whose operator CRDs another team owns).
+     */
+    applyCrds?: boolean;
+    /**
+     * The CRDs to apply. Default: those the package ships for `chart`'s version (its pinned version); for
+     * another version, pass that version's CRDs or Helm installs them once (with a warning).
+     */
+    crds?: readonly CrdManifest[];
 }
 
 /** Helm release name; the chart names Services `prometheus-kube-prometheus-…` and `prometheus-grafana` from it. */
@@ -81,12 +93,15 @@ export class Prometheus extends pulumi.ComponentResource {
             },
             { parent: this },
         );
+        const chart = args.chart ?? CHARTS.prometheus;
+        const crds = chartCrdResources(name, chart, { apply: args.applyCrds, crds: args.crds, component: "Prometheus" }, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(
             `${name}-release`,
             {
                 release: PROMETHEUS_RELEASE,
                 namespace: ns.metadata.name,
-                chart: args.chart ?? CHARTS.prometheus,
+                chart,
+                skipCrds: crds.skipCrds,
                 values: admin.metadata.name.apply((secret) =>
                     prometheusValues({
                         grafanaAdminSecret: secret,
@@ -96,7 +111,7 @@ export class Prometheus extends pulumi.ComponentResource {
                     }),
                 ),
             },
-            { parent: this },
+            { parent: this, dependsOn: crds.resources },
         );
 
         if (args.ingressControllerMetrics) {
