@@ -271,6 +271,8 @@ export function ingressControllerValues(v: KicValuesInput): Record<string, unkno
             ingressClass: { name: v.className, create: true, setAsDefaultIngress: true },
             enableCustomResources: true,
             enableCertManager: true,
+            // Upstream response codes and latency per backend Service, for the Grafana dashboard (open source NGINX has no other source).
+            enableLatencyMetrics: true,
         },
         prometheus: { create: true, port: 9113, service: { create: true } },
     };
