@@ -231,22 +231,16 @@ describe("what the program provisions and scrapes", () => {
     });
 
     it("gives an NGINX Plus controller NGINX's Plus dashboard", async () => {
-        const run = await runProgram(
-            fixture("canonical-aws", {
-                secrets: { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw" },
-            }),
-        ).then(async () => {
-            const base = fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw" } });
-            return runProgram({
-                ...base,
-                values: {
-                    ...base.values,
-                    "mara:ingressEnablePlus": "true",
-                    "mara:nginxJwt": "jwt",
-                    "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
-                },
-                secretKeys: new Set([...base.secretKeys, "mara:nginxJwt"]),
-            });
+        const base = fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw" } });
+        const run = await runProgram({
+            ...base,
+            values: {
+                ...base.values,
+                "mara:ingressEnablePlus": "true",
+                "mara:nginxJwt": "jwt",
+                "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
+            },
+            secretKeys: new Set([...base.secretKeys, "mara:nginxJwt"]),
         });
         expect(run.error).toBeUndefined();
         const names = ofType(run.registrations, CONFIG_MAP)
