@@ -7,9 +7,13 @@ import type { ChartId } from "./charts";
 
 /** A CustomResourceDefinition as a chart ships it (without status). */
 export interface CrdManifest {
+    /** Always `apiextensions.k8s.io/v1`: the only CRD API Kubernetes still serves. */
     readonly apiVersion: "apiextensions.k8s.io/v1";
+    /** Always `CustomResourceDefinition`. */
     readonly kind: "CustomResourceDefinition";
+    /** The CRD's name (`<plural>.<group>`) and the chart's labels and annotations (the operator reads its version from them). */
     readonly metadata: { readonly name: string; readonly annotations?: Readonly<Record<string, string>>; readonly labels?: Readonly<Record<string, string>> };
+    /** The CRD's spec as the chart ships it: group, names, scope and every version with its schema. */
     readonly spec: Readonly<Record<string, unknown>>;
 }
 

@@ -136,7 +136,8 @@ describe("Prometheus", () => {
     it("puts everything on the cluster's provider and passes schema validation", () => {
         // The CRDs are covered by chartCrds.test.ts.
         const objects = regs.filter((x) => x.type.startsWith("kubernetes:") && !x.type.endsWith(":CustomResourceDefinitionPatch"));
-        expect(objects).toHaveLength(5);
+        // Namespace, admin Secret, two releases, the ServiceMonitor and the ingress controller's dashboard.
+        expect(objects).toHaveLength(6);
         for (const r of objects) expect(r.provider, r.name).toBe(provider);
         const { checked, errors } = validateKubernetesObjects(regs);
         expect(errors).toEqual([]);

@@ -52,6 +52,9 @@ const SCENARIOS: Record<string, () => RawConfig> = {
  */
 const ADDED_SINCE_RECORDING: readonly { type: string; name: RegExp; why: string }[] = [
     { type: "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinitionPatch", name: /^platform-(prometheus|ingress-controller)-crd-[a-z0-9.-]+$/, why: "the charts' crds/ applied with the chart" },
+    { type: "kubernetes:core/v1:ConfigMap", name: /^(platform-prometheus-dashboard-nginx|bank-of-sirius-dashboard|bank-of-sirius-dashboard-databases)$/, why: "Grafana dashboards" },
+    { type: "kubernetes:core/v1:ConfigMap", name: /^platform-logstore-kibana-setup-files$/, why: "Kibana's saved objects" },
+    { type: "kubernetes:batch/v1:Job", name: /^platform-logstore-kibana-setup$/, why: "Kibana's saved objects" },
 ];
 
 /** For each old URN, the current resources that answer to it (by URN or alias). */
@@ -82,6 +85,10 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
         expect(created.filter((r) => !added.includes(r)).map((r) => r.urn), "resources the update would create").toEqual([]);
         // kube-prometheus-stack's 10 CRDs and nginx-ingress's 12; none for mara-aws, which pins MARA's 2022 charts.
         expect(added.filter((r) => r.type.endsWith("CustomResourceDefinitionPatch"))).toHaveLength(scenario === "mara-aws" ? 0 : 22);
+        // Three dashboards, and the Kibana setup's ConfigMap and Job.
+        expect(added.filter((r) => !r.type.endsWith("CustomResourceDefinitionPatch")).map((r) => r.name).sort()).toEqual(
+            ["bank-of-sirius-dashboard", "bank-of-sirius-dashboard-databases", "platform-logstore-kibana-setup", "platform-logstore-kibana-setup-files", "platform-prometheus-dashboard-nginx"],
+        );
         expect(run.registrations).toHaveLength(old.length + added.length);
     });
 });
