@@ -10,3 +10,4 @@ export * from "./names";
 export * from "./patterns";
 export * from "./registry";
 export * from "./crds";
+export * from "./kicSource";

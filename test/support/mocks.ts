@@ -35,6 +35,8 @@ export interface Registration {
     protect?: boolean;
     /** Whether deleting it from the stack leaves the object in the cluster (`retainOnDelete`). */
     retainOnDelete?: boolean;
+    /** Whether a replacement deletes it before creating the new one (`deleteBeforeReplace`). */
+    deleteBeforeReplace?: boolean;
     /** The URNs this resource also answers to (its aliases, and those inherited from its parents); only with `engineUrns`. */
     aliases?: string[];
 }
@@ -111,6 +113,7 @@ export async function installMocks(o: MockOptions = {}) {
             propertyDependencies,
             protect: req.getProtect() === true,
             retainOnDelete: req.getRetainondelete() === true,
+            deleteBeforeReplace: req.getDeletebeforereplace() === true,
             // Without alias specs the SDK sends the aliases as URNs (`aliasURNs`).
             ...(o.engineUrns ? { aliases: req.getAliasurnsList() } : {}),
         };
