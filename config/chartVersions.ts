@@ -11,7 +11,7 @@
  * - The nginx-ingress chart is the exception: each version renders controller flags, and an image that does
  *   not define them crash-loops, so only versions whose flags are recorded (kicCompatibility.ts) are accepted.
  */
-import { CHART_IDS, CHARTS } from "../contracts";
+import { CHART_IDS, CHARTS, CRD_CHARTS } from "../contracts";
 import { KIC_CHARTS } from "./kicCompatibility";
 import { compareVersions, GetResolved } from "./lookup";
 import type { Findings } from "./resolve";
@@ -46,6 +46,13 @@ export function checkChartVersions(r: GetResolved, findings: Findings): void {
             findings.warn(
                 `${key} = ${version} pins a newer ${chart} chart than the ${tested} the platform's values are written and tested for; ` +
                     `the tests have not rendered it. Vendor and render it first (docs/upgrading.md), or remove the key to use ${tested}.`,
+            );
+        }
+        if (CRD_CHARTS.includes(id)) {
+            // The package ships the crds/ CRDs of the pinned version only (docs/upgrading.md, "CRDs").
+            findings.warn(
+                `${key} = ${version}: the program applies and upgrades the CRDs of ${chart}'s crds/ directory ` +
+                    `for ${tested} only, so for ${version} Helm installs them once and never upgrades them. Remove the key to use ${tested}.`,
             );
         }
     }

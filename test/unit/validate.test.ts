@@ -300,6 +300,17 @@ describe("MARA keys and canonical keys", () => {
         ]);
     });
 
+    it("warns that a chart pinned to another version than the program's gets its crds/ CRDs installed once, never upgraded", () => {
+        const crds = (v: string) => `: the program applies and upgrades the CRDs of kube-prometheus-stack's crds/ directory for 88.5.3 only, so for ${v} Helm installs them once and never upgrades them. Remove the key to use 88.5.3.`;
+        const crdWarnings = (w: readonly string[]) => w.filter((x) => x.includes("crds/ directory"));
+        // Newer (with the newer-chart warning too), older (an error, and the CRD warning), and the pinned version itself (nothing).
+        expect(crdWarnings(validateConfig(aws({ "mara:prometheusChartVersion": "88.6.0" })).warnings)).toEqual([`mara:prometheusChartVersion = 88.6.0${crds("88.6.0")}`]);
+        expect(validateConfig(aws({ "prometheus:chart_version": "88.5.2" })).warnings).toContain(`prometheus:chart_version = 88.5.2${crds("88.5.2")}`);
+        expect(validateConfig(aws({ "mara:prometheusChartVersion": "88.5.3" })).warnings).toEqual([]);
+        // A chart whose CRDs are templates (Helm upgrades them itself) draws no such warning.
+        expect(crdWarnings(validateConfig(aws({ "mara:otelOperatorChartVersion": "0.123.0" })).warnings)).toEqual([]);
+    });
+
     it("refuses a chart version older than the tested one that is not MARA's pin", () => {
         expect(formatProblem(only({ "certmgr:chart_version": "v1.14.0" }))).toBe(
             'certmgr:chart_version = "v1.14.0": is older than the cert-manager chart v1.21.1 the platform\'s values are written and tested for; older charts lack values it sets, so `pulumi up` would fail or install something other than what validation checked. Allowed: v1.21.1, or a newer release of the chart. Fix: pulumi config rm certmgr:chart_version (to install v1.21.1)',
