@@ -6,10 +6,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Command } from "commander";
 import program from "../../index";
 import { ConfigError, RawConfig } from "../../config";
-import { action, CommandContext } from "../command";
+import type { CommandContext } from "../command";
 import { buildPlan, Plan } from "../graph";
 import { CliIo, EXIT, line } from "../io";
 import { runOffline } from "../offline";
@@ -85,15 +84,4 @@ function writeGraph(io: CliIo, target: string, text: string, kind: string): void
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
     line(io.stderr, `Wrote the dependency graph (${kind}) to ${target}`);
-}
-
-/** Adds the command to the program. */
-export function register(cli: Command, ctx: CommandContext): void {
-    cli.command("plan")
-        .description("show offline what `pulumi up` would create: component tree, resource counts, dependency graph")
-        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
-        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
-        .option("--mermaid <file>", "write the dependency graph between components as Mermaid")
-        .option("--dot <file>", "write the dependency graph between components as Graphviz DOT")
-        .action(action(ctx, (opts: PlanOptions) => plan(opts, ctx)));
 }

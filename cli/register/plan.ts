@@ -1,0 +1,16 @@
+/** Registration of `mara plan`; the command itself (cli/commands/plan.ts, which runs the program) is loaded when it runs. */
+import type { Command } from "commander";
+import { action, CommandContext } from "../command";
+import type { PlanOptions } from "../commands/plan";
+
+/** Adds the command to the program. */
+export function register(cli: Command, ctx: CommandContext): void {
+    cli.command("plan")
+        .description("show offline what `pulumi up` would create: component tree, resource counts, dependency graph")
+        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
+        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
+        .option("--mermaid <file>", "write the dependency graph between components as Mermaid")
+        .option("--dot <file>", "write the dependency graph between components as Graphviz DOT")
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        .action(action(ctx, (opts: PlanOptions) => (require("../commands/plan") as typeof import("../commands/plan")).plan(opts, ctx)));
+}
