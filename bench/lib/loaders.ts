@@ -13,7 +13,7 @@ import { REPO } from "./stacks";
 
 /** One way of loading the program. */
 export interface LoaderVariant {
-    readonly id: "ts-node" | "tsx" | "tsx-cjs" | "strip-types" | "strip-types-rewritten" | "compiled";
+    readonly id: "ts-node" | "tsx" | "tsx-cjs" | "sucrase" | "strip-types" | "strip-types-rewritten" | "compiled";
     /** How the table names it. */
     readonly label: string;
     /** Pulumi.yaml `runtime.options`. */
@@ -160,6 +160,7 @@ export const LOADERS: readonly LoaderVariant[] = [
     { id: "ts-node", label: "ts-node, transpile-only (Pulumi's default)", runtime: { typescript: true }, main: "index.ts", needs: "nothing", prepare: () => REPO },
     { id: "tsx", label: "tsx (esbuild): nodeargs --import tsx", runtime: { typescript: false, nodeargs: "--import tsx" }, main: "index.ts", needs: "tsx installed", prepare: () => REPO },
     { id: "tsx-cjs", label: "tsx (esbuild): nodeargs --require tsx/cjs", runtime: { typescript: false, nodeargs: "--require tsx/cjs" }, main: "index.ts", needs: "tsx installed", prepare: () => REPO },
+    { id: "sucrase", label: "Sucrase: nodeargs --require sucrase/register/ts", runtime: { typescript: false, nodeargs: "--require sucrase/register/ts" }, main: "index.ts", needs: "sucrase installed", prepare: () => REPO },
     { id: "strip-types", label: "Node type stripping, sources as they are", runtime: { typescript: false }, main: "index.ts", needs: "—", prepare: () => REPO },
     {
         id: "strip-types-rewritten",
