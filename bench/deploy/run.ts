@@ -176,7 +176,8 @@ async function main() {
 
 /** URN of the registration with this name. */
 function urnNamed(graph: Graph, name: string): string {
-    for (const n of graph.values()) if (n.reg.name === name) return n.reg.urn;
+    // The Platform names its children after itself (`platform-ingress-controller-release`).
+    for (const n of graph.values()) if (n.reg.name === name || n.reg.name.endsWith(`-${name}`)) return n.reg.urn;
     throw new Error(`bench: no registration named ${name}`);
 }
 
