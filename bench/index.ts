@@ -214,21 +214,6 @@ async function main() {
     };
 
     log(`\nMARA benchmarks — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join("/")}`);
-    if (deploy.length) {
-        const { rows, findingRows } = deployTables(deploy);
-        section(`3. Deploy critical path (simulated minutes; ${MS_PER_MINUTE} ms of wall time per minute)`, rows);
-        for (const r of deploy) note(`critical path, ${r.infra}: ${chain(r.criticalPath.path)}`);
-        section("Unnecessary dependencies: minutes saved on the critical path → predicted ours÷MARA once removed", findingRows);
-        for (const f of FINDINGS) note(`- ${f.id}: ${f.waiter} waits for ${f.waitsFor}. Fix: ${f.fix}`);
-        const promoted = [...new Set(deploy.flatMap((r) => r.mara.promotions.filter((p) => p.maraProject !== p.runsIn && /Release/.test(p.resource)).map((p) => `${p.resource} (MARA: ${p.maraProject}) runs in ${p.runsIn} because of ${p.because}`)))];
-        for (const p of promoted) note(`In MARA's order: ${p}.`);
-        const noWait = deploy.filter((r) => r.checks.ingressReleaseWaitsForImagePush === false).map((r) => r.infra);
-        if (noWait.length) note(`Check (${noWait.join(", ")}): the ingress controller's Helm release does not wait for the image push (KicImage.repository and .tag are derived from its inputs, not from the docker.Image).`);
-        const unmapped = [...new Set(deploy.flatMap((r) => r.mara.unmapped))];
-        if (unmapped.length) note(`Not mapped to a MARA project yet (placed after what they depend on; extend bench/lib/maraOrder.ts): ${unmapped.join(", ")}`);
-        const unexplained = deploy.flatMap((r) => r.unexplainedWaits.filter((w) => w.type !== "mara:infra:Kubeconfig" && !w.type.startsWith("pulumi:providers:")).map((w) => `${r.infra}: ${w.type} ${w.name} +${fmt(w.minutes, 2)} min`));
-        if (unexplained.length) note(`Waits the recorded graph does not explain: ${unexplained.join("; ")}`);
-    }
     if (cli.length) {
         section(`0. mara start-up: wall time of a fresh \`node bin/mara.js ...\` in the repository, median of ${CLI_REPEAT} (after one warm-up)`, cliTable(cli));
         const missed = cli.filter((r) => r.wallS > r.targetS);
@@ -252,6 +237,21 @@ async function main() {
         rows.push(["total (without idle)", fmt(profile.totalMs, 0), "100 %"]);
         section("2b. Where Pulumi.yaml's loader spends the program's time", rows);
         if (floor) note(`For scale: the floor (loading ${floor.floor.packages.join(", ")}) takes ${fmt(floor.floor.cpuMs, 0)} ms of CPU; 1.5× of it is ${fmt(1.5 * floor.floor.cpuMs, 0)} ms.`);
+    }
+    if (deploy.length) {
+        const { rows, findingRows } = deployTables(deploy);
+        section(`3. Deploy critical path (simulated minutes; ${MS_PER_MINUTE} ms of wall time per minute)`, rows);
+        for (const r of deploy) note(`critical path, ${r.infra}: ${chain(r.criticalPath.path)}`);
+        section("Unnecessary dependencies: minutes saved on the critical path → predicted ours÷MARA once removed", findingRows);
+        for (const f of FINDINGS) note(`- ${f.id}: ${f.waiter} waits for ${f.waitsFor}. Fix: ${f.fix}`);
+        const promoted = [...new Set(deploy.flatMap((r) => r.mara.promotions.filter((p) => p.maraProject !== p.runsIn && /Release/.test(p.resource)).map((p) => `${p.resource} (MARA: ${p.maraProject}) runs in ${p.runsIn} because of ${p.because}`)))];
+        for (const p of promoted) note(`In MARA's order: ${p}.`);
+        const noWait = deploy.filter((r) => r.checks.ingressReleaseWaitsForImagePush === false).map((r) => r.infra);
+        if (noWait.length) note(`Check (${noWait.join(", ")}): the ingress controller's Helm release does not wait for the image push (KicImage.repository and .tag are derived from its inputs, not from the docker.Image).`);
+        const unmapped = [...new Set(deploy.flatMap((r) => r.mara.unmapped))];
+        if (unmapped.length) note(`Not mapped to a MARA project yet (placed after what they depend on; extend bench/lib/maraOrder.ts): ${unmapped.join(", ")}`);
+        const unexplained = deploy.flatMap((r) => r.unexplainedWaits.filter((w) => w.type !== "mara:infra:Kubeconfig" && !w.type.startsWith("pulumi:providers:")).map((w) => `${r.infra}: ${w.type} ${w.name} +${fmt(w.minutes, 2)} min`));
+        if (unexplained.length) note(`Waits the recorded graph does not explain: ${unexplained.join("; ")}`);
     }
     let lin: Record<"time" | "cpu" | "rss" | "heap", ReturnType<typeof linearity>> | undefined;
     if (scaling.length > 1) {

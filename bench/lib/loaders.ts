@@ -68,8 +68,9 @@ export function compileProgram(): string {
 
 /**
  * The program rewritten the way Node's type stripping needs it: ES modules ("type": "module"), every
- * relative import naming its `.ts` file, `export =` as a default export, and `require` and `__dirname`
- * from `node:module` and `import.meta`. This is the codebase-wide change type stripping would take.
+ * relative import naming its `.ts` file (and each deep import into a package its `.js` file), names used
+ * only as types imported with `import type`, `export =` as a default export, and `require` and
+ * `__dirname` from `node:module` and `import.meta`. This is the codebase-wide change type stripping would take.
  */
 export function rewriteForTypeStripping(): string {
     const out = tempProject("strip", (p) => ({ ...p, type: "module" }));
@@ -109,6 +110,13 @@ export function rewriteForTypeStripping(): string {
                 lit = n.arguments[0] as ts.StringLiteral;
             }
             if (lit && lit.text.startsWith(".")) edits.push({ at: lit.getStart(sf) + 1, end: lit.getEnd() - 1, text: explicit(lit.text) });
+            // ES modules cannot import a package's directory or extensionless file (`@pulumi/pulumi/log`): name the file.
+            else if (lit && /^(@[^/]+\/)?[^/.][^/]*\/./.test(lit.text) && !lit.text.startsWith("node:")) {
+                const resolved = require.resolve(lit.text, { paths: [path.dirname(file)] });
+                const pkg = lit.text.split("/").slice(0, lit.text.startsWith("@") ? 2 : 1).join("/");
+                const inPackage = resolved.slice(resolved.lastIndexOf(`${path.sep}node_modules${path.sep}`) + "/node_modules/".length + pkg.length + 1);
+                edits.push({ at: lit.getStart(sf) + 1, end: lit.getEnd() - 1, text: `${pkg}/${inPackage.split(path.sep).join("/")}` });
+            }
             if (ts.isExportAssignment(n) && n.isExportEquals) edits.push({ at: n.getStart(sf), end: n.expression.getStart(sf), text: "export default " });
             if (ts.isIdentifier(n) && n.text === "__dirname") edits.push({ at: n.getStart(sf), end: n.getEnd(), text: "import.meta.dirname" });
             ts.forEachChild(n, visit);
