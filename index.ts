@@ -19,7 +19,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     const cfg = loadConfig();
     const cluster = createInfrastructure(cfg);
     const providers: pulumi.ProviderResource[] = [cluster.provider];
-    if (cluster.registry) providers.push(dockerProvider(cfg.kic.nginxJwt));
+    if (cluster.registry) providers.push(dockerProvider(cluster.registry, cfg.kic.nginxJwt));
     const platform = new Platform("platform", platformArgsFromConfig(cfg, cluster), { providers });
     const app = bankOfSirius(cfg, platform, cluster);
     // After the stateful components, so that at destroy it runs first and mara:retainVolumes reaches their volumes.
@@ -48,7 +48,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         cluster_name: cluster.clusterName,
         kubeconfig: cluster.kubeconfig,
         ...cluster.outputs,
-        kic_image: platform.kicImage?.imageName,
+        ...kicImageOutputs(cfg, platform),
         lb_ingress_hostname: platform.ingressController.loadBalancerHostname,
         lb_ingress_ip: platform.ingressController.loadBalancerIp,
         ingress_class: platform.ingressController.ingressClassName,
@@ -65,6 +65,28 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         ledgerdbmon_status: app.ledgerDbMonitorStatus,
     };
 };
+
+/**
+ * What MARA exported about the ingress controller image (kic-image-build's `ingress_image` and kic-image-push's
+ * `container_repo_push`), under this project's names: where it came from, and what the cluster runs.
+ */
+function kicImageOutputs(cfg: MaraConfig, platform: Platform): Record<string, pulumi.Input<unknown>> {
+    const image = platform.kicImage;
+    if (!image) {
+        // No registry: the chart pulls the configured image from where it is published.
+        return { kic_image_origin: "registry", kic_image_source: cfg.kic.imageName, kic_image: cfg.kic.imageName };
+    }
+    return {
+        kic_image_origin: image.origin,
+        kic_image_source: image.source,
+        kic_make_target: image.makeTarget,
+        kic_image: image.imageName,
+        kic_image_repository: image.repository,
+        kic_image_tag: image.tag,
+        kic_image_digest: image.digest,
+        kic_image_ref: image.repoDigest,
+    };
+}
 
 /**
  * Bank of Sirius on the platform: served on `sirius:hostname`, else `kic-helm:fqdn`, else the ingress

@@ -31,8 +31,14 @@ export function computedState(args: pulumi.runtime.MockResourceArgs, region: str
                 oidcProviderArn: `arn:aws:iam::${ACCOUNT}:oidc-provider/oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
                 oidcProviderUrl: `oidc.eks.${region}.amazonaws.com/id/EXAMPLE`,
             };
-        case "docker:index/image:Image":
-            return { repoDigest: `${String(args.inputs.imageName).split(":")[0]}@sha256:${"ab".repeat(32)}`, registryServer: "registry" };
+        case "docker:index/remoteImage:RemoteImage":
+            // The local image ID (a pull or a build), as `docker inspect` reports it.
+            return { imageId: `sha256:${"cd".repeat(32)}`, repoDigest: "" };
+        case "docker:index/tag:Tag":
+            return { sourceImageId: String(args.inputs.sourceImage) };
+        case "docker:index/registryImage:RegistryImage":
+            // The manifest digest the registry reports for the pushed tag.
+            return { sha256Digest: `sha256:${"ab".repeat(32)}` };
         case "tls:index/privateKey:PrivateKey":
             return {
                 privateKeyPem: `-----BEGIN RSA PRIVATE KEY-----\nMOCK-PRIVATE-${args.name}\n-----END RSA PRIVATE KEY-----\n`,

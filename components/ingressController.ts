@@ -11,8 +11,13 @@ export interface IngressControllerArgs {
     namespace?: string;
     /** Controller image repository (no tag), e.g. the KicImage's repository or `nginx/nginx-ingress`. Required. */
     imageRepository: pulumi.Input<string>;
-    /** Controller image tag. Required. */
-    imageTag: pulumi.Input<string>;
+    /** Controller image tag; required unless `imageDigest` is given (a `sha256:…` value is taken as the digest). */
+    imageTag?: pulumi.Input<string>;
+    /**
+     * `sha256:…` digest of the image, e.g. the KicImage's `digest`: the chart then runs `repository@digest`, so a tag
+     * moved in the registry never changes the running controller. Default: none (the tag is used).
+     */
+    imageDigest?: pulumi.Input<string>;
     /** Credentials of the registry the image is pulled from, when it is private and the nodes cannot pull on their own. */
     registryCredentials?: pulumi.Input<RegistryCredentials>;
     /**
@@ -107,6 +112,7 @@ export class IngressController extends pulumi.ComponentResource {
         const className = args.ingressClassName ?? DEFAULTS.ingressController.ingressClassName;
         const serviceType = args.serviceType ?? DEFAULTS.ingressController.serviceType;
         if (serviceType === "NodePort" && !args.fqdn) throw new Error("IngressController: serviceType NodePort needs fqdn, the name that points at the nodes.");
+        if (args.imageTag === undefined && args.imageDigest === undefined) throw new Error("IngressController: give imageTag or imageDigest, the image to run from imageRepository.");
 
         const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.ingressController.namespace, { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
         const dependsOn: pulumi.Resource[] = [ns];
@@ -144,9 +150,18 @@ export class IngressController extends pulumi.ComponentResource {
                 release: KIC_RELEASE,
                 namespace: ns.metadata.name,
                 chart: args.chart ?? CHARTS.ingress,
-                values: pulumi.all([args.imageRepository, args.imageTag, args.tracingEndpoint]).apply(([repository, tag, tracing]) =>
-                    ingressControllerValues({ repository, tag, tracingEndpoint: tracing, nginxPlus: !!args.nginxPlus, pullSecret: !!pullSecret, replicas, className }),
-                ),
+                // The image parts stay Outputs inside a plain object, so on a first preview only they are unknown and
+                // the rest of the values can be shown and rendered (an `apply` over them would hide all of it).
+                values: ingressControllerValues({
+                    repository: args.imageRepository,
+                    tag: args.imageTag,
+                    digest: args.imageDigest,
+                    tracingEndpoint: args.tracingEndpoint,
+                    nginxPlus: !!args.nginxPlus,
+                    pullSecret: !!pullSecret,
+                    replicas,
+                    className,
+                }),
             },
             { parent: this, dependsOn },
         );
@@ -212,9 +227,11 @@ export class IngressController extends pulumi.ComponentResource {
 /** What {@link ingressControllerValues} needs. */
 export interface KicValuesInput {
     /** Controller image repository, without tag. */
-    repository: string;
-    /** Image tag, or a `sha256:…` digest (then passed to the chart as `digest`). */
-    tag: string;
+    repository: pulumi.Input<string>;
+    /** Image tag; a plain `sha256:…` value is passed to the chart as `digest`. Default: the chart's appVersion. */
+    tag?: pulumi.Input<string>;
+    /** `sha256:…` digest; the chart then runs `repository@digest` and the tag is left out (the chart would ignore it). */
+    digest?: pulumi.Input<string>;
     /** Run NGINX Plus; the chart then reads the license from the {@link LICENSE_SECRET} Secret. */
     nginxPlus: boolean;
     /** Whether the {@link PULL_SECRET} image pull secret exists and the service account should use it. */
@@ -224,18 +241,17 @@ export interface KicValuesInput {
     /** IngressClass the chart creates and marks as the cluster default. */
     className: string;
     /** OTLP gRPC endpoint (`host:port`) for traces; tracing settings are left out when unset. */
-    tracingEndpoint?: string;
+    tracingEndpoint?: pulumi.Input<string>;
 }
 
 /** The chart values: MARA's settings for chart 2.x, with the chart's Service switched off (see the class comment). */
 export function ingressControllerValues(v: KicValuesInput): Record<string, unknown> {
-    const tracing = v.tracingEndpoint
+    const tracing = v.tracingEndpoint !== undefined
         ? { "otel-exporter-endpoint": v.tracingEndpoint, "otel-service-name": "nginx-ingress", "otel-trace-in-http": "true" }
         : {};
     return {
         controller: {
-            // A digest reference ("sha256:…") pins the image exactly; the chart takes it as `digest`.
-            image: { repository: v.repository, ...(v.tag.startsWith("sha256:") ? { digest: v.tag } : { tag: v.tag }), pullPolicy: "IfNotPresent" },
+            image: imageValues(v),
             nginxplus: v.nginxPlus,
             ...(v.nginxPlus ? { mgmt: { licenseTokenSecretName: LICENSE_SECRET } } : {}),
             replicaCount: v.replicas,
@@ -254,6 +270,15 @@ export function ingressControllerValues(v: KicValuesInput): Record<string, unkno
         },
         prometheus: { create: true, port: 9113, service: { create: true } },
     };
+}
+
+/**
+ * `controller.image`: a digest ("sha256:…") pins the image exactly; the chart then ignores the tag, so none is
+ * passed with it. Parts may be Outputs (known only once the image is pushed).
+ */
+function imageValues(v: KicValuesInput): Record<string, pulumi.Input<string>> {
+    const digest = v.digest ?? (typeof v.tag === "string" && v.tag.startsWith("sha256:") ? v.tag : undefined);
+    return { repository: v.repository, ...(digest !== undefined ? { digest } : v.tag !== undefined ? { tag: v.tag } : {}), pullPolicy: "IfNotPresent" };
 }
 
 /** A `.dockerconfigjson` document with auths for the image registry and, with a JWT, NGINX's private registry. */

@@ -1,139 +1,242 @@
 import * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
-import { DEFAULTS, imageReferenceProblem, RegistryCredentials } from "../contracts";
+import {
+    BuildSecretSource,
+    classifyKicSource,
+    DEFAULTS,
+    imageReferenceProblem,
+    KIC_BUILD_STAGE,
+    KIC_DOCKERFILE,
+    KIC_SOURCE_ALLOWED,
+    KicSource,
+    kicSourceVersion,
+    MAKE_TARGETS,
+    makeTargetProblem,
+    makeTargetTag,
+    NGINX_REPO_SECRET_IDS,
+    NginxRepoCredentials,
+} from "../contracts";
 
 /** Arguments of {@link KicImage}. */
 export interface KicImageArgs {
     /**
-     * `registry` (default): copy {@link KicImageArgs.imageName} into the cluster's registry.
-     * `source`: build the image from the kubernetes-ingress sources at {@link KicImageArgs.sourceDir}.
+     * `registry` (default): pull {@link KicImageArgs.imageName} and push it to the cluster's registry.
+     * `source`: build the image from {@link KicImageArgs.source} and push it.
      */
     origin?: "registry" | "source";
-    /** Image to copy when `origin` is `registry`. Default `nginx/nginx-ingress:5.5.4`. */
-    imageName?: string;
-    /** Local checkout of nginx/kubernetes-ingress, for `origin: source`. Required then. */
-    sourceDir?: string;
     /**
-     * The repository's make target to reproduce, for `origin: source`: `debian-image` (default),
-     * `alpine-image` or `ubi-image`. NGINX Plus targets need BuildKit secrets, which Pulumi's Docker
-     * provider cannot pass; build those with `make` and copy them with `origin: registry`.
+     * Image to copy when `origin` is `registry`, from any registry the Docker provider can pull from (NGINX Plus
+     * images from private-registry.nginx.com with the JWT in the provider's `registryAuth`). Default `nginx/nginx-ingress:5.5.4`.
+     */
+    imageName?: string;
+    /**
+     * The nginx/kubernetes-ingress sources, for `origin: source`: a git URL with `#<tag or branch>` (BuildKit clones
+     * it), an https tarball whose root holds the sources, or a local directory (`~` expanded, relative paths
+     * resolved against the working directory). Default `https://github.com/nginx/kubernetes-ingress.git#v5.5.4`,
+     * the release of the default image.
+     */
+    source?: string;
+    /**
+     * The repository's make target to reproduce, for `origin: source`. Default `debian-image`; `…-plus` targets build
+     * NGINX Plus and need {@link KicImageArgs.nginxRepo}. The targets are listed in `MAKE_TARGETS`.
      */
     makeTarget?: string;
-    /** Version written into the binary and the image tag, for `origin: source`, e.g. "5.5.4". Default `source`. */
-    version?: string;
     /**
-     * Run the build and push on every `pulumi up`, even when nothing changed (MARA's `kic:always_rebuild`).
-     * Docker's layer cache still serves unchanged steps. Default false.
+     * Version written into the binary (`IC_VERSION`) and the tag, for `origin: source`. Default `source`, unless the
+     * source names a version (`#v5.5.4`, a tarball's file name), which is then used.
+     */
+    version?: string;
+    /** NGINX Plus repository certificate and key, for `…-plus` make targets; passed as BuildKit secrets only. */
+    nginxRepo?: NginxRepoCredentials;
+    /**
+     * Pull or build, and push, on every `pulumi up`, even when nothing changed (MARA's `kic:always_rebuild`).
+     * The cluster moves to the new image only when its digest differs. Default false.
      */
     alwaysRebuild?: boolean;
-    /** Repository to push to, e.g. an ECR repository URL. Required. */
+    /**
+     * Repository to push to, e.g. an ECR repository URL. Required. Its registry's credentials go in the Docker
+     * provider's `registryAuth`, which both the pull and the push use.
+     */
     repositoryUrl: pulumi.Input<string>;
-    /** Push credentials for the registry; kept secret. Required. */
-    credentials: pulumi.Input<RegistryCredentials>;
     /** Image platform. Default `linux/amd64` (the node architecture of every supported cluster). */
     platform?: string;
 }
 
-/** Make targets that can be built without NGINX Plus credentials, and the Dockerfile's BUILD_OS for each. */
-export const OPEN_SOURCE_TARGETS: Readonly<Record<string, string>> = {
-    "debian-image": "debian",
-    "alpine-image": "alpine",
-    "ubi-image": "ubi",
-};
-
-/** Directory holding the Dockerfile that copies an image into another registry. */
-const MIRROR_CONTEXT = path.join(__dirname, "docker");
+/** How the image is produced, decided from the arguments alone. */
+export type KicImagePlan =
+    | {
+          readonly origin: "registry";
+          /** The image pulled. */
+          readonly source: string;
+          /** Tag pushed to the cluster's registry. */
+          readonly tag: string;
+      }
+    | {
+          readonly origin: "source";
+          /** The source location as given. */
+          readonly source: string;
+          /** Where it is built from. */
+          readonly location: KicSource;
+          readonly makeTarget: string;
+          /** Dockerfile stage. */
+          readonly target: string;
+          /** Path of the Dockerfile inside the sources. */
+          readonly dockerfile: string;
+          readonly buildArgs: Readonly<Record<string, string>>;
+          /** BuildKit secrets: the NGINX Plus repository's, for Plus targets. */
+          readonly secrets: readonly { readonly id: string; readonly src?: string; readonly env?: string }[];
+          readonly tag: string;
+      };
 
 /**
- * The NGINX Ingress Controller image in the cluster's own registry (MARA's kic-image-build and
- * kic-image-push projects). The Docker engine of the machine running Pulumi pulls or builds the image and
- * pushes it; nothing is built or pushed during `pulumi preview`. Registry credentials are inputs only and
- * stay secret in the state.
+ * The local build context handed to Docker for a git or tarball source. The Docker provider requires a local
+ * directory and sends it along, but the daemon builds from the remote source and ignores it; this one is tiny.
+ * Relative to the working directory (the project directory, where Pulumi starts the program and its providers),
+ * so the input is the same on every machine and a checkout elsewhere does not rebuild the image.
+ */
+export const REMOTE_BUILD_CONTEXT = path.relative(process.cwd(), path.join(__dirname, "docker")) || ".";
+
+/**
+ * The NGINX Ingress Controller image in the cluster's own registry (MARA's kic-image-build and kic-image-push).
+ *
+ * - `registry`: `docker.RemoteImage` pulls the image (authenticated by the provider's `registryAuth`, e.g. the
+ *   NGINX Plus JWT), `docker.Tag` names it after the cluster's repository, `docker.RegistryImage` pushes it
+ *   (authenticated the same way) and records the digest the registry stored.
+ * - `source`: `docker.RemoteImage` builds it with BuildKit from a git URL, a tarball or a directory, NGINX Plus
+ *   repository credentials mounted as BuildKit secrets; `docker.RegistryImage` pushes it.
+ *
+ * The cluster is deployed by {@link KicImage.digest}, so a tag moved upstream never changes it silently. Pulumi's
+ * bridged Docker provider does nothing during `pulumi preview`: nothing is pulled, built or pushed then.
  */
 export class KicImage extends pulumi.ComponentResource {
-    /** Repository the image was pushed to (no tag). */
+    /** `registry` (copied) or `source` (built). */
+    public readonly origin: "registry" | "source";
+    /** What the image came from: the image pulled, or the source location built (MARA's `image_name` / `kic_src_url`). */
+    public readonly source: string;
+    /** The make target built, for `origin: source`. */
+    public readonly makeTarget?: string;
+    /** Repository the image was pushed to (no tag); known once the push is done. */
     public readonly repository: pulumi.Output<string>;
     /** Tag of the pushed image. */
     public readonly tag: pulumi.Output<string>;
     /** Full reference `repository:tag`. */
     public readonly imageName: pulumi.Output<string>;
-    /** `repository@sha256:…` of the pushed image; changes with every new push. */
+    /** `sha256:…` digest of the pushed image, as the registry reports it. */
+    public readonly digest: pulumi.Output<string>;
+    /** `repository@sha256:…`: the exact image the cluster runs. */
     public readonly repoDigest: pulumi.Output<string>;
 
     constructor(name: string, args: KicImageArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:registry:KicImage", name, {}, opts);
         const plan = planKicImage(args);
-        const image = new docker.Image(
-            `${name}-image`,
-            {
-                imageName: pulumi.interpolate`${args.repositoryUrl}:${plan.tag}`,
-                build: {
-                    context: plan.context,
-                    dockerfile: plan.dockerfile,
-                    target: plan.target,
-                    args: plan.buildArgs,
-                    platform: args.platform ?? DEFAULTS.kicImage.platform,
-                    builderVersion: "BuilderBuildKit",
+        const platform = args.platform ?? DEFAULTS.kicImage.platform;
+        const target = pulumi.interpolate`${args.repositoryUrl}:${plan.tag}`;
+        // A plain setting decides it; the nonce is the only input that changes between runs when asked to.
+        const rebuild = (args.alwaysRebuild ?? DEFAULTS.kicImage.alwaysRebuild) ? { rebuild: String(Date.now()) } : undefined;
+        // The old local image goes first: a replacement under the same name would otherwise find it instead of pulling,
+        // or lose its name when the old one is deleted after it.
+        const local = { parent: this, deleteBeforeReplace: true };
+
+        let localImage: pulumi.Output<string>;
+        let imageId: pulumi.Output<string>;
+        if (plan.origin === "registry") {
+            const pulled = new docker.RemoteImage(`${name}-pull`, { name: plan.source, platform, triggers: rebuild }, local);
+            const tagged = new docker.Tag(
+                `${name}-tag`,
+                { sourceImage: pulled.imageId, targetImage: target },
+                { parent: this },
+            );
+            localImage = tagged.targetImage;
+            imageId = tagged.sourceImageId;
+        } else {
+            const remote = plan.location.kind !== "directory";
+            const built = new docker.RemoteImage(
+                `${name}-build`,
+                {
+                    name: target,
+                    platform,
+                    triggers: rebuild,
+                    build: {
+                        // A git or tarball source is fetched by the Docker daemon's BuildKit (`remoteContext`); only the
+                        // provider's Engine-API path passes it, so that path is chosen for them (see docs/components/kicImage.md).
+                        context: remote ? REMOTE_BUILD_CONTEXT : plan.location.path,
+                        ...(remote ? { remoteContext: plan.location.url, useLegacyBuilder: true } : {}),
+                        dockerfile: plan.dockerfile,
+                        target: plan.target,
+                        buildArgs: { ...plan.buildArgs },
+                        platform,
+                        secrets: plan.secrets.length > 0 ? plan.secrets.map((s) => ({ ...s })) : undefined,
+                    },
                 },
-                registry: pulumi.secret(pulumi.output(args.credentials)).apply((c) => ({ server: c.server, username: c.username, password: c.password })),
-                buildOnPreview: false,
-            },
+                local,
+            );
+            localImage = built.name;
+            imageId = built.imageId;
+        }
+        const pushed = new docker.RegistryImage(
+            `${name}-push`,
+            // Kept in the registry when replaced: a replacement with the same content has the same digest, and deleting
+            // the old one would delete the new. The registry's lifecycle policy expires old images.
+            { name: localImage, keepRemotely: true, triggers: { imageId } },
             { parent: this },
         );
-        // Derived from the pushed image, so whoever deploys the image waits until it is in the registry.
-        this.repository = pulumi.all([image.repoDigest, args.repositoryUrl]).apply(([, repository]) => repository);
-        this.tag = image.repoDigest.apply(() => plan.tag);
-        this.imageName = image.imageName;
-        this.repoDigest = image.repoDigest;
-        this.registerOutputs({ repository: this.repository, tag: this.tag, imageName: this.imageName, repoDigest: this.repoDigest });
+
+        this.origin = plan.origin;
+        this.source = plan.source;
+        this.makeTarget = plan.origin === "source" ? plan.makeTarget : undefined;
+        this.digest = pushed.sha256Digest;
+        // Derived from the push, so whoever deploys the image waits until it is in the registry.
+        this.repository = pulumi.all([pushed.sha256Digest, args.repositoryUrl]).apply(([, repository]) => repository);
+        this.tag = pushed.sha256Digest.apply(() => plan.tag);
+        this.imageName = pushed.name;
+        this.repoDigest = pulumi.interpolate`${this.repository}@${pushed.sha256Digest}`;
+        this.registerOutputs({
+            origin: this.origin,
+            source: this.source,
+            makeTarget: this.makeTarget,
+            repository: this.repository,
+            tag: this.tag,
+            imageName: this.imageName,
+            digest: this.digest,
+            repoDigest: this.repoDigest,
+        });
     }
 }
 
-/** How an image is produced: Docker build context, Dockerfile, target, arguments and the pushed tag. */
-export interface KicImagePlan {
-    /** Docker build context: the bundled mirror directory, or the kubernetes-ingress checkout. */
-    readonly context: string;
-    /** Absolute path of the Dockerfile. */
-    readonly dockerfile: string;
-    /** Build stage to stop at (`container` for source builds); undefined builds the whole file. */
-    readonly target?: string;
-    /** Build arguments (`SOURCE_IMAGE`, or `BUILD_OS`/`IC_VERSION`; `MARA_REBUILD` when `alwaysRebuild`). */
-    readonly buildArgs: Record<string, string>;
-    /** Tag the image is pushed under. */
-    readonly tag: string;
-}
-
-/** Decides how to produce the image; throws with the argument and the fix when it cannot be produced. */
-export function planKicImage(args: Omit<KicImageArgs, "repositoryUrl" | "credentials">, now: () => number = Date.now): KicImagePlan {
-    const nonce: Record<string, string> = args.alwaysRebuild ? { MARA_REBUILD: String(now()) } : {};
+/** Decides how to produce the image; throws naming the argument, its value and the fix when it cannot be produced. */
+export function planKicImage(args: Omit<KicImageArgs, "repositoryUrl">): KicImagePlan {
     if ((args.origin ?? DEFAULTS.kicImage.origin) === "registry") {
         const source = args.imageName ?? DEFAULTS.kicImage.imageName;
         const problem = imageReferenceProblem(source);
         if (problem) throw new Error(`KicImage: imageName "${source}" ${problem}.`);
-        return {
-            context: MIRROR_CONTEXT,
-            dockerfile: path.join(MIRROR_CONTEXT, "Dockerfile.mirror"),
-            buildArgs: { SOURCE_IMAGE: source, ...nonce },
-            tag: imageTag(source),
-        };
+        return { origin: "registry", source, tag: imageTag(source) };
     }
-    const target = args.makeTarget ?? DEFAULTS.kicImage.makeTarget;
-    const buildOs = OPEN_SOURCE_TARGETS[target];
-    if (!buildOs) {
-        throw new Error(
-            `KicImage: make target "${target}" cannot be built here. ${target.includes("plus") ? "NGINX Plus builds need BuildKit secrets, which Pulumi's Docker provider cannot pass; build it with `make " + target + "`, push it, and use origin \"registry\" with that image." : `Use one of ${Object.keys(OPEN_SOURCE_TARGETS).join(", ")}.`}`,
-        );
+    const makeTarget = args.makeTarget ?? DEFAULTS.kicImage.makeTarget;
+    const targetProblem = makeTargetProblem(makeTarget);
+    if (targetProblem) throw new Error(`KicImage: makeTarget "${makeTarget}" ${targetProblem}. Use one of ${Object.keys(MAKE_TARGETS).join(", ")}.`);
+    const spec = MAKE_TARGETS[makeTarget]!;
+    const source = args.source ?? DEFAULTS.kicImage.source;
+    const classified = classifyKicSource(source);
+    if ("problem" in classified) throw new Error(`KicImage: source "${source}" ${classified.problem}. Use ${KIC_SOURCE_ALLOWED}.`);
+    if (spec.plus && !args.nginxRepo) {
+        throw new Error(`KicImage: makeTarget "${makeTarget}" builds NGINX Plus and needs nginxRepo, the NGINX Plus repository certificate and key (nginx-repo.crt and nginx-repo.key from MyF5) as files or environment variables.`);
     }
-    if (!args.sourceDir) throw new Error("KicImage: sourceDir is required when origin is \"source\" (a local checkout of nginx/kubernetes-ingress).");
-    const version = args.version ?? DEFAULTS.kicImage.version;
+    const version = args.version ?? kicSourceVersion(classified.source) ?? DEFAULTS.kicImage.version;
+    const secret = (id: string, s: BuildSecretSource) => ("file" in s ? { id, src: s.file } : { id, env: s.env });
     return {
-        context: args.sourceDir,
-        dockerfile: path.join(args.sourceDir, "build", "Dockerfile"),
-        // "container" compiles the controller inside Docker, so no Go toolchain is needed on the host.
-        target: "container",
-        buildArgs: { BUILD_OS: buildOs, IC_VERSION: version, ...nonce },
-        tag: `${version}-${buildOs}`,
+        origin: "source",
+        source,
+        location: classified.source,
+        makeTarget,
+        // The controller is compiled inside Docker (the Makefile's TARGET=container), so no Go toolchain is needed.
+        target: KIC_BUILD_STAGE,
+        dockerfile: KIC_DOCKERFILE,
+        buildArgs: { BUILD_OS: spec.buildOs, IC_VERSION: version, ...spec.args },
+        secrets: spec.plus && args.nginxRepo
+            ? [secret(NGINX_REPO_SECRET_IDS.certificate, args.nginxRepo.certificate), secret(NGINX_REPO_SECRET_IDS.key, args.nginxRepo.key)]
+            : [],
+        tag: `${version}-${makeTargetTag(makeTarget)}`,
     };
 }
 

@@ -12,10 +12,10 @@ import { Secrets, SecretsArgs } from "./secrets";
 
 /**
  * The ingress controller image. With a {@link PlatformArgs.registry} the platform copies `imageName` into
- * it (or builds it from `sourceDir` with `origin: "source"`) and the controller pulls it from there;
- * without one, the controller pulls `imageName` from where it is published.
+ * it (or builds it from `source` with `origin: "source"`) and the controller runs it by digest; without one,
+ * the controller pulls `imageName` from where it is published.
  */
-export type PlatformImageArgs = Pick<KicImageArgs, "origin" | "imageName" | "sourceDir" | "makeTarget" | "version" | "alwaysRebuild">;
+export type PlatformImageArgs = Pick<KicImageArgs, "origin" | "imageName" | "source" | "makeTarget" | "version" | "nginxRepo" | "alwaysRebuild">;
 
 /** The ingress controller's own settings; its image, registry credentials, load balancer and tracing come from the platform. */
 export type PlatformIngressArgs = Pick<IngressControllerArgs, "chart" | "nginxPlus" | "nginxJwt" | "replicas" | "serviceType" | "fqdn">;
@@ -82,7 +82,8 @@ export interface PlatformArgs {
  * Every add-on of the platform on one cluster, wired by their real dependencies rather than MARA's fixed
  * order: the log agent waits for the log store, the OpenTelemetry operator for cert-manager, the ingress
  * controller for its image; everything else installs in parallel. Pass the cluster's Kubernetes provider
- * (and, when the image is copied to a registry, a Docker provider) in `opts.providers`. Children are named
+ * (and, when the image is copied to a registry, a Docker provider whose `registryAuth` holds that registry's
+ * credentials and, for NGINX Plus images, the JWT for private-registry.nginx.com) in `opts.providers`. Children are named
  * `<name>-<add-on>`, so several platforms can share a stack.
  */
 export class Platform extends pulumi.ComponentResource {
@@ -117,20 +118,24 @@ export class Platform extends pulumi.ComponentResource {
         const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}) });
 
         this.secrets = new Secrets(`${name}-secrets`, args.secrets ?? {}, child("secrets"));
-        const image = args.image ?? {};
+        const image: PlatformImageArgs = args.image ?? {};
         if (args.registry) {
             // Loaded only where an image is pushed, so clusters without a registry never load @pulumi/docker.
             // eslint-disable-next-line @typescript-eslint/no-require-imports
             const { KicImage } = require("./kicImage") as typeof import("./kicImage");
             this.kicImage = new KicImage(
                 `${name}-kic-image`,
-                { ...image, repositoryUrl: args.registry.repositoryUrl, credentials: args.registry.credentials },
+                { ...image, repositoryUrl: args.registry.repositoryUrl },
                 child("kic-image"),
             );
         }
-        const [imageRepository, imageTag] = this.kicImage
-            ? [this.kicImage.repository, this.kicImage.tag]
-            : splitImageName(image.imageName ?? DEFAULTS.kicImage.imageName);
+        const published = splitImageName(image.imageName ?? DEFAULTS.kicImage.imageName);
+        // Pushed images run by the digest the registry recorded; a published reference as it is written.
+        const [imageRepository, imageTag, imageDigest] = this.kicImage
+            ? [this.kicImage.repository, this.kicImage.tag, this.kicImage.digest]
+            : published[1].startsWith("sha256:")
+              ? [published[0], undefined, published[1]]
+              : [published[0], published[1], undefined];
 
         this.certManager = new CertManager(`${name}-cert-manager`, args.certificates ?? {}, child("cert-manager"));
         this.observability = new Observability(`${name}-observability`, args.tracing ?? {}, { ...child("observability"), dependsOn: [this.certManager] });
@@ -141,6 +146,7 @@ export class Platform extends pulumi.ComponentResource {
                 ...args.ingress,
                 imageRepository,
                 imageTag,
+                imageDigest,
                 registryCredentials: registry?.needsPullSecret ? (registry.pullCredentials ?? registry.credentials) : undefined,
                 serviceAnnotations: { ...facts.loadBalancerAnnotations },
                 loadBalancerAddress: facts.loadBalancerAddress,

@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { CHARTS, ChartId, DEFAULTS, INFRA_TYPES, InfraType, KIC_VERSION, PATTERNS } from "../contracts";
+import { CHARTS, ChartId, DEFAULTS, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -534,18 +534,15 @@ export const KEYS = {
         legacy: ["kic:make_target"],
         type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
         default: DEFAULTS.kicImage.makeTarget,
-        description: "make target used when building the image from source (…-plus targets build NGINX Plus).",
+        description: "make target of nginx/kubernetes-ingress reproduced when building from source: debian-image, alpine-image, ubi-image, or an NGINX Plus target such as debian-image-plus (needs the repository certificate and key).",
         group: "Ingress controller image",
     }),
     kicSrcUrl: spec({
         key: "mara:kicSrcUrl",
         legacy: ["kic:src_url"],
-        type: text({
-            pattern: /^((https?|file|ssh):\/\/\S+|git@[\w.-]+:\S+|\/\S*|~\/\S*|\.{1,2}\/\S*)$/,
-            allowed: "an https:// tarball or git URL (with #tag), a git@host:org/repo.git URL, or a local path",
-        }),
-        default: `https://github.com/nginx/kubernetes-ingress.git#v${KIC_VERSION}`,
-        description: "Source of the ingress controller when mara:kicImageOrigin is source.",
+        type: text({ pattern: /^\S+$/, allowed: KIC_SOURCE_ALLOWED }),
+        default: DEFAULTS.kicImage.source,
+        description: "Source built when mara:kicImageOrigin is source: a git URL with #<tag> (BuildKit clones it), an https tarball, or a local directory (~ and paths relative to the project allowed).",
         group: "Ingress controller image",
     }),
     kicAlwaysRebuild: spec({
@@ -553,14 +550,14 @@ export const KEYS = {
         legacy: ["kic:always_rebuild"],
         type: boolean(),
         default: DEFAULTS.kicImage.alwaysRebuild,
-        description: "Rebuild the image from source on every update, even when its inputs did not change.",
+        description: "Pull or build the image and push it on every update, even when its inputs did not change; the cluster moves only if the digest changed.",
         group: "Ingress controller image",
     }),
     kicNginxPlusKeyPath: spec({
         key: "mara:kicNginxPlusKeyPath",
         legacy: [{ key: "kic:nginx_plus", field: "kic:key_path" }],
         type: text(),
-        description: "Accepted from MARA stack files but has no effect (warns): MARA used the NGINX Plus repository key (nginx-repo.key) to build Plus images, which needs BuildKit secrets; use a prebuilt Plus image with mara:nginxJwt.",
+        description: "NGINX Plus repository key (nginx-repo.key from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_KEY environment variable.",
         example: "/etc/ssl/nginx/nginx-repo.key",
         group: "Ingress controller image",
     }),
@@ -568,7 +565,7 @@ export const KEYS = {
         key: "mara:kicNginxPlusCertPath",
         legacy: [{ key: "kic:nginx_plus", field: "kic:cert_path" }],
         type: text(),
-        description: "Accepted from MARA stack files but has no effect (warns): MARA used the NGINX Plus repository certificate (nginx-repo.crt) to build Plus images; use a prebuilt Plus image with mara:nginxJwt.",
+        description: "NGINX Plus repository certificate (nginx-repo.crt from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_CRT environment variable.",
         example: "/etc/ssl/nginx/nginx-repo.crt",
         group: "Ingress controller image",
     }),
@@ -592,7 +589,7 @@ export const KEYS = {
         key: "mara:nginxJwt",
         type: secretText,
         secret: true,
-        description: "JWT for private-registry.nginx.com, to pull NGINX Plus images without a registry of our own.",
+        description: "JWT from MyF5 for private-registry.nginx.com: pulls NGINX Plus images (also into the cluster's registry, without docker login) and is the Plus license.",
         group: "Ingress controller image",
     }),
 

@@ -1,13 +1,51 @@
 /** Validation and typed settings of the NGINX Ingress Controller image (MARA's kic:* keys). */
-import { KIC_VERSION, splitImageName } from "../contracts";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import {
+    classifyKicSource,
+    KIC_SOURCE_ALLOWED,
+    kicSourceVersion,
+    MAKE_TARGETS,
+    makeTargetProblem,
+    NGINX_REPO_ENV,
+    NginxRepoCredentials,
+    splitImageName,
+} from "../contracts";
 import { KEYS } from "./keys";
 import type { MaraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import { Findings, secretOutput } from "./resolve";
 import type { Lookup } from "./lookup";
 
-/** Builds the image settings, checking NGINX Plus requirements. */
-export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings): MaraConfig["kic"] {
+/** The registry NGINX Plus images are pulled from with the JWT. */
+const NGINX_PLUS_REGISTRY = "private-registry.nginx.com";
+
+/** Where paths are resolved and files looked up; the real machine unless a test says otherwise. */
+export interface KicPaths {
+    /** Relative source paths start here (the project directory, where Pulumi runs the program). */
+    readonly cwd?: string;
+    /** `~` stands for this directory. */
+    readonly home?: string;
+    /** Environment variables consulted for the NGINX Plus repository certificate and key. */
+    readonly env?: Readonly<Record<string, string | undefined>>;
+    /** What is at a path: a file, a directory, something else, or nothing. */
+    readonly kind?: (path: string) => "file" | "directory" | "other" | undefined;
+}
+
+function pathKind(p: string): "file" | "directory" | "other" | undefined {
+    try {
+        const st = fs.statSync(p);
+        return st.isFile() ? "file" : st.isDirectory() ? "directory" : "other";
+    } catch {
+        return undefined;
+    }
+}
+
+/** Builds the image settings, checking sources, make targets and NGINX Plus requirements. */
+export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: KicPaths = {}): MaraConfig["kic"] {
+    const kindOf = paths.kind ?? pathKind;
+    const env = paths.env ?? process.env;
     // A value that did not parse reads as its default here; its problem is already recorded.
     let imageName = d("kicImageName");
     const repo = r("kicImageRepository");
@@ -22,26 +60,75 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings): MaraCo
     }
 
     const makeTarget = d("kicMakeTarget");
-    const keyPath = v("kicNginxPlusKeyPath");
-    const certPath = v("kicNginxPlusCertPath");
     const origin = d("kicImageOrigin");
-    if ((keyPath === undefined) !== (certPath === undefined)) {
-        const missing = keyPath === undefined ? "kicNginxPlusKeyPath" : "kicNginxPlusCertPath";
+    const srcUrl = d("kicSrcUrl");
+    const jwtSet = r("nginxJwt").value !== undefined;
+    const spec = MAKE_TARGETS[makeTarget];
+
+    // The source is checked whatever the origin, so a wrong value is found before someone switches to it.
+    const classified = classifyKicSource(srcUrl, paths);
+    let source = srcUrl;
+    let version: string | undefined;
+    if ("problem" in classified) {
         findings.problem({
-            key: KEYS[missing].key,
-            problem: "is not set, but its NGINX Plus partner is",
-            allowed: "both the key and the certificate path, or neither",
-            fix: configSetCommand(KEYS[missing].key, KEYS[missing].example ?? "<path>"),
+            key: keyOf("kicSrcUrl"),
+            value: srcUrl,
+            problem: classified.problem,
+            allowed: KIC_SOURCE_ALLOWED,
+            fix: configSetCommand(keyOf("kicSrcUrl"), KEYS.kicSrcUrl.default),
+        });
+    } else {
+        const s = classified.source;
+        source = s.kind === "directory" ? s.path : s.url;
+        version = kicSourceVersion(s);
+        if (origin === "source" && s.kind === "directory") {
+            const found = kindOf(s.path);
+            if (found !== "directory") {
+                findings.problem({
+                    key: keyOf("kicSrcUrl"),
+                    value: srcUrl,
+                    problem: found === undefined ? `names ${s.path}, which does not exist on this machine` : `names ${s.path}, which is not a directory`,
+                    allowed: KIC_SOURCE_ALLOWED,
+                    fix: `git clone --branch v${version ?? "5.5.4"} https://github.com/nginx/kubernetes-ingress.git ${s.path} (or ${configSetCommand(keyOf("kicSrcUrl"), KEYS.kicSrcUrl.default)} to let BuildKit fetch it)`,
+                });
+            } else if (kindOf(`${s.path}/build/Dockerfile`) !== "file") {
+                findings.problem({
+                    key: keyOf("kicSrcUrl"),
+                    value: srcUrl,
+                    problem: `names ${s.path}, which has no build/Dockerfile (not an nginx/kubernetes-ingress checkout)`,
+                    allowed: KIC_SOURCE_ALLOWED,
+                    fix: `point ${keyOf("kicSrcUrl")} at the root of a kubernetes-ingress checkout`,
+                });
+            }
+        }
+    }
+
+    if (origin === "source") {
+        const targetProblem = makeTargetProblem(makeTarget);
+        if (targetProblem) {
+            findings.problem({
+                key: keyOf("kicMakeTarget"),
+                value: makeTarget,
+                problem: targetProblem,
+                allowed: `one of ${Object.keys(MAKE_TARGETS).join(", ")}`,
+                fix: configSetCommand(keyOf("kicMakeTarget"), "debian-image"),
+            });
+        }
+    }
+
+    const resolve = (p: string) => path.resolve(paths.cwd ?? process.cwd(), p === "~" || p.startsWith("~/") ? path.join(paths.home ?? os.homedir(), p.slice(1)) : p);
+    const nginxRepo = repoCredentials({ r, v, d, keyOf }, findings, { kindOf, env, resolve }, origin === "source" && spec?.plus === true, makeTarget);
+
+    if (origin === "registry" && imageName.startsWith(`${NGINX_PLUS_REGISTRY}/`) && !jwtSet) {
+        findings.problem({
+            key: keyOf("kicImageName"),
+            value: imageName,
+            problem: `is pulled from ${NGINX_PLUS_REGISTRY}, which needs the NGINX Plus JWT, and mara:nginxJwt is not set`,
+            allowed: `an image from a public registry, or an image from ${NGINX_PLUS_REGISTRY} together with the JWT from MyF5 in mara:nginxJwt`,
+            fix: configSetCommand(KEYS.nginxJwt.key, "<jwt>", true),
         });
     }
-    if (keyPath !== undefined && certPath !== undefined) {
-        // MARA copied these into its source build; ours refuses Plus source builds (see below), so the
-        // files would be read by nothing. Say so rather than accept them silently.
-        findings.warn(
-            `${keyOf("kicNginxPlusKeyPath")} and ${keyOf("kicNginxPlusCertPath")} have no effect: NGINX Plus images are pulled from NGINX's registry with ${KEYS.nginxJwt.key}, and Plus source builds are not supported. Remove them, or set ${KEYS.nginxJwt.key} to use NGINX Plus.`,
-        );
-    }
-    if (v("ingressEnablePlus") && r("nginxJwt").value === undefined) {
+    if (v("ingressEnablePlus") && !jwtSet) {
         findings.problem({
             key: keyOf("ingressEnablePlus"),
             value: "true",
@@ -50,26 +137,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings): MaraCo
             fix: `${configSetCommand(KEYS.nginxJwt.key, "<jwt>", true)} (or ${configSetCommand(keyOf("ingressEnablePlus"), "false")})`,
         });
     }
-    if (origin === "source" && makeTarget.includes("plus")) {
-        findings.problem({
-            key: keyOf("kicMakeTarget"),
-            value: makeTarget,
-            problem: "builds NGINX Plus, which needs BuildKit secrets that Pulumi's Docker provider cannot pass",
-            allowed: "debian-image, alpine-image or ubi-image for source builds",
-            fix: `build the image with \`make ${makeTarget}\` and push it, then ${configSetCommand(KEYS.kicImageOrigin.key, "registry")} && ${configSetCommand(KEYS.kicImageName.key, "<your-registry>/nginx-plus-ingress:<tag>")}`,
-        });
-    }
-    const srcUrl = d("kicSrcUrl");
-    if (origin === "source" && !isLocalPath(srcUrl)) {
-        findings.problem({
-            key: keyOf("kicSrcUrl"),
-            value: srcUrl,
-            problem: "is not a local directory; source builds run from a checkout on this machine",
-            allowed: "an absolute path or file:// URL of a kubernetes-ingress checkout",
-            fix: `git clone --branch v${KIC_VERSION} https://github.com/nginx/kubernetes-ingress.git ~/kubernetes-ingress && ${configSetCommand(keyOf("kicSrcUrl"), "~/kubernetes-ingress")}`,
-        });
-    }
-    const plusImage = origin === "source" ? makeTarget.includes("plus") : imageName.includes("plus");
+    const plusImage = origin === "source" ? spec?.plus === true : imageName.includes("plus");
     if (v("ingressEnablePlus") && !plusImage) {
         findings.warn(
             `${keyOf("ingressEnablePlus")} is true but the ingress controller image (${origin === "source" ? `make target ${makeTarget}` : imageName}) ` +
@@ -81,13 +149,66 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings): MaraCo
         imageName,
         makeTarget,
         sourceUrl: srcUrl,
+        source,
+        version,
         alwaysRebuild: d("kicAlwaysRebuild"),
-        nginxPlus: keyPath !== undefined && certPath !== undefined ? { keyPath, certPath } : undefined,
+        nginxRepo,
         nginxJwt: secretOutput(r("nginxJwt")),
     };
 }
 
-/** Whether a source location is on this machine (path or file:// URL). */
-export function isLocalPath(url: string): boolean {
-    return url.startsWith("/") || url.startsWith("~/") || url.startsWith("./") || url.startsWith("../") || url.startsWith("file://");
+/**
+ * The NGINX Plus repository certificate and key for a Plus source build: MARA's `kic:nginx_plus` paths (both
+ * must name files), else the environment variables. The files are looked for only when a Plus image is built
+ * from source: MARA's own example stack file names them while pulling a published image.
+ */
+function repoCredentials(
+    { v, keyOf }: Lookup,
+    findings: Findings,
+    { kindOf, env, resolve }: { kindOf: (p: string) => "file" | "directory" | "other" | undefined; env: Readonly<Record<string, string | undefined>>; resolve: (p: string) => string },
+    needed: boolean,
+    makeTarget: string,
+): NginxRepoCredentials | undefined {
+    const keyPath = v("kicNginxPlusKeyPath");
+    const certPath = v("kicNginxPlusCertPath");
+    const files = { kicNginxPlusCertPath: certPath === undefined ? "" : resolve(certPath), kicNginxPlusKeyPath: keyPath === undefined ? "" : resolve(keyPath) };
+    if ((keyPath === undefined) !== (certPath === undefined)) {
+        const missing = keyPath === undefined ? "kicNginxPlusKeyPath" : "kicNginxPlusCertPath";
+        findings.problem({
+            key: KEYS[missing].key,
+            problem: "is not set, but its NGINX Plus partner is",
+            allowed: "both the key and the certificate path, or neither",
+            fix: configSetCommand(KEYS[missing].key, KEYS[missing].example ?? "<path>"),
+        });
+        return undefined;
+    }
+    if (!needed) return undefined;
+    if (keyPath !== undefined && certPath !== undefined) {
+        let ok = true;
+        for (const [id, file] of [["kicNginxPlusCertPath", certPath], ["kicNginxPlusKeyPath", keyPath]] as const) {
+            const found = kindOf(files[id]);
+            if (found !== "file") {
+                ok = false;
+                findings.problem({
+                    key: keyOf(id),
+                    value: file,
+                    problem: found === undefined ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${files[id]})`}` : `is a ${found === "directory" ? "directory" : "special file"}, not a file`,
+                    allowed: `the path of ${id === "kicNginxPlusCertPath" ? "nginx-repo.crt" : "nginx-repo.key"}, downloaded from MyF5 (absolute, or relative to the project directory)`,
+                    fix: `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "kicNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`,
+                });
+            }
+        }
+        return ok ? { certificate: { file: files.kicNginxPlusCertPath }, key: { file: files.kicNginxPlusKeyPath } } : undefined;
+    }
+    if (env[NGINX_REPO_ENV.certificate] && env[NGINX_REPO_ENV.key]) {
+        return { certificate: { env: NGINX_REPO_ENV.certificate }, key: { env: NGINX_REPO_ENV.key } };
+    }
+    findings.problem({
+        key: keyOf("kicMakeTarget"),
+        value: makeTarget,
+        problem: "builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set",
+        allowed: `${KEYS.kicNginxPlusCertPath.key} and ${KEYS.kicNginxPlusKeyPath.key} (MARA's kic:nginx_plus cert_path and key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables ${NGINX_REPO_ENV.certificate} and ${NGINX_REPO_ENV.key} holding them`,
+        fix: `${configSetCommand(KEYS.kicNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")} && ${configSetCommand(KEYS.kicNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")}`,
+    });
+    return undefined;
 }

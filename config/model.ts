@@ -3,7 +3,7 @@
  * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ChartSettings, InfraType } from "../contracts";
+import type { ChartSettings, InfraType, NginxRepoCredentials } from "../contracts";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -113,10 +113,18 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly imageOrigin: "registry" | "source";
         readonly imageName: string;
         readonly makeTarget: string;
+        /** The source location as configured (`mara:kicSrcUrl`). */
         readonly sourceUrl: string;
+        /** The source to build from: a git or tarball URL, or the configured directory made absolute (`~` expanded). */
+        readonly source: string;
+        /** The controller version the source names (`#v5.5.4`), when it names one. */
+        readonly version?: string;
         readonly alwaysRebuild: boolean;
-        /** NGINX Plus repository key and certificate paths, when building NGINX Plus. */
-        readonly nginxPlus?: { readonly keyPath: string; readonly certPath: string };
+        /**
+         * Where the NGINX Plus repository certificate and key are read at build time, for a Plus source build: the
+         * configured files, else the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY.
+         */
+        readonly nginxRepo?: NginxRepoCredentials;
         /** JWT for NGINX's private registry (secret), when configured. */
         readonly nginxJwt?: pulumi.Output<string>;
     };

@@ -77,7 +77,7 @@ export function validateConfig(raw: RawConfig): ValidationResult {
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
-    const kic = buildKic({ r, v, d, keyOf }, findings);
+    const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env });
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
     checkCertificates(v, keyOf, findings);

@@ -27,6 +27,8 @@ export const DEFAULTS = {
         // The controller release matching the pinned nginx-ingress chart (its appVersion).
         imageName: "nginx/nginx-ingress:5.5.4",
         makeTarget: "debian-image",
+        // The git repository at the release of the default image (KIC_VERSION below; a test keeps them equal).
+        source: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4",
         version: "source",
         alwaysRebuild: false,
         platform: "linux/amd64",

@@ -9,3 +9,4 @@ export * from "./defaults";
 export * from "./names";
 export * from "./patterns";
 export * from "./registry";
+export * from "./kicSource";

@@ -16,10 +16,11 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         image: {
             origin: kic.imageOrigin,
             imageName: kic.imageName,
-            sourceDir: kic.sourceUrl.replace(/^file:\/\//, ""),
+            source: kic.source,
             makeTarget: kic.makeTarget,
-            // The release named by the source URL's `#v<version>` fragment, written into the binary and the tag.
-            version: /#v?([\w.-]+)$/.exec(kic.sourceUrl)?.[1],
+            // The release the source names (`#v5.5.4`), written into the binary and the tag.
+            version: kic.version,
+            nginxRepo: kic.nginxRepo,
             alwaysRebuild: kic.alwaysRebuild,
         },
         ingress: {

@@ -121,7 +121,7 @@ async function main() {
     }));
 
     const work = ours.registrations.filter((r) => r.custom || r.remote);
-    const imageNode = [...graph.values()].find((n) => n.reg.type === "docker:index/image:Image");
+    const imageNode = [...graph.values()].find((n) => n.reg.type === "docker:index/registryImage:RegistryImage");
     emitResult({
         infra,
         msPerMinute,
@@ -154,7 +154,7 @@ async function main() {
         checks: {
             // README: "the ingress controller [waits] for its image". Does its Helm release wait for the push?
             ingressReleaseWaitsForImagePush: imageNode
-                ? waitsFor(graph, urnNamed(graph, "ingress-controller-release"), (n) => n.reg.type === "docker:index/image:Image")
+                ? waitsFor(graph, urnNamed(graph, "ingress-controller-release"), (n) => n.reg.type === "docker:index/registryImage:RegistryImage")
                 : undefined,
             imagePushStartsAtMinutes: imageNode ? (imageNode.reg.startedMs - ours.declaredAtMs) / msPerMinute : undefined,
         },

@@ -70,7 +70,7 @@ export const FINDINGS: readonly Finding[] = [
     },
     {
         id: "image-push-waits-for-cluster",
-        waiter: "docker:index/image:Image kic-image-image (through its parents KicImage → Platform)",
+        waiter: "docker:index/remoteImage:RemoteImage kic-image-pull and the push after it (through their parents KicImage → Platform)",
         waitsFor: "pulumi:providers:kubernetes kubeconfig-provider, and so the whole cluster (EKS control plane and nodes, DOKS)",
         why:
             "KicImage is a child of Platform, and Platform's own registration waits for the providers it is given (`{ providers: [cluster.provider] }` in index.ts), " +

@@ -45,7 +45,8 @@ describe("mara plan on MARA's own stack file format", () => {
         expect(r.stdout).toContain("3. ClusterDrain: drain  (mara:infra:ClusterDrain, 1 resource)  after Vpc, Eks");
         expect(r.stdout).toContain("4. Kubeconfig  (mara:infra:Kubeconfig, 1 resource)  after Eks, ClusterDrain: drain");
         expect(r.stdout).toMatch(/5\. Platform {2}\(mara:platform:Platform, \d+ resources in all\) {2}after Ecr, Kubeconfig/);
-        expect(r.stdout).toContain("├─ 1. KicImage  (mara:registry:KicImage, 1 resource)  after Ecr");
+        // Pull, tag and push.
+        expect(r.stdout).toContain("├─ 1. KicImage  (mara:registry:KicImage, 3 resources)  after Ecr");
         // The controller is deployed once its image is in the registry, not before.
         expect(r.stdout).toMatch(/├─ 2\. IngressController .* after KicImage/);
         expect(r.stdout).toMatch(/LogAgent .* after Secrets, Logstore, Kubeconfig/);

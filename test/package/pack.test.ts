@@ -51,7 +51,7 @@ function run(command: string, args: string[], cwd: string): { stdout: string; se
 
 /** A consumer using each entry point; `@ts-expect-error` lines fail the check if the types were lost to `any`. */
 const CONSUMER = `import * as pulumi from "@pulumi/pulumi";
-import { CertManager, CHARTS, DEFAULTS, Eks, type EksArgs, IngressController, Kubeconfig, Platform, type PlatformArgs, planKicImage, Vpc } from "mara-platform";
+import { CertManager, CHARTS, DEFAULTS, Eks, type EksArgs, IngressController, Kubeconfig, Platform, type PlatformArgs, REMOTE_BUILD_CONTEXT, Vpc } from "mara-platform";
 import { loadConfig, type MaraConfig } from "mara-platform/config";
 import { createInfrastructure, EKS_PLATFORM, type ClusterInfrastructure } from "mara-platform/providers";
 import { platformArgsFromConfig } from "mara-platform/program";
@@ -71,7 +71,7 @@ export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replica
 // @ts-expect-error the facts about the cluster are required
 export const withoutFacts: PlatformArgs = { ingress: { replicas: 2 } };
 export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure, (c: MaraConfig, i: ClusterInfrastructure) => PlatformArgs] = [loadConfig, createInfrastructure, platformArgsFromConfig];
-export const dockerfile: string = planKicImage({}).dockerfile;
+export const remoteContext: string = REMOTE_BUILD_CONTEXT;
 `;
 
 /** Loads each entry point with plain Node.js and reports what a consumer would rely on at run time. */
@@ -82,14 +82,14 @@ const providers = require("mara-platform/providers");
 const program = require("mara-platform/program");
 let deep = "importable";
 try { require("mara-platform/dist/components/eks"); } catch (e) { deep = e.code; }
-const dockerfile = lib.planKicImage({}).dockerfile;
+const remoteContext = lib.REMOTE_BUILD_CONTEXT;
 console.log(JSON.stringify({
     components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"].filter((c) => typeof lib[c] === "function"),
     charts: Object.keys(lib.CHARTS).length,
     configKeys: Object.keys(config.KEYS).length > 50,
     program: typeof program.platformArgsFromConfig,
     infraTypes: Object.keys(providers.INFRASTRUCTURE),
-    dockerfile: fs.existsSync(dockerfile) ? require("path").relative(process.cwd(), dockerfile).split(require("path").sep).join("/") : "missing",
+    remoteContext: fs.existsSync(require("path").join(remoteContext, "README.md")) ? remoteContext.split(require("path").sep).join("/") : "missing",
     deep,
 }));
 `;
@@ -133,7 +133,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     });
 
-    it("contains the compiled library with declarations and maps, the Dockerfile, the README and the docs", () => {
+    it("contains the compiled library with declarations and maps, KicImage's remote build context, the README and the docs", () => {
         const files = report.files.map((f) => f.path);
         for (const file of [
             "package.json",
@@ -151,7 +151,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             "dist/program/index.d.ts",
             "dist/providers/index.js",
             "dist/providers/index.d.ts",
-            "dist/components/docker/Dockerfile.mirror",
+            "dist/components/docker/README.md",
         ]) {
             expect(files).toContain(file);
         }
@@ -203,7 +203,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         timings.typecheck = run(process.execPath, [TSC, "-p", consumer], consumer).seconds;
     }, 120_000);
 
-    it("loads every entry point with Node.js and finds KicImage's Dockerfile inside the package", () => {
+    it("loads every entry point with Node.js and finds KicImage's remote build context inside the package", () => {
         const { stdout, seconds } = run(process.execPath, ["-e", SMOKE], consumer);
         timings.load = seconds;
         expect(JSON.parse(stdout)).toEqual({
@@ -212,7 +212,8 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             configKeys: true,
             program: "function",
             infraTypes: ["aws", "digitalocean", "linode", "kubeconfig"],
-            dockerfile: "node_modules/mara-platform/dist/components/docker/Dockerfile.mirror",
+            // Relative to the project, so the image's inputs are the same wherever the project is checked out.
+            remoteContext: "node_modules/mara-platform/dist/components/docker",
             deep: "ERR_PACKAGE_PATH_NOT_EXPORTED",
         });
     }, 60_000);

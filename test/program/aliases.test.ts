@@ -46,6 +46,15 @@ const SCENARIOS: Record<string, () => RawConfig> = {
         ),
 };
 
+/**
+ * Resources replaced on purpose, not renamed: KicImage's `docker.Image` (which pulled with the host's `docker login`
+ * only and could not pass BuildKit secrets) became a pull or build, a tag and a push (issue 14). Deleting the old
+ * `docker.Image` removes nothing from the registry (its documentation: it does not delete tags), so the update
+ * pushes the same image again under the new resources and the cluster keeps running it.
+ */
+const REPLACED_OLD = /\$mara:registry:KicImage\$docker:index\/image:Image::/;
+const REPLACED_NEW = /\$mara:registry:KicImage\$docker:index\/(remoteImage:RemoteImage|tag:Tag|registryImage:RegistryImage)::/;
+
 /** For each old URN, the current resources that answer to it (by URN or alias). */
 function matches(old: readonly string[], regs: readonly Registration[]): Map<string, Registration[]> {
     const out = new Map(old.map((u) => [u, [] as Registration[]]));
@@ -59,19 +68,23 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
     it("updates in place: each old resource is matched by exactly one current resource, and nothing is new", async () => {
         const run = await runProgram(SCENARIOS[scenario]!(), { engineUrns: true });
         expect(run.error).toBeUndefined();
-        const old = RECORDED[scenario]!;
-        expect(old.length).toBeGreaterThan(70);
+        const recorded = RECORDED[scenario]!;
+        expect(recorded.length).toBeGreaterThan(70);
+        const old = recorded.filter((u) => !REPLACED_OLD.test(u));
+        const current = run.registrations.filter((r) => !REPLACED_NEW.test(r.urn!));
 
-        const found = matches(old, run.registrations);
+        const found = matches(old, current);
         const unmatched = old.filter((u) => found.get(u)!.length === 0);
         const ambiguous = old.filter((u) => found.get(u)!.length > 1);
         expect(unmatched, "old resources the update would delete").toEqual([]);
         expect(ambiguous, "old resources claimed twice").toEqual([]);
 
         const oldSet = new Set(old);
-        const created = run.registrations.filter((r) => ![r.urn!, ...(r.aliases ?? [])].some((u) => oldSet.has(u))).map((r) => r.urn);
+        const created = current.filter((r) => ![r.urn!, ...(r.aliases ?? [])].some((u) => oldSet.has(u))).map((r) => r.urn);
         expect(created, "resources the update would create").toEqual([]);
-        expect(run.registrations).toHaveLength(old.length);
+        expect(current).toHaveLength(old.length);
+        // The replacement is only KicImage's image, and only where a registry receives it.
+        expect(recorded.length - old.length).toBe(run.registrations.length - current.length > 0 ? 1 : 0);
     });
 });
 

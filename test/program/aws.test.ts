@@ -70,7 +70,8 @@ describe.each(FIXTURES)("stack file %s", (name) => {
         expect(Object.keys(outputs).sort()).toEqual(
             [
                 ...["azs", "cluster_name", "infra_type", "kubeconfig", "oidc_provider_arn", "private_subnet_ids", "public_subnet_ids", "registry_id", "repository_url", "vpc_id"],
-                ...["kic_image", "lb_ingress_hostname", "lb_ingress_ip", "ingress_class", "cluster_issuer", "elasticsearch_url", "kibana_url"],
+                ...["kic_image_origin", "kic_image_source", "kic_make_target", "kic_image", "kic_image_repository", "kic_image_tag", "kic_image_digest", "kic_image_ref"],
+                ...["lb_ingress_hostname", "lb_ingress_ip", "ingress_class", "cluster_issuer", "elasticsearch_url", "kibana_url"],
                 ...["prometheus_address", "grafana_address", "statsd_host", "otlp_grpc_endpoint"],
                 ...["application_url", "demo_login", "accountsdbmon_status", "ledgerdbmon_status"],
             ].sort(),
@@ -83,6 +84,19 @@ describe.each(FIXTURES)("stack file %s", (name) => {
         }
         expect(outputs.infra_type).toBe("aws");
         expect(await promiseOf(outputs.repository_url as pulumi.Output<string>)).toMatch(/^123456789012\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com\/ingress-controller-dev$/);
+    });
+
+    it("exports what MARA's kic-image-build and kic-image-push projects exported, under this project's names", async () => {
+        const o = up.outputs!;
+        const repo = await promiseOf(o.repository_url as pulumi.Output<string>);
+        const value = async (k: string) => (pulumi.Output.isInstance(o[k]) ? promiseOf(o[k] as pulumi.Output<unknown>) : o[k]);
+        expect(await value("kic_image_origin")).toBe("registry");
+        expect(await value("kic_image_source")).toMatch(/^nginx\/nginx-ingress:/);
+        expect(await value("kic_make_target")).toBeUndefined();
+        expect(await value("kic_image_repository")).toBe(repo);
+        expect(await value("kic_image")).toBe(`${repo}:${await value("kic_image_tag")}`);
+        expect(await value("kic_image_digest")).toBe(`sha256:${"ab".repeat(32)}`);
+        expect(await value("kic_image_ref")).toBe(`${repo}@sha256:${"ab".repeat(32)}`);
     });
 
     it("never exports the registry's push credentials", async () => {

@@ -159,8 +159,9 @@ describe("the drain in Pulumi's dynamic-provider host", () => {
         await host.delete("mara-dev-drain", URN, { ...inputs, ...fast, kubeconfig: await cluster(k8s) });
         expect(world.aws.deleted.sort()).toEqual(["arn:lb/h", "vol-h1"]);
         expect(k8s.deletedServices).toEqual(["shop/api"]);
-        expect(host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: keeps volume PersistentVolume pvc-h2 (vol-h2): its PersistentVolume's reclaim policy is Retain");
-        expect(host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: nothing this cluster created is left (1 resource(s) kept, listed above); the cluster can be deleted.");
+        // The host writes its log to a pipe the gRPC answer can overtake: wait for the line rather than read once.
+        await expect.poll(() => host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: keeps volume PersistentVolume pvc-h2 (vol-h2): its PersistentVolume's reclaim policy is Retain");
+        await expect.poll(() => host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: nothing this cluster created is left (1 resource(s) kept, listed above); the cluster can be deleted.");
     });
 
     it("deletes on DigitalOcean and Linode through the serialized code", async () => {
@@ -208,14 +209,15 @@ describe("the drain in Pulumi's dynamic-provider host", () => {
         const k8s = new FakeKubernetes([], [], [{ name: "elasticsearches.elasticsearch.k8s.elastic.co", group: "elasticsearch.k8s.elastic.co" }]);
         await host.delete("mara-dev-drain", URN, { ...first["mara-kubeconfig"]!.drain, ...fast, removeCrds: true, kubeconfig: await cluster(k8s) });
         expect(k8s.deletedCrds).toEqual([]);
-        expect(host.output()).toMatch(/\[mara drain\] .*: an existing cluster; the drain deletes nothing in it or in any cloud\./);
+        // The host writes its log to a pipe the gRPC answer can overtake: wait for the line rather than read once.
+        await expect.poll(() => host.output()).toMatch(/\[mara drain\] .*: an existing cluster; the drain deletes nothing in it or in any cloud\./);
 
         world.aws = new FakeAws([], [], [], [], [{ id: "vol-x", state: "available", tags: { CSIVolumeName: "pvc-x" } }]);
         const gone = await serveKubernetes(new FakeKubernetes());
         await gone.close();
         await host.delete("mara-dev-drain", URN, { ...first["minimal-aws"]!.drain, ...fast, kubeconfig: gone.kubeconfig });
         expect(world.aws.deleted).toEqual([]);
-        expect(host.output()).toContain("Nothing can be proven to be this cluster's, so the drain deletes nothing");
+        await expect.poll(() => host.output()).toContain("Nothing can be proven to be this cluster's, so the drain deletes nothing");
     });
 });
 

@@ -102,10 +102,18 @@ describe("platform on AWS", () => {
 
     it("deploys the image KicImage pushed to ECR, through an NLB", async () => {
         const values = release("platform-ingress-controller-release").inputs!.values as { controller: { image: unknown } };
-        expect(values.controller.image).toEqual({ repository: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev", tag: "5.5.4", pullPolicy: "IfNotPresent" });
-        const image = find(regs, "docker:index/image:Image", "platform-kic-image-image");
-        expect(image.inputs).toMatchObject({ imageName: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev:5.5.4", buildOnPreview: false });
-        expect(isWrappedSecret(image.inputs!.registry)).toBe(true);
+        // By the digest the registry recorded for the push: a tag moved later does not change the running controller.
+        expect(values.controller.image).toEqual({
+            repository: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev",
+            digest: `sha256:${"ab".repeat(32)}`,
+            pullPolicy: "IfNotPresent",
+        });
+        const push = find(regs, "docker:index/registryImage:RegistryImage", "platform-kic-image-push");
+        expect(push.inputs).toMatchObject({ name: "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ingress-controller-dev:5.5.4", keepRemotely: true });
+        // The release waits for the push.
+        expect(release("platform-ingress-controller-release").dependencies).toContain(push.urn);
+        const docker = find(regs, "pulumi:providers:docker", "docker");
+        expect(isWrappedSecret(docker.inputs!.registryAuth)).toBe(true);
         const service = find(regs, "kubernetes:core/v1:Service", "platform-ingress-controller-service");
         expect((service.inputs!.metadata as { annotations: Record<string, string> }).annotations["service.beta.kubernetes.io/aws-load-balancer-type"]).toBe("nlb");
         expect(await promiseOf(run.outputs!.lb_ingress_hostname as pulumi.Output<string>)).toBe("a1b2c3-123.elb.us-east-1.amazonaws.com");

@@ -98,7 +98,14 @@ describe("DigitalOcean", () => {
     it("creates a registry, pushes the image there and gives the ingress namespace a read-only pull secret", () => {
         expect(find(regs(), "digitalocean:index/containerRegistry:ContainerRegistry", "docr-registry").inputs).toMatchObject({ name: "mara-dev-x7k2p9", subscriptionTierSlug: "starter", region: "sfo3" });
         expect(find(regs(), "digitalocean:index/containerRegistryDockerCredentials:ContainerRegistryDockerCredentials", "docr-pull").inputs).toMatchObject({ write: false });
-        expect(find(regs(), "docker:index/image:Image", "platform-kic-image-image").inputs!.imageName).toBe("registry.digitalocean.com/mara-dev-x7k2p9/nginx-ingress:5.5.4");
+        expect(find(regs(), "docker:index/registryImage:RegistryImage", "platform-kic-image-push").inputs!.name).toBe("registry.digitalocean.com/mara-dev-x7k2p9/nginx-ingress:5.5.4");
+        // DigitalOcean's registry takes the API token as user name and password, from the Docker provider (whose
+        // object-valued settings the SDK sends as JSON text).
+        const auth = find(regs(), "pulumi:providers:docker", "docker").inputs!.registryAuth;
+        expect(isWrappedSecret(auth)).toBe(true);
+        expect(JSON.parse(unwrapSecrets(auth) as string)).toEqual([
+            { address: "registry.digitalocean.com", username: "do-api-token-from-config", password: "do-api-token-from-config" },
+        ]);
         const pull = find(regs(), "kubernetes:core/v1:Secret", "platform-ingress-controller-pull-secret");
         const doc = JSON.parse((unwrapSecrets(pull.inputs!.stringData) as Record<string, string>)[".dockerconfigjson"]!);
         expect(Object.keys(doc.auths)).toEqual(["registry.digitalocean.com"]);
@@ -116,7 +123,7 @@ describe("DigitalOcean", () => {
         const run2 = await runProgram(withAdopt);
         expect(run2.error).toBeUndefined();
         expect(ofType(run2.registrations, "digitalocean:index/containerRegistry:ContainerRegistry")).toEqual([]);
-        expect(find(run2.registrations, "docker:index/image:Image", "platform-kic-image-image").inputs!.imageName).toBe("registry.digitalocean.com/company-registry/nginx-ingress:5.5.4");
+        expect(find(run2.registrations, "docker:index/registryImage:RegistryImage", "platform-kic-image-push").inputs!.name).toBe("registry.digitalocean.com/company-registry/nginx-ingress:5.5.4");
     });
 });
 
@@ -167,7 +174,10 @@ describe("Linode", () => {
         const raw = fixture("mara-lke", { secrets: { ...SECRETS, "mara:registryPassword": "registry-token" } });
         const values = { ...raw.values, "mara:registryServer": "ghcr.io", "mara:registryRepository": "acme/nginx-ingress", "mara:registryUsername": "acme-bot", "mara:registryPassword": "registry-token" };
         const r = await runProgram({ ...raw, values, secretKeys: new Set([...raw.secretKeys, "mara:registryPassword"]) });
-        expect(find(r.registrations, "docker:index/image:Image", "platform-kic-image-image").inputs!.imageName).toBe("ghcr.io/acme/nginx-ingress:5.5.4");
+        expect(find(r.registrations, "docker:index/registryImage:RegistryImage", "platform-kic-image-push").inputs!.name).toBe("ghcr.io/acme/nginx-ingress:5.5.4");
+        expect(JSON.parse(unwrapSecrets(find(r.registrations, "pulumi:providers:docker", "docker").inputs!.registryAuth) as string)).toEqual([
+            { address: "ghcr.io", username: "acme-bot", password: "registry-token" },
+        ]);
         expect(ofType(r.registrations, "kubernetes:core/v1:Secret").map((s) => s.name)).toContain("platform-ingress-controller-pull-secret");
     });
 });

@@ -6,6 +6,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stackFile } from "../support/config";
 import { find, Registration } from "../support/mocks";
@@ -114,5 +115,13 @@ describe("render tier: each rule fails when broken", () => {
         expect(found).toContain(
             "ClusterIssuer platform-cert-manager-selfsigned: is checked by admission webhook webhook.cert-manager.io (failurePolicy Fail) of release platform-cert-manager-release, but does not wait for that release",
         );
+    }, 300_000);
+
+    it("values-unknown: a release whose whole values object is unknown on a first preview (values built inside an apply)", async () => {
+        const regs = await baseRun();
+        find(regs, RELEASE_TYPE, "platform-ingress-controller-release").inputs!.values = pulumi.unknown;
+        expect(of(await checkRun(regs, { probeIgnoredKeys: false }), "values-unknown")).toEqual([
+            "release platform-ingress-controller-release (nginx-ingress@2.6.4): the whole values object is unknown on a first preview, so nothing of the release can be shown or rendered; pass the unknown parts as nested Outputs instead of building the values inside an apply",
+        ]);
     }, 300_000);
 });

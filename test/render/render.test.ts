@@ -9,6 +9,7 @@ import * as fs from "fs";
 import { describe, expect, it } from "vitest";
 import { fixture, FIXTURES } from "../support/config";
 import { runProgram } from "../support/program";
+import { releasesOf } from "./collect";
 import { checkRun, Finding, SKIPPED_SCHEMA_REFS } from "./tier";
 
 const SECRETS = {
@@ -63,6 +64,13 @@ describe("render tier: what Helm 3 and Kubernetes 1.35 say about each fixture", 
             }, 300_000);
         }
     }
+
+    it("renders the ingress controller on a first preview: only the image, pushed later, is unknown", async () => {
+        const run = await runProgram(fixture("canonical-aws", { secrets: SECRETS }), { preview: true });
+        const ingress = releasesOf(run.registrations).find((r) => r.chart === "nginx-ingress")!;
+        expect(ingress.valuesUnknown).toBe(false);
+        expect(ingress.placeholders.sort()).toEqual(["controller.image.digest", "controller.image.repository"]);
+    }, 300_000);
 
     it("says which remote $refs of a values schema were not checked", () => {
         // nginx-ingress 2.6.4 refers to Kubernetes definitions on the internet; they are accepted as anything here

@@ -21,7 +21,8 @@ export type Rule =
     | "kubernetes-schema"
     | "crd-schema"
     | "dependency"
-    | "controller-flags";
+    | "controller-flags"
+    | "values-unknown";
 
 /** One thing Helm or Kubernetes would refuse or ignore. */
 export interface Finding {
@@ -242,6 +243,12 @@ function controllerFlags(objects: KubeObject[]): { image: string; flags: string[
     return undefined;
 }
 
+/** The tag under which the program pushed an image to `repository` (a `docker.RegistryImage` named `repository:tag`). */
+function pushedTag(regs: Registration[], repository: string): string | undefined {
+    const pushed = regs.find((r) => r.type === "docker:index/registryImage:RegistryImage" && String(r.inputs?.name).startsWith(`${repository}:`));
+    return pushed ? String(pushed.inputs!.name).slice(repository.length + 1) : undefined;
+}
+
 /** Everything Helm and Kubernetes would object to in one program run. */
 export async function checkRun(regs: Registration[], opts: CheckOptions = {}): Promise<Finding[]> {
     const findings: Finding[] = [];
@@ -257,8 +264,12 @@ export async function checkRun(regs: Registration[], opts: CheckOptions = {}): P
                 add("chart-archive", subject, `no vendored archive test/charts/${spec.chart}-${spec.version}.tgz: the chart version the program installs cannot be rendered; vendor it (tools/refresh-charts.ts) or pin a vendored version in contracts/charts.ts`);
                 return;
             }
-            // A first preview may not know the values yet; nothing is rendered then, as Pulumi's provider does not either.
-            if (spec.valuesUnknown) return;
+            // Values wholly unknown on a first preview hide the whole release from the preview and from this tier: Pulumi's
+            // provider can neither show nor render it. Unknown parts belong inside the values, as nested Outputs.
+            if (spec.valuesUnknown) {
+                add("values-unknown", subject, "the whole values object is unknown on a first preview, so nothing of the release can be shown or rendered; pass the unknown parts as nested Outputs instead of building the values inside an apply");
+                return;
+            }
             const validate = valuesValidator(archive, spec.chart);
             // Helm checks the schema against the values it renders with: the chart's defaults overlaid with the release's.
             if (validate && !validate(coalesce(chartContents(archive).defaults, spec.values))) add("values-schema", subject, `values do not match the chart's values.schema.json: ${errorText(validate).join("; ")}`);
@@ -276,9 +287,11 @@ export async function checkRun(regs: Registration[], opts: CheckOptions = {}): P
             }
             if (spec.chart === "nginx-ingress") {
                 const ctl = controllerFlags(objects);
-                const tag = ctl?.image.split("@")[0]!.split("/").at(-1)!.split(":")[1];
-                if (!ctl || !tag) add("controller-flags", subject, "the rendered manifests have no ingress controller container with a tagged image");
-                else if (spec.placeholders.length === 0) {
+                // A digest reference has no tag in it: the version is the tag the program pushed that image under.
+                const tag = ctl?.image.includes("@") ? pushedTag(regs, ctl.image.split("@")[0]!) : ctl?.image.split("/").at(-1)!.split(":")[1];
+                // On a first preview the pushed image (its repository, digest and tag) may not be known yet; `up` checks it.
+                if (!ctl || (!tag && spec.placeholders.length === 0)) add("controller-flags", subject, "the rendered manifests have no ingress controller container with a tagged image, or a digest the program pushed under a tag");
+                else if (tag && spec.placeholders.length === 0) {
                     const undefinedFlags = flagsUndefinedBy(tag, ctl.flags);
                     if (!KIC_CHARTS[spec.version]) add("controller-flags", subject, kicImageProblem(spec.version, tag)!);
                     else if (undefinedFlags.length > 0) {

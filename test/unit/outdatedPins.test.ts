@@ -5,6 +5,7 @@
  * a component that the list does not know.
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -95,8 +96,12 @@ describe("a stack's pins", () => {
         const digest = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageName": `nginx/nginx-ingress@sha256:${"a".repeat(64)}` }))));
         expect(digest.find((p) => p.name === "nginx/nginx-ingress")?.source).toEqual({ type: "none", reason: "pinned by digest; digests have no newer versions" });
 
-        const checkout = "/src/kubernetes-ingress";
-        const source = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageOrigin": "source", "mara:kicSrcUrl": checkout }, { files: [checkout] }))));
+        // A real checkout: validation looks for its build/Dockerfile.
+        const checkout = fs.mkdtempSync(path.join(os.tmpdir(), "mara-kic-"));
+        fs.mkdirSync(path.join(checkout, "build"));
+        fs.writeFileSync(path.join(checkout, "build", "Dockerfile"), "FROM scratch\n");
+        const source = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageOrigin": "source", "mara:kicSrcUrl": checkout }))));
+        fs.rmSync(checkout, { recursive: true, force: true });
         const kic = source.find((p) => p.kind === "image" && p.usedBy === "NGINX Ingress Controller")!;
         expect(kic).toMatchObject({ pinned: checkout, setBy: "mara:kicSrcUrl", source: { type: "none" } });
     });

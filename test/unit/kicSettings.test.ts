@@ -1,0 +1,187 @@
+/**
+ * The ingress controller image settings: source locations in every form MARA took, make targets, and the NGINX
+ * Plus repository certificate and key, checked before anything is created, against real files.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigProblem, formatProblem, validateConfig } from "../../config";
+import { classifyKicSource, DEFAULTS, KIC_VERSION, kicSourceVersion } from "../../contracts";
+import { aws } from "../support/config";
+
+let dir: string;
+let checkout: string;
+let crt: string;
+let key: string;
+beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-kic-"));
+    checkout = path.join(dir, "kubernetes-ingress");
+    fs.mkdirSync(path.join(checkout, "build"), { recursive: true });
+    fs.writeFileSync(path.join(checkout, "build", "Dockerfile"), "FROM scratch\n");
+    crt = path.join(dir, "nginx-repo.crt");
+    key = path.join(dir, "nginx-repo.key");
+    fs.writeFileSync(crt, "-----BEGIN CERTIFICATE-----\nREPO-CERT\n");
+    fs.writeFileSync(key, "-----BEGIN PRIVATE KEY-----\nREPO-KEY\n");
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const plusPaths = (c: string, k: string) => ({ "kic:nginx_plus": JSON.stringify({ "kic:cert_path": c, "kic:key_path": k }) });
+const problemsOf = (values: Record<string, string>, env: Record<string, string> = {}) => validateConfig(aws(values, { env })).problems;
+const only = (values: Record<string, string>, env: Record<string, string> = {}): ConfigProblem => {
+    const found = problemsOf(values, env);
+    expect(found, found.map(formatProblem).join("\n")).toHaveLength(1);
+    return found[0]!;
+};
+
+describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
+    const base = { home: "/home/dev", cwd: "/work/project" };
+    it.each([
+        ["https://github.com/nginx/kubernetes-ingress.git#v5.5.4", { kind: "git", url: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4", ref: "v5.5.4" }],
+        ["https://github.com/nginx/kubernetes-ingress.git", { kind: "git", url: "https://github.com/nginx/kubernetes-ingress.git", ref: undefined }],
+        ["https://gitlab.example.com/mirrors/kic.git#release-5.5:sub", { kind: "git", url: "https://gitlab.example.com/mirrors/kic.git#release-5.5:sub", ref: "release-5.5" }],
+        ["git@github.com:nginx/kubernetes-ingress.git#v5.5.4", { kind: "git", url: "git@github.com:nginx/kubernetes-ingress.git#v5.5.4", ref: "v5.5.4" }],
+        ["ssh://git@github.com/nginx/kubernetes-ingress.git", { kind: "git", url: "ssh://git@github.com/nginx/kubernetes-ingress.git", ref: undefined }],
+        ["https://github.com/nginx/kubernetes-ingress/archive/refs/tags/v5.5.4.tar.gz", { kind: "git", url: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4", ref: "v5.5.4" }],
+        ["https://artifacts.example.com/kic-5.5.4.tgz", { kind: "tarball", url: "https://artifacts.example.com/kic-5.5.4.tgz" }],
+        ["/opt/src/kubernetes-ingress", { kind: "directory", path: "/opt/src/kubernetes-ingress", ref: undefined }],
+        ["~/kubernetes-ingress", { kind: "directory", path: "/home/dev/kubernetes-ingress", ref: undefined }],
+        ["~", { kind: "directory", path: "/home/dev", ref: undefined }],
+        ["./vendor/kic", { kind: "directory", path: "/work/project/vendor/kic", ref: undefined }],
+        ["../kic", { kind: "directory", path: "/work/kic", ref: undefined }],
+        ["file:///opt/src/kic#v5.5.4", { kind: "directory", path: "/opt/src/kic", ref: "v5.5.4" }],
+        ["file://~/src/kic#5.5.3", { kind: "directory", path: "/home/dev/src/kic", ref: "5.5.3" }],
+    ])("%s", (url, source) => {
+        expect(classifyKicSource(url, base)).toEqual({ source });
+    });
+
+    it.each([
+        ["http://example.com/kic.tar.gz", "is a plain http URL; the sources are fetched over https only"],
+        ["https://example.com/kic.tar.gz#v5.5.4", "is a tarball URL with a #fragment; a tarball has no refs (name the release in the file, or use the .git URL with #<tag>)"],
+        ["https://github.com/nginx/kubernetes-ingress", "is neither a git repository (ending in .git) nor a tarball (ending in .tar.gz, .tgz, .tar, .tar.bz2 or .tar.xz)"],
+        ["/tmp/kic.tar.gz", "is a local tarball; Docker builds from a directory or a URL, so extract it and give the directory"],
+        ["kubernetes-ingress", "is not a git URL, an https tarball URL or a local directory"],
+        ["ftp://example.com/kic.git", "is not a git URL, an https tarball URL or a local directory"],
+    ])("refuses %s", (url, problem) => {
+        expect(classifyKicSource(url)).toEqual({ problem });
+    });
+
+    it.each([
+        ["https://x/kic.git#v5.5.4", "5.5.4"],
+        ["https://x/kic.git#5.5.4-rc.1", "5.5.4-rc.1"],
+        ["https://x/kic.git#main", undefined],
+        ["https://x/kubernetes-ingress-5.5.3.tar.gz", "5.5.3"],
+        ["https://x/v5.5.4-rc.1.tar.gz", "5.5.4-rc.1"],
+        ["https://x/nightly.tar.gz", undefined],
+        ["/src/kic#v5.5.2", "5.5.2"],
+        ["/src/kic", undefined],
+    ])("the version %s names is %s", (url, version) => {
+        const c = classifyKicSource(url);
+        expect("source" in c && kicSourceVersion(c.source)).toBe(version);
+    });
+
+    it("builds by default the release the default image is", () => {
+        expect(DEFAULTS.kicImage.source).toBe(`https://github.com/nginx/kubernetes-ingress.git#v${KIC_VERSION}`);
+    });
+});
+
+describe("mara:kicSrcUrl (kic:src_url)", () => {
+    it("keeps MARA's git URL and the version it names", () => {
+        const cfg = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginxinc/kubernetes-ingress.git#v2.2.0" })).config!;
+        expect(cfg.kic).toMatchObject({ source: "https://github.com/nginxinc/kubernetes-ingress.git#v2.2.0", version: "2.2.0" });
+    });
+
+    it("splits file://…#ref into the directory and the version, and makes the directory absolute", () => {
+        const cfg = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": `file://${checkout}#v5.5.4` })).config!;
+        expect(cfg.kic).toMatchObject({ sourceUrl: `file://${checkout}#v5.5.4`, source: checkout, version: "5.5.4" });
+    });
+
+    it("resolves a relative directory against the project directory", () => {
+        const rel = path.relative(process.cwd(), checkout);
+        const cfg = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": `./${rel}` })).config!;
+        expect(cfg.kic.source).toBe(checkout);
+    });
+
+    it("names a directory that does not exist, and how to get the sources", () => {
+        const p = only({ "kic:image_origin": "source", "kic:src_url": `${dir}/missing#v5.5.4` });
+        expect(formatProblem(p)).toBe(
+            `kic:src_url = "${dir}/missing#v5.5.4": names ${dir}/missing, which does not exist on this machine. Allowed: a git URL (https://…/kubernetes-ingress.git#v5.5.4, ssh://…, git@host:org/repo.git#<ref>), an https tarball URL (…tar.gz) whose root holds the sources, or a local directory (/abs/path, ~/path, ./relative, file:///path, optionally #<version>). Fix: git clone --branch v5.5.4 https://github.com/nginx/kubernetes-ingress.git ${dir}/missing (or pulumi config set kic:src_url 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4' to let BuildKit fetch it)`,
+        );
+    });
+
+    it("refuses a directory that is not a kubernetes-ingress checkout, and a file", () => {
+        expect(only({ "kic:image_origin": "source", "kic:src_url": dir }).problem).toBe(`names ${dir}, which has no build/Dockerfile (not an nginx/kubernetes-ingress checkout)`);
+        expect(only({ "kic:image_origin": "source", "kic:src_url": crt }).problem).toBe(`names ${crt}, which is not a directory`);
+    });
+
+    it("checks the form even when the image is pulled, so switching to source later cannot surprise", () => {
+        expect(only({ "kic:src_url": "http://example.com/kic.tar.gz" })).toMatchObject({ key: "kic:src_url", problem: "is a plain http URL; the sources are fetched over https only" });
+        // A missing local directory matters only when building.
+        expect(problemsOf({ "kic:src_url": `${dir}/missing` })).toEqual([]);
+    });
+});
+
+describe("mara:kicMakeTarget (kic:make_target)", () => {
+    it("names MARA's retired targets and what replaced them", () => {
+        expect(formatProblem(only({ "kic:image_origin": "source", "kic:make_target": "debian-image-opentracing" }))).toMatch(
+            /^kic:make_target = "debian-image-opentracing": no longer exists in nginx\/kubernetes-ingress; debian-image replaced it\. Allowed: one of debian-image, alpine-image, ubi-image, debian-image-plus, .*\. Fix: pulumi config set kic:make_target debian-image$/,
+        );
+    });
+
+    it("ignores the target when the image is pulled", () => {
+        expect(problemsOf({ "kic:make_target": "openshift-image" })).toEqual([]);
+    });
+});
+
+describe("NGINX Plus source builds: the repository certificate and key", () => {
+    const plus = { "kic:image_origin": "source", "kic:make_target": "debian-image-plus" };
+
+    it("takes MARA's kic:nginx_plus paths as BuildKit secret files, with no warning", () => {
+        const result = validateConfig(aws({ ...plus, ...plusPaths(crt, key) }));
+        expect(result.problems).toEqual([]);
+        expect(result.warnings.join("\n")).not.toMatch(/no effect/);
+        expect(result.config!.kic.nginxRepo).toEqual({ certificate: { file: crt }, key: { file: key } });
+    });
+
+    it("expands ~ and resolves relative paths against the project directory", () => {
+        const rel = path.relative(process.cwd(), crt);
+        const cfg = validateConfig(aws({ ...plus, "mara:kicNginxPlusCertPath": rel, "mara:kicNginxPlusKeyPath": key })).config!;
+        expect(cfg.kic.nginxRepo).toEqual({ certificate: { file: crt }, key: { file: key } });
+    });
+
+    it("says which file is missing or not a file, before anything is created", () => {
+        const found = problemsOf({ ...plus, ...plusPaths(`${dir}/nope.crt`, dir) }).map(formatProblem);
+        expect(found).toEqual([
+            `kic:nginx_plus.kic:cert_path = "${dir}/nope.crt": does not exist on this machine. Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusCertPath '<path of nginx-repo.crt>'`,
+            `kic:nginx_plus.kic:key_path = "${dir}": is a directory, not a file. Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusKeyPath '<path of nginx-repo.key>'`,
+        ]);
+    });
+
+    it("falls back to the NGINX_REPO_CRT and NGINX_REPO_KEY environment variables, passing their names only", () => {
+        const result = validateConfig(aws(plus, { env: { NGINX_REPO_CRT: "CERT-CONTENT", NGINX_REPO_KEY: "KEY-CONTENT" } }));
+        expect(result.problems).toEqual([]);
+        expect(result.config!.kic.nginxRepo).toEqual({ certificate: { env: "NGINX_REPO_CRT" }, key: { env: "NGINX_REPO_KEY" } });
+        expect(JSON.stringify(result.config!.kic)).not.toMatch(/CERT-CONTENT|KEY-CONTENT/);
+    });
+
+    it("needs both, and says the two ways to give them", () => {
+        const p = only(plus, { NGINX_REPO_CRT: "only the certificate" });
+        expect(formatProblem(p)).toBe(
+            'kic:make_target = "debian-image-plus": builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set. Allowed: mara:kicNginxPlusCertPath and mara:kicNginxPlusKeyPath (MARA\'s kic:nginx_plus cert_path and key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY holding them. Fix: pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt && pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key',
+        );
+    });
+
+    it("accepts MARA's example file, whose paths do not exist, while it pulls a published image", () => {
+        const result = validateConfig(aws(plusPaths("/etc/ssl/nginx/nginx-repo.crt", "/etc/ssl/nginx/nginx-repo.key")));
+        expect(result.problems).toEqual([]);
+        expect(result.config!.kic.nginxRepo).toBeUndefined();
+    });
+
+    it("needs the JWT to pull an image from private-registry.nginx.com", () => {
+        expect(formatProblem(only({ "kic:image_name": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" }))).toBe(
+            'kic:image_name = "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4": is pulled from private-registry.nginx.com, which needs the NGINX Plus JWT, and mara:nginxJwt is not set. Allowed: an image from a public registry, or an image from private-registry.nginx.com together with the JWT from MyF5 in mara:nginxJwt. Fix: pulumi config set --secret mara:nginxJwt \'<jwt>\'',
+        );
+        // A look-alike host is not NGINX's registry.
+        expect(problemsOf({ "kic:image_name": "private-registry.nginx.com.example.org/nginx-plus-ingress:5.5.4" })).toEqual([]);
+    });
+});
