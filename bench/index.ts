@@ -138,8 +138,8 @@ function costTable(rows: InfraCost[]) {
 }
 
 function cliTable(results: CliResult[]) {
-    const rows: (string | number)[][] = [["command", "wall s (median)", "target s", "", "peak MB", "runs (s)"]];
-    for (const r of results) rows.push([`mara ${r.args.join(" ")}`, r.wallS.toFixed(2), r.targetS.toFixed(1), r.wallS <= r.targetS ? "✓" : "✗", fmt(r.maxRssMb, 0), r.runsS.join(" ")]);
+    const rows: (string | number)[][] = [["command", "wall s (median)", "target s", "", "CPU s", "peak MB", "runs (s)"]];
+    for (const r of results) rows.push([`mara ${r.args.join(" ")}`, r.wallS.toFixed(2), r.targetS.toFixed(1), r.wallS <= r.targetS ? "✓" : "✗", r.cpuS.toFixed(2), fmt(r.maxRssMb, 0), r.runsS.join(" ")]);
     return rows;
 }
 

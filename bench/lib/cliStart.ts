@@ -22,6 +22,8 @@ export interface CliCase {
 /** One measured command line. */
 export interface CliResult extends CliCase {
     readonly wallS: number;
+    /** CPU seconds the process used (user and system): on a busy machine, what the command itself costs. */
+    readonly cpuS: number;
     readonly maxRssMb: number;
     readonly runsS: number[];
 }
@@ -44,16 +46,16 @@ export function measureCli(repeat: number, cases: CliCase[] = cliCases()): CliRe
     const env = { ...process.env, NO_COLOR: "1", NODE_OPTIONS: `--require ${path.join(__dirname, "hostReport.cjs")}`, MARA_HOST_REPORT: report };
     try {
         return cases.map((c) => {
-            const runs: { wallS: number; maxRssMb: number }[] = [];
+            const runs: { wallS: number; cpuS: number; maxRssMb: number }[] = [];
             for (let i = 0; i <= repeat; i++) {
                 const t = performance.now();
                 const res = spawnSync(process.execPath, [path.join(REPO, "bin", "mara.js"), ...c.args], { cwd: REPO, env, encoding: "utf8" });
                 const wallS = (performance.now() - t) / 1000;
                 if (res.status !== 0) throw new Error(`mara ${c.args.join(" ")} exited ${res.status}:\n${res.stderr}`);
-                const { maxRssMb } = JSON.parse(fs.readFileSync(report, "utf8")) as { maxRssMb: number };
-                if (i > 0) runs.push({ wallS, maxRssMb });
+                const { maxRssMb, cpuMs } = JSON.parse(fs.readFileSync(report, "utf8")) as { maxRssMb: number; cpuMs: number };
+                if (i > 0) runs.push({ wallS, cpuS: cpuMs / 1000, maxRssMb });
             }
-            return { ...c, wallS: median(runs.map((r) => r.wallS)), maxRssMb: median(runs.map((r) => r.maxRssMb)), runsS: runs.map((r) => Number(r.wallS.toFixed(3))) };
+            return { ...c, wallS: median(runs.map((r) => r.wallS)), cpuS: median(runs.map((r) => r.cpuS)), maxRssMb: median(runs.map((r) => r.maxRssMb)), runsS: runs.map((r) => Number(r.wallS.toFixed(3))) };
         });
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 /** `mara list-providers`: the supported infrastructure types and what each creates. */
-import { INFRA_TYPES } from "../../contracts";
+// The module, not the contracts barrel: list-providers needs this list only (mara start-up, docs/cli.md).
+import { INFRA_TYPES } from "../../contracts/cluster";
 import type { CommandContext } from "../command";
 import { EXIT, line } from "../io";
 import { PROVIDERS } from "../providersInfo";
