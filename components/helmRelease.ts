@@ -12,6 +12,8 @@ export interface HelmReleaseArgs {
     chart: ChartSettings;
     /** Chart values. Never put secrets here: reference Kubernetes Secrets from the values instead. */
     values: pulumi.Input<Record<string, unknown>>;
+    /** Skip the chart's `crds/` directories because the CRDs are applied as resources (see chartCrds.ts). Default false. */
+    skipCrds?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export function helmRelease(name: string, a: HelmReleaseArgs, opts: pulumi.Custo
             timeout: a.chart.timeoutSeconds,
             cleanupOnFail: true,
             createNamespace: false,
+            ...(a.skipCrds ? { skipCrds: true } : {}),
         },
         opts,
     );

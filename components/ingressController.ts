@@ -1,6 +1,10 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, RegistryCredentials } from "../contracts";
+import { CHARTS, ChartSettings, CrdManifest, DEFAULTS, RegistryCredentials } from "../contracts";
+import { chartCrdResources } from "./chartCrds";
+import { ACCESS_LOG_FORMAT, NGINX_ACCESS_PARSER } from "./logFormats";
+
+export { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "./logFormats";
 import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Arguments of {@link IngressController}. */
@@ -45,6 +49,17 @@ export interface IngressControllerArgs {
     tracingEndpoint?: pulumi.Input<string>;
     /** IngressClass to create and make the cluster default. Default `nginx`. */
     ingressClassName?: string;
+    /**
+     * Apply the CRDs of the chart's `crds/` directory (VirtualServer, Policy, TransportServer, ...) with
+     * server-side apply before the release, and again on every chart bump; they are never deleted. Default
+     * true. False leaves them to Helm, which installs them once and never upgrades them.
+     */
+    applyCrds?: boolean;
+    /**
+     * The CRDs to apply. Default: those the package ships for `chart`'s version (its pinned version); for
+     * another version, pass that version's CRDs or Helm installs them once (with a warning).
+     */
+    crds?: readonly CrdManifest[];
 }
 
 /** Helm release name; the chart derives object names from it (`kic-nginx-ingress-…`). */
@@ -59,29 +74,10 @@ export const PULL_SECRET = "ingress-controller-registry";
 export const LICENSE_SECRET = "license-token";
 
 /**
- * The fields of MARA's access-log format (remote address and user, time, request, status, bytes,
- * referrer, user agent, upstream timing and status, URI, request length and time, proxied host, upstream
- * address and bytes, request ID), written as JSON so the log agent stores them as structured fields.
+ * Pod annotation that has Fluent Bit parse the controller's standard output (the access log) with the log agent's
+ * {@link NGINX_ACCESS_PARSER}; standard error (NGINX's error log and the controller's own log) stays as text.
  */
-export const ACCESS_LOG_FORMAT = JSON.stringify({
-    time: "$time_iso8601",
-    remote_addr: "$remote_addr",
-    remote_user: "$remote_user",
-    request: "$request",
-    status: "$status",
-    body_bytes_sent: "$body_bytes_sent",
-    http_referer: "$http_referer",
-    http_user_agent: "$http_user_agent",
-    request_id: "$request_id",
-    request_length: "$request_length",
-    request_time: "$request_time",
-    uri: "$uri",
-    proxy_host: "$proxy_host",
-    upstream_addr: "$upstream_addr",
-    upstream_status: "$upstream_status",
-    upstream_response_time: "$upstream_response_time",
-    upstream_bytes_sent: "$upstream_bytes_sent",
-});
+export const ACCESS_LOG_PARSER_ANNOTATION = { "fluentbit.io/parser_stdout": NGINX_ACCESS_PARSER } as const;
 
 /**
  * NGINX Ingress Controller (NGINX Inc's `nginx-ingress` chart) with MARA's settings. The chart's own
@@ -101,6 +97,8 @@ export class IngressController extends pulumi.ComponentResource {
     public readonly loadBalancerIp: pulumi.Output<string | undefined>;
     /** Status of the Helm release. */
     public readonly status: pulumi.Output<string>;
+    /** Whether the controller runs as NGINX Plus (MARA's `nginx_plus`). */
+    public readonly nginxPlus: pulumi.Output<boolean>;
 
     constructor(name: string, args: IngressControllerArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:addons:IngressController", name, {}, opts);
@@ -144,12 +142,16 @@ export class IngressController extends pulumi.ComponentResource {
             );
         }
 
+        const chart = args.chart ?? CHARTS.ingress;
+        const crds = chartCrdResources(name, chart, { apply: args.applyCrds, crds: args.crds, component: "IngressController" }, { parent: this, dependsOn: opts?.dependsOn });
+        dependsOn.push(...crds.resources);
         const release = helmRelease(
             `${name}-release`,
             {
                 release: KIC_RELEASE,
                 namespace: ns.metadata.name,
-                chart: args.chart ?? CHARTS.ingress,
+                chart,
+                skipCrds: crds.skipCrds,
                 // The image parts stay Outputs inside a plain object, so on a first preview only they are unknown and
                 // the rest of the values can be shown and rendered (an `apply` over them would hide all of it).
                 values: ingressControllerValues({
@@ -174,7 +176,7 @@ export class IngressController extends pulumi.ComponentResource {
                     name: KIC_SERVICE,
                     namespace: ns.metadata.name,
                     labels: { ...selector, app: "kic-nginx-ingress" },
-                    annotations: { ...args.serviceAnnotations, "co.elastic.logs/module": "nginx" },
+                    annotations: { ...args.serviceAnnotations },
                 },
                 spec: {
                     type: serviceType,
@@ -214,12 +216,14 @@ export class IngressController extends pulumi.ComponentResource {
                 ? ingress.apply((i) => i?.hostname ?? args.fqdn)
                 : pulumi.output(args.fqdn);
         this.status = release.status.status;
+        this.nginxPlus = pulumi.output(!!args.nginxPlus);
         this.registerOutputs({
             namespace: this.namespace,
             ingressClassName: this.ingressClassName,
             loadBalancerHostname: this.loadBalancerHostname,
             loadBalancerIp: this.loadBalancerIp,
             status: this.status,
+            nginxPlus: this.nginxPlus,
         });
     }
 }
@@ -263,10 +267,13 @@ export function ingressControllerValues(v: KicValuesInput): Record<string, unkno
             serviceAccount: v.pullSecret ? { imagePullSecretName: PULL_SECRET } : {},
             service: { create: false },
             reportIngressStatus: { externalService: KIC_SERVICE },
-            pod: { annotations: { "co.elastic.logs/module": "nginx" } },
+            // MARA's co.elastic.logs/module annotation configured Filebeat; the log agent is Fluent Bit.
+            pod: { annotations: { ...ACCESS_LOG_PARSER_ANNOTATION } },
             ingressClass: { name: v.className, create: true, setAsDefaultIngress: true },
             enableCustomResources: true,
             enableCertManager: true,
+            // Upstream response codes and latency per backend Service, for the Grafana dashboard (open source NGINX has no other source).
+            enableLatencyMetrics: true,
         },
         prometheus: { create: true, port: 9113, service: { create: true } },
     };

@@ -1,8 +1,12 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
+import { section } from "./fluentBitConfig";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { logParsers } from "./logFormats";
 import { LOG_INDEX_PREFIX } from "./logstore";
+
+export { section } from "./fluentBitConfig";
 
 /** Arguments of {@link LogAgent}. */
 export interface LogAgentArgs {
@@ -139,6 +143,7 @@ export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> 
                 Kube_Tag_Prefix: `kube.${v.containerLogPath.replace(/^\/+/, "").replace(/\//g, ".")}.`,
                 Merge_Log: "On",
                 Keep_Log: "Off",
+                // A pod names the parser of its logs with the fluentbit.io/parser annotation (the ingress controller does).
                 "K8S-Logging.Parser": "On",
                 "K8S-Logging.Exclude": "On",
             }),
@@ -158,12 +163,8 @@ export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> 
                 Retry_Limit: "False",
                 tls: "Off",
             }),
+            customParsers: logParsers(),
         },
     };
 }
 
-/** One section of Fluent Bit's classic configuration format. */
-export function section(kind: string, entries: Record<string, string>): string {
-    const width = Math.max(...Object.keys(entries).map((k) => k.length)) + 1;
-    return [`[${kind}]`, ...Object.entries(entries).map(([k, v]) => `    ${k.padEnd(width)}${v}`)].join("\n") + "\n";
-}

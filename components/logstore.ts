@@ -2,6 +2,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch, withDefaults } from "../contracts";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { kibanaSetup } from "./kibanaSetup";
+import { ACCESS_LOG_FIELDS } from "./logFormats";
 
 /** Elasticsearch node counts per role (MARA's `logstore:*_replicas`). */
 export interface LogstoreReplicas {
@@ -34,12 +36,19 @@ export interface LogstoreArgs {
      * The user is created when this is set; the log agent authenticates as it. Secret.
      */
     logWriterPassword?: pulumi.Input<string>;
+    /**
+     * Import a data view of the log indices (`kubernetes-*`), a saved search of the ingress controller's access
+     * log and a dashboard showing it into Kibana, with a Job that waits for Kibana. Default true.
+     */
+    kibanaObjects?: boolean;
 }
 
 /** Name of the Elasticsearch cluster; ECK names its Service `<name>-es-http`. */
 export const ELASTICSEARCH_NAME = "elastic";
 /** Name of the Kibana instance; ECK names its Service `<name>-kb-http`. */
 export const KIBANA_NAME = "kibana";
+/** How long the Kibana setup Job waits for Kibana (a first install pulls the images and starts Elasticsearch first). */
+const KIBANA_WAIT_SECONDS = 1200;
 /** User the log agent writes as. */
 export const LOG_WRITER_USER = "log-writer";
 /** Index prefix the log agent writes to; the only indices the log writer may touch. */
@@ -65,6 +74,8 @@ export class Logstore extends pulumi.ComponentResource {
     public readonly adminSecretName: pulumi.Output<string>;
     /** The user the log agent writes as, when `logWriterPassword` was given. */
     public readonly logWriterUser?: pulumi.Output<string>;
+    /** Status of the ECK operator's Helm release (MARA's `logstat_status`). */
+    public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: LogstoreArgs = {}, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:Logstore", name, {}, opts);
@@ -132,12 +143,31 @@ export class Logstore extends pulumi.ComponentResource {
             { parent: this, dependsOn: [operator] },
         );
 
+        const kibanaUrl = pulumi.interpolate`http://${kibana.metadata.name}-kb-http.${ns.metadata.name}.svc.cluster.local:5601`;
+        if (args.kibanaObjects ?? DEFAULTS.logstore.kibanaObjects) {
+            kibanaSetup(
+                `${name}-kibana-setup`,
+                {
+                    namespace: ns.metadata.name,
+                    kibanaUrl,
+                    adminSecretName: pulumi.interpolate`${es.metadata.name}-es-elastic-user`,
+                    adminSecretKey: "elastic",
+                    indexPattern: `${LOG_INDEX_PREFIX}-*`,
+                    nginxColumns: ACCESS_LOG_FIELDS,
+                    waitSeconds: KIBANA_WAIT_SECONDS,
+                },
+                // After Kibana in the graph; the Job itself waits until Kibana answers.
+                { parent: this, dependsOn: [kibana], customTimeouts: { create: "30m", update: "30m" } },
+            );
+        }
+
         this.namespace = ns.metadata.name;
         this.elasticsearchHost = pulumi.interpolate`${es.metadata.name}-es-http.${ns.metadata.name}.svc.cluster.local`;
         this.elasticsearchUrl = pulumi.interpolate`http://${this.elasticsearchHost}:9200`;
         this.kibanaHost = pulumi.interpolate`${kibana.metadata.name}-kb-http.${ns.metadata.name}.svc.cluster.local`;
-        this.kibanaUrl = pulumi.interpolate`http://${this.kibanaHost}:5601`;
+        this.kibanaUrl = kibanaUrl;
         this.adminSecretName = pulumi.interpolate`${es.metadata.name}-es-elastic-user`;
+        this.status = operator.status.status;
         this.registerOutputs({
             namespace: this.namespace,
             elasticsearchHost: this.elasticsearchHost,
@@ -146,6 +176,7 @@ export class Logstore extends pulumi.ComponentResource {
             kibanaUrl: this.kibanaUrl,
             adminSecretName: this.adminSecretName,
             logWriterUser: this.logWriterUser,
+            status: this.status,
         });
     }
 }

@@ -183,6 +183,7 @@ export class Platform extends pulumi.ComponentResource {
                 storageClassName,
                 // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
                 ingressControllerMetrics: { namespace: DEFAULTS.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
+                ingressControllerPlus: args.ingress?.nginxPlus ?? DEFAULTS.ingressController.nginxPlus,
             },
             stateful("prometheus"),
         );

@@ -1,6 +1,8 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { CHARTS, ChartSettings, CrdManifest, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { chartCrdResources } from "./chartCrds";
+import { DASHBOARD_FOLDER_ANNOTATION, DASHBOARD_LABEL, grafanaDashboard } from "./grafanaDashboards";
 import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** A Service whose metrics Prometheus should scrape. */
@@ -31,8 +33,24 @@ export interface PrometheusArgs {
     dashboardStorageSize?: string;
     /** StorageClass of the volumes. Default: the cluster's default class. */
     storageClassName?: string;
-    /** The ingress controller's metrics Service, scraped through a ServiceMonitor when given. */
+    /**
+     * The ingress controller's metrics Service, scraped through a ServiceMonitor when given; Grafana then gets
+     * the controller's dashboard.
+     */
     ingressControllerMetrics?: ScrapeTarget;
+    /** The ingress controller runs NGINX Plus: its dashboard is NGINX's Plus dashboard instead of the open-source one. Default false. */
+    ingressControllerPlus?: boolean;
+    /**
+     * Apply the CRDs of the chart's `crds/` directory (the Prometheus operator's) with server-side apply before
+     * the release, and again on every chart bump; they are never deleted. Default true. False leaves them to
+     * Helm, which installs them once and never upgrades them (for a cluster whose operator CRDs another team owns).
+     */
+    applyCrds?: boolean;
+    /**
+     * The CRDs to apply. Default: those the package ships for `chart`'s version (its pinned version); for
+     * another version, pass that version's CRDs or Helm installs them once (with a warning).
+     */
+    crds?: readonly CrdManifest[];
 }
 
 /** Helm release name; the chart names Services `prometheus-kube-prometheus-…` and `prometheus-grafana` from it. */
@@ -64,6 +82,8 @@ export class Prometheus extends pulumi.ComponentResource {
     public readonly statsdHost: pulumi.Output<string>;
     /** Status of the kube-prometheus-stack release. */
     public readonly status: pulumi.Output<string>;
+    /** Status of the statsd exporter's release. */
+    public readonly statsdStatus: pulumi.Output<string>;
 
     constructor(name: string, args: PrometheusArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:Prometheus", name, {}, opts);
@@ -79,12 +99,15 @@ export class Prometheus extends pulumi.ComponentResource {
             },
             { parent: this },
         );
+        const chart = args.chart ?? CHARTS.prometheus;
+        const crds = chartCrdResources(name, chart, { apply: args.applyCrds, crds: args.crds, component: "Prometheus" }, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(
             `${name}-release`,
             {
                 release: PROMETHEUS_RELEASE,
                 namespace: ns.metadata.name,
-                chart: args.chart ?? CHARTS.prometheus,
+                chart,
+                skipCrds: crds.skipCrds,
                 values: admin.metadata.name.apply((secret) =>
                     prometheusValues({
                         grafanaAdminSecret: secret,
@@ -94,7 +117,7 @@ export class Prometheus extends pulumi.ComponentResource {
                     }),
                 ),
             },
-            { parent: this },
+            { parent: this, dependsOn: crds.resources },
         );
 
         if (args.ingressControllerMetrics) {
@@ -113,6 +136,7 @@ export class Prometheus extends pulumi.ComponentResource {
                 },
                 { parent: this, dependsOn: [release] },
             );
+            grafanaDashboard(`${name}-dashboard-nginx`, args.ingressControllerPlus ? "nginx-plus-ingress-controller" : "nginx-ingress-controller", ns.metadata.name, { parent: this });
         }
         const statsd = helmRelease(
             `${name}-statsd`,
@@ -120,7 +144,11 @@ export class Prometheus extends pulumi.ComponentResource {
                 release: STATSD_RELEASE,
                 namespace: ns.metadata.name,
                 chart: args.statsdChart ?? CHARTS.statsd,
-                values: ns.metadata.name.apply((namespace) => ({ serviceMonitor: { enabled: true, namespace }, serviceAccount: { create: true } })),
+                values: ns.metadata.name.apply((namespace) => ({
+                    serviceMonitor: { enabled: true, namespace },
+                    serviceAccount: { create: true },
+                    statsd: { mappingConfig: GUNICORN_STATSD_MAPPING },
+                })),
             },
             { parent: this, dependsOn: [release] },
         );
@@ -132,6 +160,7 @@ export class Prometheus extends pulumi.ComponentResource {
         this.grafanaAddress = svc(`${PROMETHEUS_RELEASE}-grafana`, 80);
         this.statsdHost = pulumi.interpolate`${statsd.status.name}-prometheus-statsd-exporter.${ns.metadata.name}.svc.cluster.local`;
         this.status = release.status.status;
+        this.statsdStatus = statsd.status.status;
         this.registerOutputs({
             namespace: this.namespace,
             prometheusAddress: this.prometheusAddress,
@@ -139,9 +168,38 @@ export class Prometheus extends pulumi.ComponentResource {
             alertmanagerAddress: this.alertmanagerAddress,
             statsdHost: this.statsdHost,
             status: this.status,
+            statsdStatus: this.statsdStatus,
         });
     }
 }
+
+/**
+ * Statsd mapping of gunicorn's metrics (what Bank of Sirius's Python services send, with the prefix
+ * `<application>.<workload>`) to labelled Prometheus metrics: without it each HTTP status would be a metric of
+ * its own (`bos_frontend_gunicorn_request_status_200`) and the request duration a summary without buckets.
+ * The labels are `application` and `workload`, not `service`, which the ServiceMonitor sets to the exporter's
+ * Service. Gunicorn sends durations in milliseconds; the exporter turns them into seconds.
+ */
+export const GUNICORN_STATSD_MAPPING = `mappings:
+  - match: "*.*.gunicorn.request.duration"
+    name: gunicorn_request_duration_seconds
+    observer_type: histogram
+    histogram_options:
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    labels: { application: "$1", workload: "$2" }
+  - match: "*.*.gunicorn.requests"
+    name: gunicorn_requests_total
+    labels: { application: "$1", workload: "$2" }
+  - match: "*.*.gunicorn.request.status.*"
+    name: gunicorn_responses_total
+    labels: { application: "$1", workload: "$2", status: "$3" }
+  - match: "*.*.gunicorn.workers"
+    name: gunicorn_workers
+    labels: { application: "$1", workload: "$2" }
+  - match: "*.*.gunicorn.log.*"
+    name: gunicorn_log_messages_total
+    labels: { application: "$1", workload: "$2", level: "$3" }
+`;
 
 /** What {@link prometheusValues} needs. */
 export interface PrometheusValuesInput {
@@ -179,6 +237,17 @@ export function prometheusValues(v: PrometheusValuesInput): Record<string, unkno
         alertmanager: { alertmanagerSpec: { storage: claim(v.dashboardStorageSize) } },
         grafana: {
             admin: { existingSecret: v.grafanaAdminSecret, userKey: "admin-user", passwordKey: "admin-password" },
+            // The dashboards the platform provisions are ConfigMaps with this label in any namespace, in the folder their annotation names.
+            sidecar: {
+                dashboards: {
+                    enabled: true,
+                    label: Object.keys(DASHBOARD_LABEL)[0],
+                    labelValue: Object.values(DASHBOARD_LABEL)[0],
+                    searchNamespace: "ALL",
+                    folderAnnotation: DASHBOARD_FOLDER_ANNOTATION,
+                    provider: { foldersFromFilesStructure: true },
+                },
+            },
             persistence: {
                 enabled: true,
                 type: "pvc",

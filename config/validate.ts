@@ -3,7 +3,7 @@
  * several keys. Pure and total: it returns every problem it finds instead of stopping at the first, so
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
-import { CHART_IDS, CHARTS, ChartId, ChartSettings, INFRA_TYPES } from "../contracts";
+import { CHART_IDS, CHARTS, ChartId, ChartSettings, CRD_CHARTS, INFRA_TYPES } from "../contracts";
 import {
     DefaultedKeyId,
     DefaultedKeySpec,
@@ -316,6 +316,13 @@ function checkChartVersions(r: GetResolved, findings: Findings): void {
             findings.warn(
                 `${configured.source} = ${configured.value} pins an older ${CHARTS[id].chart} chart than the ${tested} this platform ` +
                     `is written and tested for; its values may not apply. Remove the key to use ${tested}.`,
+            );
+        }
+        if (CRD_CHARTS.includes(id) && configured.value !== tested) {
+            // The package ships the crds/ CRDs of the pinned version only (docs/upgrading.md, "CRDs").
+            findings.warn(
+                `${configured.source} = ${configured.value}: the program applies and upgrades the CRDs of ${CHARTS[id].chart}'s crds/ directory ` +
+                    `for ${tested} only, so for ${configured.value} Helm installs them once and never upgrades them. Remove the key to use ${tested}.`,
             );
         }
     }

@@ -47,6 +47,7 @@ export const DEFAULTS = {
         version: "9.5.0",
         replicas: { master: 1, data: 1, ingest: 1, coordinating: 1 },
         storageSize: "10Gi",
+        kibanaObjects: true,
     },
     logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
     prometheus: { namespace: "prometheus", storageSize: "10Gi", dashboardStorageSize: "5Gi", scrapeInterval: "15s" },

@@ -9,4 +9,5 @@ export * from "./defaults";
 export * from "./names";
 export * from "./patterns";
 export * from "./registry";
+export * from "./crds";
 export * from "./kicSource";

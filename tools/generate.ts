@@ -1,10 +1,12 @@
 /**
  * `npm run gen`: writes the files generated from the key table (config/keys.ts): Pulumi.yaml,
- * Pulumi.dev.yaml.example and the reference in docs/configuration.md. test/unit/generated.test.ts fails
- * when any of them is stale. A development tool: not part of the program or the published library.
+ * Pulumi.dev.yaml.example and the reference in docs/configuration.md, and the CRD data of the pinned charts
+ * from their vendored archives (tools/chartCrds.ts). test/unit/generated.test.ts and test/render/crds.test.ts
+ * fail when any of them is stale. A development tool: not part of the program or the published library.
  */
 import * as fs from "fs";
 import * as path from "path";
+import { writeCrdData } from "./chartCrds";
 import { CONFIGURATION_PAGE, spliceConfigReference } from "./configReference";
 import { renderPulumiYaml } from "./pulumiYaml";
 import { renderStackExample } from "./stackExample";
@@ -18,6 +20,7 @@ export function writeGeneratedFiles(root = ROOT): void {
     fs.writeFileSync(path.join(root, "Pulumi.dev.yaml.example"), renderStackExample());
     const page = path.join(root, CONFIGURATION_PAGE);
     fs.writeFileSync(page, spliceConfigReference(fs.readFileSync(page, "utf8")));
+    writeCrdData(path.join(root, "components", "crds"));
 }
 
 if (require.main === module) writeGeneratedFiles();

@@ -5,6 +5,7 @@
  * versions and repositories, the ingress controller image, the Bank of Sirius registry and tag, the
  * Elasticsearch version); {@link stackPinSettings} reads those from a validated stack.
  */
+import { KIBANA_SETUP_IMAGE } from "../../components/kibanaSetup";
 import { CONTRIB_COLLECTOR_IMAGE } from "../../components/observability";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
 import { CHART_IDS, CHARTS, ChartId, ChartSettings } from "../../contracts";
@@ -111,7 +112,7 @@ export function pinsOf(settings: PinSettings): Pin[] {
             source: { type: repositoryUrl.startsWith("oci://") ? "oci-chart" : "helm-index", repositoryUrl, chart },
         };
     });
-    return [...charts, kicImagePin(settings.kic), ...siriusPins(settings.sirius), ...elasticPins(settings.elasticVersion), collectorPin()];
+    return [...charts, kicImagePin(settings.kic), ...siriusPins(settings.sirius), ...elasticPins(settings.elasticVersion), collectorPin(), kibanaSetupPin()];
 }
 
 function imagePin(reference: string, usedBy: string, setBy: string): Pin {
@@ -146,6 +147,10 @@ function siriusPins(sirius: PinSettings["sirius"]): Pin[] {
 
 function elasticPins(version: string): Pin[] {
     return ELASTIC_IMAGES.map((e) => imagePin(`${e.image}:${version}`, e.usedBy, KEYS.logstoreVersion.key));
+}
+
+function kibanaSetupPin(): Pin {
+    return imagePin(KIBANA_SETUP_IMAGE, "Kibana setup Job (imports the data view and NGINX search)", "KIBANA_SETUP_IMAGE in components/kibanaSetup.ts");
 }
 
 function collectorPin(): Pin {

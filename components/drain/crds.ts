@@ -8,8 +8,8 @@
  * `meta.helm.sh/release-namespace` naming one of the platform's releases in its namespace. Never by
  * API group: another team's ECK or Prometheus operator on the same cluster uses the same groups, and
  * deleting a CRD deletes every object of its kind. CRDs that charts ship in their `crds/` directory
- * (kube-prometheus-stack's, the NGINX Ingress Controller's) carry no such marks, so they stay; they go
- * with the cluster.
+ * (kube-prometheus-stack's, the NGINX Ingress Controller's) carry no such marks, so they stay: the program
+ * applies those itself and never deletes them (components/chartCrds.ts); they go with the cluster.
  */
 import type { ClusterClient, CrdRecord } from "./records";
 

@@ -1,11 +1,13 @@
 /**
  * Monitoring of the application: a Postgres exporter per database (its password from the database's
- * Secret) and, when Prometheus is there, ServiceMonitors for the exporters and the Java services.
+ * Secret) and, when Prometheus is there, ServiceMonitors for the exporters and the Java services and Grafana
+ * dashboards for the services and the databases.
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "../../contracts";
 import type { DatabaseArgs, ResolvedApplicationArgs } from "../application";
+import { grafanaDashboard } from "../grafanaDashboards";
 import { helmRelease } from "../helmRelease";
 import { secretsRevision } from "../passwordRotation";
 import { metadata, SiriusScope } from "./scope";
@@ -53,6 +55,9 @@ export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs,
             },
             { parent: scope.parent, dependsOn: prometheus },
         );
+        // Request rate, errors and latency of the services, and the two databases; Grafana's sidecar loads them from any namespace.
+        grafanaDashboard(`${scope.name}-dashboard`, "bank-of-sirius", scope.namespace, { parent: scope.parent });
+        grafanaDashboard(`${scope.name}-dashboard-databases`, "postgres", scope.namespace, { parent: scope.parent });
     }
     return { accountsDbMonitorStatus: accounts.status.status, ledgerDbMonitorStatus: ledger.status.status };
 }

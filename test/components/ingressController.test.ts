@@ -2,6 +2,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ACCESS_LOG_FORMAT, dockerConfigJson, IngressController, ingressControllerValues, KicValuesInput } from "../../components";
+import { ACCESS_LOG_FIELDS } from "../../components/ingressController";
+import { logParsers, NGINX_ACCESS_PARSER } from "../../components/logFormats";
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
@@ -47,12 +49,55 @@ describe("ingressControllerValues", () => {
         expect(Object.keys(untraced).filter((k) => k.startsWith("otel-"))).toEqual([]);
     });
 
-    it("logs access as JSON with JSON escaping, so the log agent stores structured fields", () => {
-        const entries = controller(ingressControllerValues(base)).config.entries;
-        expect(entries["log-format-escaping"]).toBe("json");
-        expect(entries["log-format"]).toBe(ACCESS_LOG_FORMAT);
-        const fields = JSON.parse(entries["log-format"]);
-        expect(fields).toMatchObject({ remote_addr: "$remote_addr", status: "$status", request_time: "$request_time", upstream_addr: "$upstream_addr", request_id: "$request_id" });
+    it("logs access as JSON with JSON escaping, for the log agent's nginx-access parser (stdout only)", () => {
+        const c = controller(ingressControllerValues(base));
+        expect(c.config.entries["log-format-escaping"]).toBe("json");
+        expect(c.config.entries["log-format"]).toBe(ACCESS_LOG_FORMAT);
+        expect(c.pod.annotations).toEqual({ "fluentbit.io/parser_stdout": NGINX_ACCESS_PARSER });
+    });
+
+    /**
+     * One access-log line as NGINX writes it: each variable replaced by its value, escaped as `escape=json` does
+     * (quote, backslash and control characters), an empty value written as nothing.
+     */
+    const logLine = (vars: Record<string, string>) =>
+        ACCESS_LOG_FORMAT.replace(/\$([a-z_0-9]+)/g, (_, name: string) => {
+            if (!(name in vars)) throw new Error(`no sample value for $${name}`);
+            return vars[name]!.replace(/[\\"\u0000-\u001f]/g, (ch) =>
+                ({ '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" })[ch] ?? `\\u00${ch.charCodeAt(0).toString(16).padStart(2, "0")}`,
+            );
+        });
+    const request = {
+        msec: "1732312741.123", status: "502", body_bytes_sent: "157", bytes_sent: "330", request_length: "512", request_time: "0.008",
+        remote_addr: "203.0.113.7", remote_user: "", request: 'GET /login?next="/home" HTTP/1.1', request_method: "GET", host: "bank.example.com",
+        uri: "/login", server_protocol: "HTTP/1.1", http_referer: "", http_user_agent: 'Mozilla/5.0 "quoted"\\ \t tab', request_id: "4f1c",
+        proxy_host: "bos-frontend-80", upstream_addr: "10.0.1.5:8080, 10.0.1.6:8080", upstream_status: "502, 502", upstream_response_time: "0.002, 0.004",
+        upstream_bytes_sent: "480, 480",
+    };
+
+    it("writes a line the nginx-access parser decodes into fields under nginx., numbers as numbers, whatever the request holds", () => {
+        // The parser is Format json: the line must be one valid JSON object.
+        const record = JSON.parse(logLine(request)) as { time: string; nginx: Record<string, unknown> };
+        expect(Object.keys(record)).toEqual(["time", "nginx"]);
+        expect(Object.keys(record.nginx).sort()).toEqual([...ACCESS_LOG_FIELDS].sort());
+        expect(record.nginx).toMatchObject({ status: 502, request_time: 0.008, body_bytes_sent: 157, request_length: 512, bytes_sent: 330 });
+        // Values NGINX may write as lists or leave empty stay strings, exactly as logged.
+        expect(record.nginx).toMatchObject({ upstream_response_time: "0.002, 0.004", upstream_status: "502, 502", remote_user: "", http_referer: "" });
+        expect(record.nginx.request).toBe(request.request);
+        expect(record.nginx.http_user_agent).toBe(request.http_user_agent);
+        // A request served without an upstream (a redirect, the default server's 404).
+        const direct = JSON.parse(logLine({ ...request, status: "404", upstream_addr: "", upstream_status: "", upstream_response_time: "", upstream_bytes_sent: "", proxy_host: "" }));
+        expect(direct.nginx).toMatchObject({ status: 404, upstream_response_time: "" });
+    });
+
+    it("gives the record time in the form the parser's Time_Format (%s.%L) reads: epoch seconds, a dot, milliseconds", () => {
+        const parser = logParsers();
+        expect(parser).toMatch(/\n {4}Name +nginx-access\n/);
+        expect(parser).toMatch(/\n {4}Format +json\n/);
+        expect(parser).toMatch(/\n {4}Time_Key +time\n {4}Time_Format +%s\.%L\n/);
+        const record = JSON.parse(logLine(request)) as { time: string };
+        expect(record.time).toMatch(/^\d{10}\.\d{3}$/);
+        expect(new Date(Number(record.time) * 1000).toISOString()).toBe("2024-11-22T21:59:01.123Z");
     });
 
     it("leaves the Service to the component and reports its address on Ingresses", () => {
@@ -179,7 +224,7 @@ describe("IngressController on a host-name platform, with a private registry", (
             ["http", 80],
             ["https", 443],
         ]);
-        expect(inputs(svc).metadata.annotations).toEqual({ "service.beta.kubernetes.io/aws-load-balancer-type": "nlb", "co.elastic.logs/module": "nginx" });
+        expect(inputs(svc).metadata.annotations).toEqual({ "service.beta.kubernetes.io/aws-load-balancer-type": "nlb" });
         expect(svc.dependencies).toContain(find(regs, RELEASE, "ingress-controller-release").urn);
     });
 
@@ -203,7 +248,8 @@ describe("IngressController on a host-name platform, with a private registry", (
     });
 
     it("puts everything on the cluster's provider and passes schema validation", () => {
-        const objects = regs.filter((x) => x.type.startsWith("kubernetes:"));
+        // The CRDs are covered by chartCrds.test.ts.
+        const objects = regs.filter((x) => x.type.startsWith("kubernetes:") && !x.type.endsWith(":CustomResourceDefinitionPatch"));
         expect(objects.map((r) => r.name).sort()).toEqual(
             ["ingress-controller-internal", "ingress-controller-ns", "ingress-controller-pull-secret", "ingress-controller-release", "ingress-controller-service"],
         );

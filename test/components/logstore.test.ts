@@ -1,6 +1,8 @@
 import * as random from "@pulumi/random";
 import { beforeAll, describe, expect, it } from "vitest";
 import { elasticsearchSpec, LOG_WRITER_ROLE, Logstore, LogstoreReplicas, validateLogstoreArgs } from "../../components";
+import { KIBANA_SETUP_IMAGE, KIBANA_SETUP_SCRIPT, kibanaSavedObjects } from "../../components/kibanaSetup";
+import { ACCESS_LOG_FIELDS } from "../../components/logFormats";
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets, plainStrings } from "../support/mocks";
@@ -184,11 +186,50 @@ describe("Logstore with a log writer", () => {
 
     it("puts everything on the cluster's provider and passes schema validation", () => {
         const objects = regs.filter((x) => x.type.startsWith("kubernetes:"));
-        expect(objects).toHaveLength(6);
+        // Namespace, release, two Secrets, Elasticsearch, Kibana, and the Kibana setup's ConfigMap and Job.
+        expect(objects).toHaveLength(8);
         for (const r of objects) expect(r.provider, r.name).toBe(provider);
         const { checked, errors } = validateKubernetesObjects(regs);
         expect(errors).toEqual([]);
-        expect(checked).toEqual(expect.arrayContaining(["Namespace/logstore-ns", "Secret/logstore-roles", "Secret/logstore-log-writer"]));
+        expect(checked).toEqual(
+            expect.arrayContaining(["Namespace/logstore-ns", "Secret/logstore-roles", "Secret/logstore-log-writer", "ConfigMap/logstore-kibana-setup-files", "Job/logstore-kibana-setup"]),
+        );
+    });
+
+    describe("the Kibana setup Job", () => {
+        const JOB = "kubernetes:batch/v1:Job";
+        const job = () => unwrapSecrets(find(regs, JOB, "logstore-kibana-setup").inputs) as {
+            metadata: { namespace: string };
+            spec: { activeDeadlineSeconds: number; template: { spec: { containers: { image: string; env: { name: string; value?: string; valueFrom?: unknown }[] }[]; volumes: { configMap?: { name: string } }[] } } };
+        };
+
+        it("runs after Kibana in the dependency graph, in the log store's namespace", () => {
+            const r = find(regs, JOB, "logstore-kibana-setup");
+            expect(r.dependencies).toContain(find(regs, KIBANA, "logstore-kibana").urn);
+            expect(job().metadata.namespace).toBe("logstore");
+        });
+
+        it("reads the elastic password only through a secretKeyRef to ECK's Secret; every other value is plain", () => {
+            const env = job().spec.template.spec.containers[0]!.env;
+            expect(env.find((e) => e.name === "ELASTIC_PASSWORD")).toEqual({ name: "ELASTIC_PASSWORD", valueFrom: { secretKeyRef: { name: "elastic-es-elastic-user", key: "elastic" } } });
+            expect(env.filter((e) => e.value !== undefined).map((e) => e.name).sort()).toEqual(["KIBANA_URL", "WAIT_SECONDS"]);
+            expect(env.find((e) => e.name === "KIBANA_URL")!.value).toBe("http://kibana-kb-http.logstore.svc.cluster.local:5601");
+        });
+
+        it("mounts a ConfigMap of the saved objects and the script, which holds no credential", () => {
+            const files = find(regs, "kubernetes:core/v1:ConfigMap", "logstore-kibana-setup-files");
+            const data = unwrapSecrets(files.inputs!.data) as Record<string, string>;
+            expect(Object.keys(data).sort()).toEqual(["objects.ndjson", "setup.sh"]);
+            expect(data["objects.ndjson"]).toBe(kibanaSavedObjects("kubernetes-*", ACCESS_LOG_FIELDS));
+            expect(data["setup.sh"]).toBe(KIBANA_SETUP_SCRIPT);
+            expect(JSON.stringify(files.inputs)).not.toContain(PASSWORD);
+            expect(job().spec.template.spec.volumes.some((v) => v.configMap !== undefined)).toBe(true);
+            expect(job().spec.template.spec.containers[0]!.image).toBe(KIBANA_SETUP_IMAGE);
+        });
+
+        it("gives up after its wait plus retries, before Pulumi's own timeout", () => {
+            expect(job().spec.activeDeadlineSeconds).toBe(1500);
+        });
     });
 });
 
@@ -206,6 +247,15 @@ describe("Logstore without a log writer", () => {
         expect(ofType(regs, SECRET)).toEqual([]);
         expect(find(regs, ELASTICSEARCH, "logstore-elasticsearch").inputs!.spec).not.toHaveProperty("auth");
         expect(store.logWriterUser).toBeUndefined();
+    });
+
+    it("imports the Kibana objects unless told not to", async () => {
+        expect(ofType(regs, "kubernetes:batch/v1:Job").map((r) => r.name)).toEqual(["logstore-kibana-setup"]);
+        const { registrations } = await installMocks();
+        new Logstore("bare", { kibanaObjects: false }, { providers: [testProvider()] });
+        await settle();
+        expect(ofType(registrations, "kubernetes:batch/v1:Job")).toEqual([]);
+        expect(ofType(registrations, "kubernetes:core/v1:ConfigMap")).toEqual([]);
     });
 
     it("uses the version given for both Elasticsearch and Kibana, with default node sets and volume size", () => {

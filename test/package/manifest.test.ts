@@ -70,6 +70,9 @@ describe("entry points", () => {
         expect(pkg.scripts.build).toContain("tsc -p tsconfig.build.json");
         // KicImage reads its Dockerfile from next to the compiled module.
         expect(pkg.scripts.build).toContain("cpSync('components/docker','dist/components/docker'");
+        // The Prometheus and IngressController components read their charts' CRDs, and the dashboards, the same way.
+        expect(pkg.scripts.build).toContain("cpSync('components/crds','dist/components/crds'");
+        expect(pkg.scripts.build).toContain("cpSync('components/dashboards','dist/components/dashboards'");
         // Node 24 LTS is the target and 22 the oldest line still maintained; 22.22.2 and 24.15.0 are the floors
         // the prompt library (@inquirer/prompts 8) declares, the highest of any runtime dependency.
         expect(pkg.engines.node).toBe("^22.22.2 || >=24.15.0");

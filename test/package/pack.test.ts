@@ -152,6 +152,12 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             "dist/providers/index.js",
             "dist/providers/index.d.ts",
             "dist/components/docker/README.md",
+            // The CRDs of the charts' crds/ directories, which the components apply (components/chartCrds.ts).
+            "dist/components/crds/kube-prometheus-stack-88.5.3.json",
+            "dist/components/crds/nginx-ingress-2.6.4.json",
+            // The Grafana dashboards the components provision (components/grafanaDashboards.ts).
+            "dist/components/dashboards/nginx-ingress-controller.json",
+            "dist/components/dashboards/bank-of-sirius.json",
         ]) {
             expect(files).toContain(file);
         }

@@ -74,6 +74,8 @@ describe.each(FIXTURES)("stack file %s", (name) => {
                 ...["lb_ingress_hostname", "lb_ingress_ip", "ingress_class", "cluster_issuer", "elasticsearch_url", "kibana_url"],
                 ...["prometheus_address", "grafana_address", "statsd_host", "otlp_grpc_endpoint"],
                 ...["application_url", "demo_login", "accountsdbmon_status", "ledgerdbmon_status"],
+                ...["ingress_controller_status", "nginx_plus", "cert_manager_status", "logstore_status", "log_agent_status"],
+                ...["prometheus_status", "statsd_status", "observability_status"],
             ].sort(),
         );
         const secretOutputs = ["kubeconfig", "demo_login"];

@@ -34,7 +34,8 @@ function behaviour(run: ProgramRun) {
     return {
         error: run.error === undefined ? undefined : String(run.error),
         warnings: run.warnings,
-        resources: run.registrations.map((r) => ({
+        // Sorted: the order in which the SDK's asynchronous registrations reach the engine is not behaviour.
+        resources: [...run.registrations].sort((a, b) => a.urn!.localeCompare(b.urn!)).map((r) => ({
             type: r.type,
             name: r.name,
             urn: r.urn,

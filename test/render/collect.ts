@@ -29,6 +29,8 @@ export interface ReleaseSpec {
     valuesUnknown: boolean;
     /** Value paths that were unknown and hold a placeholder. */
     placeholders: string[];
+    /** Whether Helm skips the chart's `crds/` directories (the program applies those CRDs itself). */
+    skipCrds: boolean;
 }
 
 /** A typed Kubernetes object the program registers itself (not through Helm). */
@@ -77,6 +79,7 @@ export function releasesOf(regs: Registration[]): ReleaseSpec[] {
                 values,
                 valuesUnknown,
                 placeholders,
+                skipCrds: inputs.skipCrds === true,
             };
         });
 }
@@ -88,11 +91,15 @@ export function gvkOf(type: string): { apiVersion: string; kind: string } | unde
     return { apiVersion: m[1] === "core" ? m[2]! : `${m[1]}/${m[2]}`, kind: m[3]! };
 }
 
-/** Every Kubernetes object the program registers itself, built-in or custom. */
+/**
+ * Every Kubernetes object the program registers itself, built-in or custom. A `<Kind>Patch` (a server-side apply
+ * of an object that may already exist) is taken as the `<Kind>` it applies: the program's patches carry whole
+ * objects, so they must be valid as such.
+ */
 export function typedObjectsOf(regs: Registration[]): TypedObject[] {
     const out: TypedObject[] = [];
     for (const r of regs) {
-        const gvk = gvkOf(r.type);
+        const gvk = patchedKind(gvkOf(r.type));
         if (!gvk || r.read || !r.inputs) continue;
         // An unknown field of a typed object may be a whole map (a Secret's stringData from a generated password):
         // its type is unknown too, so it is left out and the known rest is validated.
@@ -101,6 +108,10 @@ export function typedObjectsOf(regs: Registration[]): TypedObject[] {
         out.push({ resource: r.name, urn: r.urn!, ...gvk, body: { ...body, apiVersion: gvk.apiVersion, kind: gvk.kind } });
     }
     return out;
+}
+
+function patchedKind(gvk: { apiVersion: string; kind: string } | undefined) {
+    return gvk && /.Patch$/.test(gvk.kind) ? { ...gvk, kind: gvk.kind.slice(0, -"Patch".length) } : gvk;
 }
 
 /** Whether `from` waits for `to`: `to` is among its dependencies, directly or through other resources. */

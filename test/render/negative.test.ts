@@ -101,7 +101,7 @@ describe("render tier: each rule fails when broken", () => {
         const findings = await checkRun([...regs, stray], { probeIgnoredKeys: false });
         expect(of(findings, "crd-schema")).toEqual([
             'ClusterIssuer platform-cert-manager-selfsigned: not valid against the ClusterIssuer CRD from release certmgr: /spec must NOT have additional properties "selfsigned"',
-            "Widget widget: example.com/v1 Widget is neither built into Kubernetes nor defined by a CRD of any release the program installs",
+            "Widget widget: example.com/v1 Widget is neither built into Kubernetes nor defined by a CRD the program or one of its releases installs",
         ]);
     }, 300_000);
 
@@ -123,5 +123,28 @@ describe("render tier: each rule fails when broken", () => {
         expect(of(await checkRun(regs, { probeIgnoredKeys: false }), "values-unknown")).toEqual([
             "release platform-ingress-controller-release (nginx-ingress@2.6.4): the whole values object is unknown on a first preview, so nothing of the release can be shown or rendered; pass the unknown parts as nested Outputs instead of building the values inside an apply",
         ]);
+    }, 300_000);
+
+    it("crd-schema: a custom resource against a CRD the program applies itself (not Helm)", async () => {
+        const regs = await baseRun();
+        const monitor = find(regs, "kubernetes:monitoring.coreos.com/v1:ServiceMonitor", "platform-prometheus-nginx-ingress");
+        (monitor.inputs!.spec as Record<string, unknown>).endpoint = [];
+        expect(of(await checkRun(regs, { probeIgnoredKeys: false }), "crd-schema")).toEqual([
+            'ServiceMonitor platform-prometheus-nginx-ingress: not valid against the ServiceMonitor CRD from the program\'s platform-prometheus-crd-servicemonitors.monitoring.coreos.com: /spec must NOT have additional properties "endpoint"',
+        ]);
+    }, 300_000);
+
+    it("dependency: a release whose chart renders custom resources before the program has applied their CRDs", async () => {
+        const regs = await baseRun();
+        const crds = regs.filter((r) => r.type.endsWith(":CustomResourceDefinitionPatch")).map((r) => r.urn);
+        expect(crds.length).toBeGreaterThanOrEqual(22);
+        const release = find(regs, RELEASE_TYPE, "platform-prometheus-release");
+        release.dependencies = release.dependencies.filter((d) => !crds.includes(d));
+        const found = of(await checkRun(regs, { probeIgnoredKeys: false }), "dependency");
+        expect(found).toContain(
+            "release platform-prometheus-release: renders Prometheus Prometheus/prometheus/prometheus-kube-prometheus-prometheus, whose CRD resource platform-prometheus-crd-prometheuses.monitoring.coreos.com applies, but does not wait for that resource",
+        );
+        // Only that release: everything else still waits for the CRDs it uses.
+        expect(found.every((f) => f.startsWith("release platform-prometheus-release: ") || f.startsWith("release platform-prometheus-statsd: ") || f.includes("ServiceMonitor"))).toBe(true);
     }, 300_000);
 });

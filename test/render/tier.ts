@@ -9,7 +9,7 @@ import { KIC_CHARTS, flagsUndefinedBy, kicImageProblem } from "../../config/kicC
 import { chartContents, crdsIn, isMap, KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { helmTemplate } from "../support/helm";
 import type { Registration } from "../support/mocks";
-import { releasesOf, ReleaseSpec, typedObjectsOf, waitsFor } from "./collect";
+import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "./collect";
 import { builtInModel, builtInProblems, REMOVED_APIS, TARGET_KUBE_VERSION } from "./kubernetesSchema";
 
 /** The rules of the tier. */
@@ -56,7 +56,8 @@ async function render(spec: ReleaseSpec, values: Record<string, unknown>, archiv
         chartPath: archive,
         values,
         kubeVersion: TARGET_KUBE_VERSION,
-        includeCrds: true,
+        // What Helm installs: a release that skips crds/ gets its CRDs from the program (typed objects, indexed below).
+        includeCrds: !spec.skipCrds,
         // Helm 3 enforces values.schema.json itself, except where the schema needs the network (checked locally instead).
         skipSchemaValidation: schema !== undefined && remoteRefs(schema).length > 0,
     });
@@ -160,9 +161,18 @@ async function ignoredKeys(spec: ReleaseSpec, archive: string, baseline: string)
     return verdicts.filter((p): p is string => p !== undefined);
 }
 
-/** CRD schemas by `group/version:Kind`, with the release that installs them. */
+/** What installs a CRD: a release (from its chart), or the program (a typed object). */
+interface CrdSource {
+    /** Pulumi resource name, for messages. */
+    resource: string;
+    urn: string;
+    /** The release, when a release installs it. */
+    release?: ReleaseSpec;
+}
+
+/** CRD schemas by `group/version:Kind`, with what installs them. */
 interface CrdIndex {
-    schemas: Map<string, { release: ReleaseSpec; validate: ValidateFunction; plural: string }>;
+    schemas: Map<string, { source: CrdSource; validate: ValidateFunction; plural: string }>;
 }
 
 /** Kubernetes prunes unknown fields; for a check, unknown fields are errors (they would silently do nothing). */
@@ -192,18 +202,18 @@ function compileCrdSchema(schema: Record<string, unknown>): ValidateFunction {
     return v;
 }
 
-function indexCrds(rendered: Rendered[]): CrdIndex {
+function indexCrds(rendered: Rendered[], typed: TypedObject[]): CrdIndex {
     const schemas: CrdIndex["schemas"] = new Map();
-    for (const r of rendered) {
-        for (const crd of crdsIn(r.objects)) {
-            const spec = crd.spec as { group: string; names: { kind: string; plural: string }; versions: { name: string; served: boolean; schema?: { openAPIV3Schema?: Record<string, unknown> } }[] };
-            for (const v of spec.versions.filter((x) => x.served)) {
-                const schema = { ...(v.schema?.openAPIV3Schema ?? {}) } as Record<string, unknown>;
-                if (isMap(schema.properties)) schema.properties = { ...schema.properties, metadata: { type: "object" } };
-                schemas.set(`${spec.group}/${v.name}:${spec.names.kind}`, { release: r.spec, validate: compileCrdSchema(schema), plural: spec.names.plural });
-            }
+    const add = (crd: KubeObject, source: CrdSource) => {
+        const spec = crd.spec as { group: string; names: { kind: string; plural: string }; versions: { name: string; served: boolean; schema?: { openAPIV3Schema?: Record<string, unknown> } }[] };
+        for (const v of spec.versions.filter((x) => x.served)) {
+            const schema = { ...(v.schema?.openAPIV3Schema ?? {}) } as Record<string, unknown>;
+            if (isMap(schema.properties)) schema.properties = { ...schema.properties, metadata: { type: "object" } };
+            schemas.set(`${spec.group}/${v.name}:${spec.names.kind}`, { source, validate: compileCrdSchema(schema), plural: spec.names.plural });
         }
-    }
+    };
+    for (const r of rendered) for (const crd of crdsIn(r.objects)) add(crd, { resource: r.spec.resource, urn: r.spec.urn, release: r.spec });
+    for (const o of typed.filter((x) => x.kind === "CustomResourceDefinition")) add(o.body as KubeObject, { resource: o.resource, urn: o.urn });
     return { schemas };
 }
 
@@ -221,11 +231,12 @@ function objectProblems(obj: KubeObject, crds: CrdIndex, allRendered: boolean): 
     const crd = crds.schemas.get(`${obj.apiVersion}:${obj.kind}`);
     if (crd) {
         const valid = crd.validate(obj as unknown);
-        return valid ? [] : [{ rule: "crd-schema", message: `not valid against the ${obj.kind} CRD from release ${crd.release.release}: ${errorText(crd.validate).join("; ")}` }];
+        const from = crd.source.release ? `release ${crd.source.release.release}` : `the program's ${crd.source.resource}`;
+        return valid ? [] : [{ rule: "crd-schema", message: `not valid against the ${obj.kind} CRD from ${from}: ${errorText(crd.validate).join("; ")}` }];
     }
     if (!builtInModel(obj.apiVersion, obj.kind) && !REMOVED_APIS[`${obj.apiVersion}:${obj.kind}`]) {
         if (!allRendered) return [];
-        return [{ rule: "crd-schema", message: `${obj.apiVersion} ${obj.kind} is neither built into Kubernetes nor defined by a CRD of any release the program installs` }];
+        return [{ rule: "crd-schema", message: `${obj.apiVersion} ${obj.kind} is neither built into Kubernetes nor defined by a CRD the program or one of its releases installs` }];
     }
     return builtInProblems(obj as KubeObject & Record<string, unknown>).map((message) => ({ rule: "kubernetes-schema" as const, message }));
 }
@@ -302,24 +313,25 @@ export async function checkRun(regs: Registration[], opts: CheckOptions = {}): P
         }),
     );
 
-    const crds = indexCrds(rendered);
+    const typed = typedObjectsOf(regs);
+    const crds = indexCrds(rendered, typed);
     // A release that could not be rendered may install CRDs; kinds nobody defines are then not reported again.
     const allRendered = rendered.length === releases.filter((r) => !r.valuesUnknown).length;
     for (const r of rendered) {
         for (const obj of r.objects) {
             for (const p of objectProblems(obj, crds, allRendered)) add(p.rule, `${objectName(obj)} rendered by ${r.spec.resource}`, p.message);
             const crd = crds.schemas.get(`${obj.apiVersion}:${obj.kind}`);
-            if (crd && crd.release !== r.spec && !waitsFor(regs, r.spec.urn, crd.release.urn)) {
-                add("dependency", `release ${r.spec.resource}`, `renders ${obj.kind} ${objectName(obj)}, whose CRD release ${crd.release.resource} installs, but does not wait for that release`);
+            if (crd && crd.source.release !== r.spec && !waitsFor(regs, r.spec.urn, crd.source.urn)) {
+                add("dependency", `release ${r.spec.resource}`, `renders ${obj.kind} ${objectName(obj)}, whose CRD ${installer(crd.source)}, but does not wait for ${that(crd.source)}`);
             }
         }
     }
-    for (const obj of typedObjectsOf(regs)) {
+    for (const obj of typed) {
         const kubeObject = obj.body as KubeObject;
         for (const p of objectProblems(kubeObject, crds, allRendered)) add(p.rule, `${obj.kind} ${obj.resource}`, p.message);
         const crd = crds.schemas.get(`${obj.apiVersion}:${obj.kind}`);
-        if (crd && !waitsFor(regs, obj.urn, crd.release.urn)) {
-            add("dependency", `${obj.kind} ${obj.resource}`, `is a custom resource whose CRD release ${crd.release.resource} installs, but it does not wait for that release`);
+        if (crd && !waitsFor(regs, obj.urn, crd.source.urn)) {
+            add("dependency", `${obj.kind} ${obj.resource}`, `is a custom resource whose CRD ${installer(crd.source)}, but it does not wait for ${that(crd.source)}`);
         }
         for (const hook of webhooksFor(rendered, crds, obj)) {
             if (hook.release !== undefined && !waitsFor(regs, obj.urn, hook.release.urn)) {
@@ -330,6 +342,9 @@ export async function checkRun(regs: Registration[], opts: CheckOptions = {}): P
     // Renders finish in any order; findings are reported in a stable one.
     return findings.sort((a, b) => a.rule.localeCompare(b.rule) || a.subject.localeCompare(b.subject) || a.message.localeCompare(b.message));
 }
+
+const installer = (s: CrdSource) => (s.release ? `release ${s.resource} installs` : `resource ${s.resource} applies`);
+const that = (s: CrdSource) => (s.release ? "that release" : "that resource");
 
 /** Webhooks with failurePolicy Fail that intercept the creation of `obj`, from the rendered releases. */
 function webhooksFor(rendered: Rendered[], crds: CrdIndex, obj: { apiVersion: string; kind: string }): { name: string; release?: ReleaseSpec }[] {

@@ -33,6 +33,8 @@ export interface Registration {
     read?: boolean;
     /** Whether `pulumi destroy` must leave it alone (`protect`, set on it or inherited from its parent). */
     protect?: boolean;
+    /** Whether deleting it from the stack leaves the object in the cluster (`retainOnDelete`). */
+    retainOnDelete?: boolean;
     /** Whether a replacement deletes it before creating the new one (`deleteBeforeReplace`). */
     deleteBeforeReplace?: boolean;
     /** The URNs this resource also answers to (its aliases, and those inherited from its parents); only with `engineUrns`. */
@@ -110,6 +112,7 @@ export async function installMocks(o: MockOptions = {}) {
             dependencies: req.getDependenciesList(),
             propertyDependencies,
             protect: req.getProtect() === true,
+            retainOnDelete: req.getRetainondelete() === true,
             deleteBeforeReplace: req.getDeletebeforereplace() === true,
             // Without alias specs the SDK sends the aliases as URNs (`aliasURNs`).
             ...(o.engineUrns ? { aliases: req.getAliasurnsList() } : {}),

@@ -11,6 +11,7 @@ import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { validateApplicationArgs } from "../../components/application";
 import { CONTRIB_COLLECTOR_IMAGE } from "../../components/observability";
+import { KIBANA_SETUP_IMAGE } from "../../components/kibanaSetup";
 import { MaraConfig, validateConfig } from "../../config";
 import { CHART_IDS, CHARTS, DEFAULTS } from "../../contracts";
 import { CHART_SETTINGS, defaultPinSettings, Pin, pinsOf, stackPinSettings } from "../../cli/outdated/pins";
@@ -37,7 +38,7 @@ describe("the pins", () => {
         expect(charts.find((p) => p.name === "nginx-ingress")?.setBy).toBe("mara:ingressChartVersion");
     });
 
-    it("are every image the program runs by default: the controller, nine Bank of Sirius images, Elasticsearch, Kibana, the collector", () => {
+    it("are every image the program runs by default: the controller, nine Bank of Sirius images, Elasticsearch, Kibana, the collector, the Kibana setup Job", () => {
         expect(pins.filter((p) => p.kind === "image").map(reference)).toEqual([
             DEFAULTS.kicImage.imageName,
             ...["frontend", "userservice", "contacts", "balancereader", "ledgerwriter", "transactionhistory", "accounts-db", "ledger-db", "loadgenerator"].map(
@@ -46,6 +47,7 @@ describe("the pins", () => {
             "docker.elastic.co/elasticsearch/elasticsearch:9.5.0",
             "docker.elastic.co/kibana/kibana:9.5.0",
             CONTRIB_COLLECTOR_IMAGE,
+            KIBANA_SETUP_IMAGE,
         ]);
         expect(pins.find((p) => p.name === "nginx/nginx-ingress")?.source).toEqual({ type: "registry", registry: "docker.io", repository: "nginx/nginx-ingress" });
     });

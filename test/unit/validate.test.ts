@@ -295,6 +295,16 @@ describe("MARA keys and canonical keys", () => {
         ]);
     });
 
+    it("warns that a chart pinned to another version than the program's gets its crds/ CRDs installed once, never upgraded", () => {
+        const crds = (v: string) => `: the program applies and upgrades the CRDs of kube-prometheus-stack's crds/ directory for 88.5.3 only, so for ${v} Helm installs them once and never upgrades them. Remove the key to use 88.5.3.`;
+        // Newer, older (with the older-chart warning too), and the pinned version itself (nothing).
+        expect(validateConfig(aws({ "mara:prometheusChartVersion": "88.6.0" })).warnings).toEqual([`mara:prometheusChartVersion = 88.6.0${crds("88.6.0")}`]);
+        expect(validateConfig(aws({ "prometheus:chart_version": "88.5.2" })).warnings).toContain(`prometheus:chart_version = 88.5.2${crds("88.5.2")}`);
+        expect(validateConfig(aws({ "mara:prometheusChartVersion": "88.5.3" })).warnings).toEqual([]);
+        // A chart whose CRDs are templates (Helm upgrades them itself) draws no such warning.
+        expect(validateConfig(aws({ "mara:otelOperatorChartVersion": "0.123.0" })).warnings).toEqual([]);
+    });
+
     it("warns that EKS no longer offers MARA's default Kubernetes version", () => {
         expect(validateConfig(aws({ "eks:k8s_version": "1.21" })).warnings).toContain(
             "eks:k8s_version = 1.21: EKS no longer creates clusters older than 1.32, so `pulumi up` would fail. Set eks:k8s_version to 1.35 or remove it to use the default.",
