@@ -40,7 +40,10 @@ function tempProject(kind: string, pkg: (p: Record<string, unknown>) => Record<s
     const out = fs.mkdtempSync(path.join(os.tmpdir(), `mara-${kind}-`));
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as Record<string, unknown>;
     fs.writeFileSync(path.join(out, "package.json"), JSON.stringify(pkg(manifest), null, 2));
-    fs.cpSync(path.join(REPO, "components", "docker"), path.join(out, "components", "docker"), { recursive: true });
+    // The data the program reads next to its modules (Dockerfiles, CRDs, dashboards): everything but the .ts files.
+    for (const dir of PROGRAM.filter((p) => fs.statSync(path.join(REPO, p)).isDirectory())) {
+        fs.cpSync(path.join(REPO, dir), path.join(out, dir), { recursive: true, filter: (src) => !src.endsWith(".ts") });
+    }
     fs.symlinkSync(path.join(REPO, "node_modules"), path.join(out, "node_modules"), "dir");
     return out;
 }
