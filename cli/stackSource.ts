@@ -6,10 +6,9 @@ import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
 import { applyProjectConfig, parseStackFile, ProjectConfigError, RawConfig } from "../config";
-import { CliError, EXIT } from "./io";
+import { CliError, EXIT, PROJECT_DIR } from "./io";
 
-/** The directory of this package: where Pulumi.yaml and the program live. */
-export const PROJECT_DIR = path.resolve(__dirname, "..");
+export { PROJECT_DIR };
 
 /** Which stack file to read. */
 export interface StackFileChoice {

@@ -3,8 +3,9 @@
  * wrote it, the offending value, what is allowed and a concrete fix, so a failed preview reads as
  * instructions rather than a stack trace.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { shorten, shortenValue } from "./redact";
+// The SDK's errors module rather than its index: `mara validate` loads configuration validation without the whole SDK.
+import { RunError } from "@pulumi/pulumi/errors";
 
 /** One thing wrong with the configuration. */
 export interface ConfigProblem {
@@ -30,7 +31,7 @@ export function formatProblem(p: ConfigProblem): string {
  * Thrown by `loadConfig` when any key is invalid, before any resource is registered. It extends
  * `pulumi.RunError` so the Pulumi CLI prints the message alone, without a stack trace.
  */
-export class ConfigError extends pulumi.RunError {
+export class ConfigError extends RunError {
     /** Every problem found; validation does not stop at the first. */
     public readonly problems: readonly ConfigProblem[];
 

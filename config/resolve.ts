@@ -2,7 +2,8 @@
  * Reads one key from raw config: the canonical key or one of its MARA aliases, parsed by its type.
  * Pure: no Pulumi runtime, so `mara validate` and tests can use it on a stack file.
  */
-import * as pulumi from "@pulumi/pulumi";
+// The SDK's output module rather than its index: \`mara validate\` loads configuration validation without the whole SDK.
+import { Output, secret } from "@pulumi/pulumi/output";
 import { KeySpec, LegacyKey, PROJECT_NAMESPACE, PROVIDER_NAMESPACES } from "./keys";
 import { legacyPinReplacement } from "./legacyPins";
 import type { LocalPath } from "./localPaths";
@@ -258,6 +259,6 @@ function refusedByCli<T>(spec: KeySpec<T>, text: string): string | undefined {
 }
 
 /** Wraps a resolved secret as a secret Output, so it can never be printed or exported in plain text. */
-export function secretOutput(r: Resolved<string>): pulumi.Output<string> | undefined {
-    return r.value === undefined ? undefined : pulumi.secret(r.value);
+export function secretOutput(r: Resolved<string>): Output<string> | undefined {
+    return r.value === undefined ? undefined : secret(r.value);
 }

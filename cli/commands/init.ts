@@ -5,11 +5,10 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Command } from "commander";
 import { Stack } from "@pulumi/pulumi/automation";
 import { ConfigProblem, InfraType, KEYS, KeyId, parseStackFile, RawConfig, REDACTED, Redactor, shorten, validateConfig } from "../../config";
 import { ensureBackend } from "../backend";
-import { action, collect, CommandContext } from "../command";
+import type { CommandContext } from "../command";
 import { ask, Answers, collectAnswers } from "../init/answers";
 import { keyIdOf, parseSetFlags, storedKey } from "../init/keys";
 import { CliError, CliIo, EXIT, line } from "../io";
@@ -146,18 +145,4 @@ function summarise(io: CliIo, stack: string, entries: Record<string, { value: st
     line(io.stdout, "Next:");
     line(io.stdout, `  npx mara plan --stack ${stack} --mermaid docs/plan.mmd   # offline: what would be created`);
     line(io.stdout, `  npx mara up --stack ${stack}                             # deploy`);
-}
-
-/** Adds the command to the program. */
-export function register(program: Command, ctx: CommandContext): void {
-    program
-        .command("init")
-        .description("first run: ask for the missing settings and secrets, validate them and write them to the stack")
-        .option("-s, --stack <name>", "stack to configure (asked for when omitted, default dev)")
-        .option("-p, --provider <type>", "infrastructure type: aws, digitalocean, linode, kubeconfig (or MARA's AWS, DO, LKE)")
-        .option("--set <key=value>", "a setting, canonical or MARA key; repeatable", collect)
-        .option("--non-interactive", "never prompt: take values from --set and the environment, and list what is missing")
-        .option("--local", "keep state on this machine (pulumi login file://~/.pulumi-mara)")
-        .option("--force", "allow changing the stack's infrastructure type")
-        .action(action(ctx, (opts: InitOptions) => init(opts, ctx)));
 }

@@ -6,10 +6,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Command } from "commander";
 import program from "../../index";
 import { ConfigError, MaraConfig, RawConfig, Redactor } from "../../config";
-import { action, CommandContext } from "../command";
+import type { CommandContext } from "../command";
 import { buildPlan, Plan } from "../graph";
 import { CliError, CliIo, EXIT, line, Writer } from "../io";
 import { runOffline } from "../offline";
@@ -177,16 +176,4 @@ function writeGraph(io: CliIo, target: string, text: string, kind: string): void
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
     line(io.stderr, `Wrote the dependency graph (${kind}) to ${target}`);
-}
-
-/** Adds the command to the program. */
-export function register(cli: Command, ctx: CommandContext): void {
-    cli.command("plan")
-        .description("show offline what `pulumi up` would create: component tree, resource counts, Helm charts and images with their versions, dependency graph")
-        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
-        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
-        .option("--mermaid <file>", "write the dependency graph between components as Mermaid (- for standard output)")
-        .option("--dot <file>", "write the dependency graph between components as Graphviz DOT (- for standard output)")
-        .option("--json", "print the plan as JSON on standard output, for scripts")
-        .action(action(ctx, (opts: PlanOptions) => plan(opts, ctx)));
 }

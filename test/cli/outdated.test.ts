@@ -257,14 +257,14 @@ describe("the mara executable", () => {
 
     it("does not load the command's work, or its YAML and SemVer libraries, until it runs", async () => {
         const script = [
-            `require(${JSON.stringify(path.join(ROOT, "node_modules", "ts-node"))}).register({ transpileOnly: true, project: ${JSON.stringify(path.join(ROOT, "tsconfig.json"))} });`,
-            `require(${JSON.stringify(path.join(ROOT, "cli", "commands", "outdated.ts"))});`,
+            `require(${JSON.stringify(path.join(ROOT, "node_modules", "sucrase", "register", "ts"))});`,
+            `require(${JSON.stringify(path.join(ROOT, "cli", "register", "outdated.ts"))});`,
             `console.log(JSON.stringify(Object.keys(require.cache)));`,
         ].join("\n");
         const loaded = await new Promise<string[]>((resolve, reject) =>
             execFile(process.execPath, ["-e", script], { cwd: ROOT }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as string[]))),
         );
-        expect(loaded.some((f) => f.includes(`${path.sep}commands${path.sep}outdated.ts`))).toBe(true);
+        expect(loaded.some((f) => f.includes(`${path.sep}register${path.sep}outdated.ts`))).toBe(true);
         expect(loaded.filter((f) => /[\\/](outdated[\\/]|js-yaml|semver|@pulumi)/.test(f))).toEqual([]);
     });
 });
