@@ -25,8 +25,8 @@ export type PlatformCertificatesArgs = Pick<CertManagerArgs, "chart" | "acme">;
 
 /** Logs: the Elasticsearch and Kibana store, and the Fluent Bit agent that writes to it. */
 export interface PlatformLogsArgs {
-    /** The log store's chart, Elastic version, node counts and volume size. Default: the Logstore's defaults. */
-    store?: Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize">;
+    /** The log store's chart, Elastic version, node counts, volume size and whether Kibana's objects are provisioned. Default: the Logstore's defaults. */
+    store?: Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize" | "kibanaObjects">;
     /** The log agent's chart. Default: the catalogue's fluent-bit entry. */
     agent?: Pick<LogAgentArgs, "chart">;
 }

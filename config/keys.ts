@@ -727,6 +727,14 @@ export const KEYS = {
         description: "Volume size of each Elasticsearch data node.",
         group: "Logs",
     }),
+    kibanaObjects: spec({
+        key: "mara:kibanaObjects",
+        type: boolean(),
+        default: DEFAULTS.logstore.kibanaObjects,
+        description:
+            "Provision Kibana's data view for the platform's log indices, a saved search and a dashboard for NGINX traffic, through a Job that runs once Kibana answers and can be rerun (it overwrites only these objects). Turn it off when Kibana's objects are managed elsewhere.",
+        group: "Logs",
+    }),
 
     // ---- Metrics --------------------------------------------------------------------------------
     prometheusStorageSize: spec({

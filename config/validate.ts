@@ -146,6 +146,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             chart: chart("logstore"),
             version: d("logstoreVersion"),
             storageSize: d("logstoreStorageSize"),
+            kibanaObjects: d("kibanaObjects"),
             replicas: {
                 master: d("logstoreMasterReplicas"),
                 data: d("logstoreDataReplicas"),
