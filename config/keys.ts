@@ -358,7 +358,9 @@ export const KEYS = {
         legacy: ["linode:k8s_version"],
         type: k8sMinorVersion,
         description: "Kubernetes version of the LKE cluster.",
-        example: "1.34",
+        // The version the program is written and tested for (its EKS default); the fix hint for a missing
+        // version suggests it, so it must be one validation accepts.
+        example: DEFAULTS.eks.version,
         group: "Linode",
     }),
     lkeInstanceType: spec({
