@@ -47,11 +47,26 @@ export function dropletSizes(): SdkList {
     return (droplets ??= sdkList("@pulumi/digitalocean", "types/enums", "DropletSlug"));
 }
 
+/**
+ * Arm (Graviton) families: a generation digit followed by `g` (`t4g`, `m7gd`, `c6gn`, `im4gn`, `is4gen`), and
+ * `a1`. GPU families such as `g5` have the `g` before the digit and are x86.
+ */
+const ARM_FAMILY = /^(?:a1|[a-z]+\d+g[a-z]*)$/;
+
 /** Why `value` cannot be an EC2 instance type of an EKS node group; undefined when @pulumi/aws lists it. */
 export function ec2InstanceTypeFinding(value: string): NodeSizeFinding | undefined {
     const { source, values } = ec2InstanceTypes();
-    if (values.includes(value)) return undefined;
     const family = value.split(".")[0]!;
+    // @pulumi/eks gives a node group of Arm instances an Arm AMI, and the ingress controller image is copied
+    // for linux/amd64 only (KicImage's platform): its pods would fail with "exec format error".
+    if (ARM_FAMILY.test(family)) {
+        return {
+            severity: "error",
+            problem: `is an Arm (Graviton) instance type, and the platform's images are copied and run for linux/amd64, so its pods would not start on these nodes`,
+            allowed: "an x86_64 EC2 instance type, such as t3.large or m6i.large",
+        };
+    }
+    if (values.includes(value)) return undefined;
     const ofFamily = values.filter((t) => t.startsWith(`${family}.`));
     if (ofFamily.length > 0) {
         const suggestion = closest(value, ofFamily);

@@ -90,6 +90,11 @@ const CLASSES: Record<string, Case[]> = {
             config: { ...AWS, "eks:instance_type": "t3.lrage" },
             expect: { problem: 'eks:instance_type = "t3.lrage": is not an instance type: the t3 family has no size "lrage". Allowed: an EC2 instance type @pulumi/aws 7.48.0 lists, such as t3.2xlarge, t3.large, t3.medium, t3.micro. Fix: pulumi config set eks:instance_type t3.large' },
         },
+        {
+            name: "an Arm (Graviton) node group",
+            config: { ...AWS, "eks:instance_type": "m7g.large" },
+            expect: { problem: 'eks:instance_type = "m7g.large": is an Arm (Graviton) instance type, and the platform\'s images are copied and run for linux/amd64' },
+        },
         { name: "a droplet size one typo from a listed one", config: { ...DO, "docean:instance_size": "s-4vcpu-8g" }, expect: { problem: 'docean:instance_size = "s-4vcpu-8g": is not a droplet size @pulumi/digitalocean 4.80.1 lists (a typo of s-4vcpu-8gb?)' } },
         {
             name: "an EC2 family newer than the SDK",
