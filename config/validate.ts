@@ -9,6 +9,7 @@ import { checkChartVersions } from "./chartVersions";
 import { checkClusterVersion } from "./clusterVersions";
 import { checkKicImage } from "./kicImageCompatibility";
 import { checkApplicationNamespace } from "./namespaces";
+import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkProviderKeys } from "./providerKeys";
 import { Redactor } from "./redact";
 import { checkSecureValues } from "./secureValues";
@@ -57,6 +58,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const today = checkDay(raw, findings);
     checkKeyNames(raw, findings);
     checkProviderKeys(raw, KNOWN_KEYS, findings);
+    checkKeyNamespaces(raw, KNOWN_KEYS, findings);
     const ignoredLegacyCharts = legacyChartsToIgnore(raw, findings);
 
     const resolved = new Map<KeyId, Resolved<unknown>>();
