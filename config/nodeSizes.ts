@@ -1,12 +1,13 @@
 /**
  * Node sizes checked against the lists the provider SDKs ship, so that a mistyped size fails at validation
  * instead of when the node pool is created, after the cluster (ten minutes and more into `pulumi up`):
- * `InstanceType` of @pulumi/aws for EKS, `DropletSlug` of @pulumi/digitalocean for DOKS. Both enums live in
- * plain-object modules that load no SDK (a few milliseconds). The SDKs lag the clouds a little, so only what is
- * surely wrong is an error: an EC2 size its family does not have (`t3.lrage`), a droplet slug one typo away from
+ * `InstanceType` of @pulumi/aws for EKS, `DropletSlug` of @pulumi/digitalocean for DOKS, copied into
+ * nodeSizes.generated.ts by `npm run gen` (tools/nodeSizes.ts) so that validation loads no SDK. The SDKs lag
+ * the clouds a little, so only what is surely wrong is an error: an EC2 size its family does not have (`t3.lrage`), a droplet slug one typo away from
  * a listed one. Anything else off the list (a family or slug newer than the SDK) is a warning. `@pulumi/linode`
  * ships no list of Linode types, so those are checked by form only (keys.ts).
  */
+import { DROPLET_SIZES, DROPLET_SIZES_SOURCE, EC2_INSTANCE_FAMILIES, EC2_INSTANCE_TYPES_SOURCE } from "./nodeSizes.generated";
 import { closest } from "./suggest";
 
 /** What is wrong with a node size: `error` fails validation, `warning` only says so. */
@@ -20,32 +21,8 @@ export interface NodeSizeFinding {
     readonly suggestion?: string;
 }
 
-interface SdkList {
-    readonly source: string;
-    readonly values: readonly string[];
-}
-
-let ec2: SdkList | undefined;
-let droplets: SdkList | undefined;
-
-/** Loads a package's enum module once; `source` names the package and version for messages. */
-function sdkList(pkg: string, module: string, enumName: string): SdkList {
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const enums = require(`${pkg}/${module}`) as Record<string, Record<string, string>>;
-    const { version } = require(`${pkg}/package.json`) as { version: string };
-    /* eslint-enable @typescript-eslint/no-require-imports */
-    return { source: `${pkg} ${version}`, values: [...new Set(Object.values(enums[enumName]!))].sort() };
-}
-
-/** The EC2 instance types @pulumi/aws lists. */
-export function ec2InstanceTypes(): SdkList {
-    return (ec2 ??= sdkList("@pulumi/aws", "types/enums/ec2", "InstanceType"));
-}
-
-/** The droplet size slugs @pulumi/digitalocean lists. */
-export function dropletSizes(): SdkList {
-    return (droplets ??= sdkList("@pulumi/digitalocean", "types/enums", "DropletSlug"));
-}
+/** Every EC2 instance type the SDK lists, family by family. */
+const EC2_TYPES: readonly string[] = Object.entries(EC2_INSTANCE_FAMILIES).flatMap(([family, sizes]) => sizes.map((s) => `${family}.${s}`));
 
 /**
  * Arm (Graviton) families: a generation digit followed by `g` (`t4g`, `m7gd`, `c6gn`, `im4gn`, `is4gen`), and
@@ -55,7 +32,6 @@ const ARM_FAMILY = /^(?:a1|[a-z]+\d+g[a-z]*)$/;
 
 /** Why `value` cannot be an EC2 instance type of an EKS node group; undefined when @pulumi/aws lists it. */
 export function ec2InstanceTypeFinding(value: string): NodeSizeFinding | undefined {
-    const { source, values } = ec2InstanceTypes();
     const family = value.split(".")[0]!;
     // @pulumi/eks gives a node group of Arm instances an Arm AMI, and the ingress controller image is copied
     // for linux/amd64 only (KicImage's platform): its pods would fail with "exec format error".
@@ -66,21 +42,22 @@ export function ec2InstanceTypeFinding(value: string): NodeSizeFinding | undefin
             allowed: "an x86_64 EC2 instance type, such as t3.large or m6i.large",
         };
     }
-    if (values.includes(value)) return undefined;
-    const ofFamily = values.filter((t) => t.startsWith(`${family}.`));
+    const sizes = EC2_INSTANCE_FAMILIES[family];
+    if (sizes?.includes(value.slice(family.length + 1))) return undefined;
+    const ofFamily = (sizes ?? []).map((s) => `${family}.${s}`);
     if (ofFamily.length > 0) {
         const suggestion = closest(value, ofFamily);
         return {
             severity: "error",
             problem: `is not an instance type: the ${family} family has no size "${value.slice(family.length + 1)}"`,
-            allowed: `an EC2 instance type ${source} lists, such as ${ofFamily.slice(0, 4).join(", ")}`,
+            allowed: `an EC2 instance type ${EC2_INSTANCE_TYPES_SOURCE} lists, such as ${ofFamily.slice(0, 4).join(", ")}`,
             suggestion,
         };
     }
-    const suggestion = closest(value, values);
+    const suggestion = closest(value, EC2_TYPES);
     return {
         severity: "warning",
-        problem: `is not an instance type ${source} lists (no ${family} family${suggestion ? `; did you mean ${suggestion}?` : ""}); if it is newer than the SDK, EC2 decides when the node group is created`,
+        problem: `is not an instance type ${EC2_INSTANCE_TYPES_SOURCE} lists (no ${family} family${suggestion ? `; did you mean ${suggestion}?` : ""}); if it is newer than the SDK, EC2 decides when the node group is created`,
         allowed: `an EC2 instance type such as t3.large`,
         suggestion,
     };
@@ -88,20 +65,19 @@ export function ec2InstanceTypeFinding(value: string): NodeSizeFinding | undefin
 
 /** Why `value` cannot be the droplet size of a DOKS node pool; undefined when @pulumi/digitalocean lists it. */
 export function dropletSizeFinding(value: string): NodeSizeFinding | undefined {
-    const { source, values } = dropletSizes();
-    if (values.includes(value)) return undefined;
-    const suggestion = closest(value, values);
+    if (DROPLET_SIZES.includes(value)) return undefined;
+    const suggestion = closest(value, DROPLET_SIZES);
     if (suggestion) {
         return {
             severity: "error",
-            problem: `is not a droplet size ${source} lists (a typo of ${suggestion}?)`,
-            allowed: `a droplet size slug ${source} lists, such as s-4vcpu-8gb`,
+            problem: `is not a droplet size ${DROPLET_SIZES_SOURCE} lists (a typo of ${suggestion}?)`,
+            allowed: `a droplet size slug ${DROPLET_SIZES_SOURCE} lists, such as s-4vcpu-8gb`,
             suggestion,
         };
     }
     return {
         severity: "warning",
-        problem: `is not a droplet size ${source} lists; if it is newer than the SDK, DigitalOcean decides when the node pool is created (doctl kubernetes options sizes lists them)`,
+        problem: `is not a droplet size ${DROPLET_SIZES_SOURCE} lists; if it is newer than the SDK, DigitalOcean decides when the node pool is created (doctl kubernetes options sizes lists them)`,
         allowed: "a droplet size slug such as s-4vcpu-8gb",
     };
 }
