@@ -8,6 +8,7 @@ import { checkAcmeHostname } from "./certificateNames";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterVersion } from "./clusterVersions";
 import { checkKicImage } from "./kicImageCompatibility";
+import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkProviderKeys } from "./providerKeys";
@@ -57,6 +58,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const raw = checkSecureValues(given, findings);
     const today = checkDay(raw, findings);
     checkKeyNames(raw, findings);
+    checkLegacyObjects(raw, findings);
     checkProviderKeys(raw, KNOWN_KEYS, findings);
     checkKeyNamespaces(raw, KNOWN_KEYS, findings);
     const ignoredLegacyCharts = legacyChartsToIgnore(raw, findings);
