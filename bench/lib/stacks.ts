@@ -21,10 +21,14 @@ export const PROGRAM_ENV = ["AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "
 /** Repository root (bench/lib/../..). */
 export const REPO = path.resolve(__dirname, "..", "..");
 
-/** Raw config of one benchmark stack. */
-export function benchStack(infra: BenchInfra): RawConfig {
+/**
+ * Raw config of one benchmark stack.
+ *
+ * @param today - the day version rules are judged on; the real date unless a test fixes it.
+ */
+export function benchStack(infra: BenchInfra, today?: Date): RawConfig {
     const file = path.join(REPO, "bench", "stacks", `Pulumi.${FILES[infra]}.yaml`);
-    return parseStackFile(fs.readFileSync(file, "utf8"), { stack: "bench", secrets: SECRETS, env: {} });
+    return parseStackFile(fs.readFileSync(file, "utf8"), { stack: "bench", secrets: SECRETS, env: {}, ...(today ? { today } : {}) });
 }
 
 /** Clears the program's environment variables (the child processes run one program each). */

@@ -8,7 +8,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { formatProblem, validateConfig } from "../../config";
-import { KUBECONFIG_TEXT, rawConfig } from "../support/config";
+import { INFRA_TYPES, benchStack } from "../../bench/lib/stacks";
+import { KUBECONFIG_TEXT, rawConfig, TEST_TODAY } from "../support/config";
 
 const ROOT = path.join(__dirname, "..", "..");
 const HOME = "/home/newcomer";
@@ -80,4 +81,15 @@ describe("the fix hint for a missing required setting", () => {
         const result = validateConfig(rawConfig(fixed, { env }));
         expect(result.problems.map(formatProblem)).toEqual([]);
     });
+});
+
+describe("the benchmark's stack files", () => {
+    // The benchmark stops at the first stack validation refuses, so a rule that outdates one breaks `npm run bench`.
+    for (const infra of INFRA_TYPES) {
+        it(`${infra}: validation accepts it`, () => {
+            const result = validateConfig(benchStack(infra, TEST_TODAY));
+            expect(result.problems.map(formatProblem)).toEqual([]);
+            expect(result.config?.infra.type).toBe(infra);
+        });
+    }
 });
