@@ -28,6 +28,21 @@ export interface RecordedResource {
     readonly provider: string;
     /** URNs this resource waits for: explicit dependsOn and inputs taken from other resources. */
     readonly dependencies: readonly string[];
+    /** Inputs as the engine would receive them (secrets still wrapped); set when the mock monitor answers. */
+    inputs?: Record<string, unknown>;
+}
+
+/** Options of {@link runOffline}. */
+export interface OfflineOptions {
+    /**
+     * Run as a first `pulumi preview` (computed outputs unknown, the default), or as `pulumi up` with the computed
+     * outputs {@link OfflineOptions.state} gives.
+     */
+    readonly preview?: boolean;
+    /** Computed outputs of a resource beyond its inputs, for a run that is not a preview. */
+    readonly state?: (args: pulumi.runtime.MockResourceArgs, region: string) => Record<string, unknown>;
+    /** Answers to lookups; the simulated cloud's by default. Undefined for a lookup it does not know. */
+    readonly invoke?: (args: pulumi.runtime.MockCallArgs, region: string) => Record<string, unknown> | undefined;
 }
 
 /** A message the program logged. */
@@ -50,7 +65,8 @@ export interface OfflineRun {
  * Runs `program` under mocks in preview (dry-run) mode with the given config and records every
  * registration. The program's own exception is returned, not thrown, with what it registered before.
  */
-export async function runOffline(raw: RawConfig, program: () => unknown): Promise<OfflineRun> {
+export async function runOffline(raw: RawConfig, program: () => unknown, opts: OfflineOptions = {}): Promise<OfflineRun> {
+    const preview = opts.preview ?? true;
     const resources: RecordedResource[] = [];
     const logs: LoggedMessage[] = [];
     const unansweredInvokes: string[] = [];
@@ -58,16 +74,21 @@ export async function runOffline(raw: RawConfig, program: () => unknown): Promis
 
     const mocks: pulumi.runtime.Mocks = {
         // A first preview knows no IDs and no computed outputs: return the inputs and leave the rest unknown.
-        newResource: (args) => ({ id: undefined as unknown as string, state: { ...args.inputs } }),
+        newResource: (args) => {
+            const r = resources.find((x) => x.type === args.type && x.name === args.name && x.inputs === undefined);
+            if (r) r.inputs = args.inputs;
+            if (preview) return { id: undefined as unknown as string, state: { ...args.inputs } };
+            return { id: args.custom ? `${args.name}-id` : (undefined as unknown as string), state: { ...args.inputs, ...opts.state?.(args, region) } };
+        },
         call: (args) => {
-            const answer = invokeAnswer(args, region);
+            const answer = (opts.invoke ?? invokeAnswer)(args, region);
             if (answer) return answer;
             if (!unansweredInvokes.includes(args.token)) unansweredInvokes.push(args.token);
             return {};
         },
     };
     pulumi.runtime.setAllConfig({ ...raw.values }, [...raw.secretKeys]);
-    await pulumi.runtime.setMocks(mocks, raw.project, raw.stack, true);
+    await pulumi.runtime.setMocks(mocks, raw.project, raw.stack, preview);
     recordRegistrations(resources, mocks);
 
     const restoreLog = captureLog(logs);

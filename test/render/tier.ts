@@ -6,10 +6,10 @@
 import Ajv, { type AnySchema, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import { KIC_CHARTS, flagsUndefinedBy, kicImageProblem } from "../../config/kicCompatibility";
-import { chartContents, crdsIn, isMap, KubeObject, parseManifest, vendoredChart } from "../support/charts";
+import { chartContents, crdsIn, isMap, KubeObject, parseManifest, vendoredChart } from "../../cli/render/charts";
 import { helmTemplate } from "../support/helm";
 import type { Registration } from "../support/mocks";
-import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "./collect";
+import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "../../cli/render/collect";
 import { builtInModel, builtInProblems, REMOVED_APIS, TARGET_KUBE_VERSION } from "./kubernetesSchema";
 
 /** The rules of the tier. */
