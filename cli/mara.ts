@@ -17,6 +17,7 @@ import * as outdated from "./commands/outdated";
 import * as plan from "./commands/plan";
 import * as preview from "./commands/preview";
 import * as refresh from "./commands/refresh";
+import * as render from "./commands/render";
 import * as up from "./commands/up";
 import * as validate from "./commands/validate";
 import * as verify from "./commands/verify";
@@ -25,7 +26,7 @@ import { terminalPrompter } from "./prompts";
 import { PROJECT_DIR } from "./stackSource";
 
 /** The commands, in the order `mara --help` lists them. */
-const COMMANDS = [init, plan, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig, verify];
+const COMMANDS = [init, plan, render, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig, verify];
 
 /** The real terminal, environment and working directory. */
 export function processIo(): CliIo {

@@ -86,7 +86,7 @@ export function chartArchive(src: ChartSource, env: NodeJS.ProcessEnv = process.
         const vendoredVersions = fs.existsSync(CHARTS_DIR) ? fs.readdirSync(CHARTS_DIR).filter((f) => f.startsWith(`${src.chart}-`) && f.endsWith(".tgz")).map((f) => f.slice(src.chart.length + 1, -4)) : [];
         throw new ChartUnavailableError(
             `chart ${src.chart} ${src.version} is not vendored (${vendoredVersions.length ? `vendored: ${vendoredVersions.join(", ")}` : "no version of it is vendored"}) and \`helm ${args.join(" ")}\` failed: ${why}. ` +
-                `On a machine with network access run \`helm ${args.join(" ")} --destination ${pulledDir}\` and copy ${archiveName(src.chart, src.version)} there, or use a vendored version.`,
+                `Fetch it with that command where there is network access and put ${archiveName(src.chart, src.version)} in ${pulledDir}, or pin a vendored version.`,
         );
     } finally {
         fs.rmSync(tmp, { recursive: true, force: true });

@@ -20,7 +20,8 @@ export interface DeployValue {
     readonly fromOutput: (value: unknown) => string | undefined;
 }
 
-const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+/** A plain, non-empty text output; `pulumi stack output --json` shows a secret output as "[secret]", which is no value. */
+const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== "[secret]" ? v : undefined);
 /** DOCR repositories are `<registry endpoint>/nginx-ingress` (components/docr.ts). */
 const DOCR_REPOSITORY = "/nginx-ingress";
 

@@ -119,6 +119,8 @@ export interface TemplateRequest {
     kubeVersion: string;
     /** Render the chart's `crds/` directory too. */
     includeCrds?: boolean;
+    /** Leave out the chart's test hooks (`helm install` does not run them; `helm test` does). */
+    skipTests?: boolean;
     /** Skip Helm's own values.schema.json check (for schemas whose remote `$ref`s cannot be fetched offline). */
     skipSchemaValidation?: boolean;
 }
@@ -152,6 +154,7 @@ function runTemplate(req: TemplateRequest): Promise<TemplateResult> {
     const args = ["template", req.release, req.chartPath, "--namespace", req.namespace, "--kube-version", req.kubeVersion, "--values", "-"];
     if (req.includeCrds) args.push("--include-crds");
     if (req.skipSchemaValidation) args.push("--skip-schema-validation");
+    if (req.skipTests) args.push("--skip-tests");
     return new Promise((resolve) => {
         // Values go in on standard input as JSON (valid YAML), so nothing (secrets included) is written to disk.
         const child = execFile(bin, args, { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
