@@ -66,7 +66,7 @@ export type DeployValueKey = keyof typeof DEPLOY_VALUES;
 export interface DeployValueSource {
     /** The value to use for a key: the stack output's, or its placeholder. */
     value(key: DeployValueKey): string;
-    /** Keys whose values came from the stack's outputs. */
+    /** Keys the run asked for whose values came from the stack's outputs. */
     readonly fromStack: ReadonlySet<DeployValueKey>;
 }
 
@@ -80,7 +80,16 @@ export function deployValues(outputs: Readonly<Record<string, unknown>> | undefi
         const v = outputs ? dv.fromOutput(outputs[dv.output]) : undefined;
         if (v !== undefined) known.set(key, v);
     }
-    return { value: (key) => known.get(key) ?? DEPLOY_VALUES[key].placeholder, fromStack: new Set(known.keys()) };
+    const fromStack = new Set<DeployValueKey>();
+    return {
+        value: (key) => {
+            const v = known.get(key);
+            if (v === undefined) return DEPLOY_VALUES[key].placeholder;
+            fromStack.add(key);
+            return v;
+        },
+        fromStack,
+    };
 }
 
 /** Placeholders found in rendered text, as deploy-value keys (Helm templates may lower-case a placeholder). */

@@ -29,6 +29,11 @@ export interface RenderRequest {
     secrets: SecretHandling;
     /** Kubernetes version charts render for (`.Capabilities.KubeVersion`); by default the stack's cluster version. */
     kubeVersion?: string;
+    /**
+     * Called with what the run registered and every object before its Secrets are converted or left out: lets a
+     * check compare the files with the values they must not contain. Nothing it is given is written anywhere.
+     */
+    observe?: (seen: { resources: readonly RecordedResource[]; objects: readonly PlacedObject[] }) => void;
 }
 
 /** A deploy-time value written as a placeholder. */
@@ -179,6 +184,7 @@ export async function renderPlatform(req: RenderRequest): Promise<RenderResult> 
         }
     });
     for (const p of placed) p.custom = crdScopes.has(`${groupOf(p.object.apiVersion)}:${p.object.kind}`);
+    req.observe?.({ resources: run.resources, objects: placed });
 
     const secrets: SecretKeyEntry[] = [];
     const output: PlacedObject[] = [];

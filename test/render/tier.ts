@@ -218,6 +218,19 @@ function indexCrds(rendered: Rendered[], typed: TypedObject[]): CrdIndex {
 }
 
 /**
+ * Validators of custom resources by `group/version:Kind`, from CRD objects (served versions), the way the API
+ * server checks them plus unknown fields as errors. Undefined for a kind none of `crds` defines.
+ */
+export function crdSchemaValidator(crds: KubeObject[]): (obj: KubeObject) => string[] | undefined {
+    const index = indexCrds([], crds.map((c, i) => ({ resource: `crd-${i}`, urn: `crd-${i}`, apiVersion: c.apiVersion, kind: c.kind, body: c })));
+    return (obj) => {
+        const crd = index.schemas.get(`${obj.apiVersion}:${obj.kind}`);
+        if (!crd) return undefined;
+        return crd.validate(obj as unknown) ? [] : errorText(crd.validate);
+    };
+}
+
+/**
  * CRD patterns are Go (RE2) regular expressions; the only RE2 syntax they use that JavaScript lacks is the
  * inline `(?i)` flag, which becomes the `i` flag.
  */
