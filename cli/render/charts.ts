@@ -1,9 +1,9 @@
 /**
- * The chart archives Helm renders: the vendored ones (every version contracts/charts.ts pins, with SHA256SUMS and
- * provenance; `test/charts/` in a repository checkout, `dist/charts/` in the npm package, which the build copies
- * there), and for a version nobody vendored (a stack that overrides a pin) an archive `helm pull` fetched into a
- * cache. Also what is inside an archive (default values of the chart and its subcharts, values.schema.json,
- * CRDs), unpacked once into a cache.
+ * The chart archives Helm renders: the vendored ones in test/charts/ (every version contracts/charts.ts pins, with
+ * SHA256SUMS and provenance; `mara` runs from a clone of the repository, so they are always there), and for a
+ * version nobody vendored (a stack that overrides a pin) an archive `helm pull` fetched into a cache. Also what is
+ * inside an archive (default values of the chart and its subcharts, values.schema.json, CRDs), unpacked once into
+ * a cache.
  */
 import { execFileSync } from "child_process";
 import * as crypto from "crypto";
@@ -13,12 +13,12 @@ import * as path from "path";
 import { parse, parseAllDocuments } from "yaml";
 import { helmBinary, ROOT } from "./helm";
 
-/** Where the vendored chart archives and their SHA256SUMS live: the checkout's test/charts, else the package's dist/charts. */
-export const CHARTS_DIR = [path.join(ROOT, "test", "charts"), path.join(ROOT, "dist", "charts")].find((d) => fs.existsSync(path.join(d, "SHA256SUMS"))) ?? path.join(ROOT, "test", "charts");
+/** Where the vendored chart archives and their SHA256SUMS and provenance live. */
+export const CHARTS_DIR = path.join(ROOT, "test", "charts");
 
 /**
- * Cache for unpacked and pulled charts: node_modules/.cache in a checkout (CI cleans it with the install),
- * else `$XDG_CACHE_HOME/mara` or `~/.cache/mara`, so an installed package never writes into itself.
+ * Cache for unpacked and pulled charts: node_modules/.cache (a fresh `npm ci` starts it anew), else, before any
+ * install, `$XDG_CACHE_HOME/mara` or `~/.cache/mara`.
  */
 export function chartCacheDir(env: NodeJS.ProcessEnv = process.env): string {
     if (fs.existsSync(path.join(ROOT, "node_modules"))) return path.join(ROOT, "node_modules", ".cache", "mara-charts");
