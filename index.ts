@@ -12,7 +12,7 @@ import { loadConfig, MaraConfig } from "./config";
 import type { ClusterInfrastructure } from "./contracts";
 import { dockerProvider } from "./program/dockerProvider";
 import { platformArgsFromConfig } from "./program/platformArgs";
-import { siriusArgsFromPlatform } from "./program/siriusOnPlatform";
+import { clusterIssuerInUse, siriusArgsFromPlatform } from "./program/siriusOnPlatform";
 import { createInfrastructure } from "./providers/factory";
 
 export = function program(): Record<string, pulumi.Input<unknown>> {
@@ -54,7 +54,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         ingress_controller_status: platform.ingressController.status,
         nginx_plus: platform.ingressController.nginxPlus,
         ingress_class: platform.ingressController.ingressClassName,
-        cluster_issuer: platform.certManager.acmeIssuer ?? platform.certManager.selfSignedIssuer,
+        cluster_issuer: clusterIssuerInUse(cfg, platform),
         elasticsearch_url: platform.logstore.elasticsearchUrl,
         kibana_url: platform.logstore.kibanaUrl,
         prometheus_address: platform.prometheus.prometheusAddress,

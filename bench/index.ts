@@ -1,29 +1,33 @@
 /**
- * `npm run bench`: the benchmarks of issue "deploy critical path against MARA's sequential order,
- * program cost, scaling". Every measurement runs in a fresh child process; this script only
- * orchestrates, prints the tables and writes bench/results/latest.json (and latest.md).
+ * `npm run bench`: how long `mara` takes to start, how `pulumi up` loads the program (the loader
+ * candidates side by side, and Pulumi.yaml's loader on every infrastructure type, against the floor of
+ * loading the SDKs it needs), the deploy critical path against MARA's sequential order, and scaling.
+ * Every measurement runs in a fresh child process; this script only orchestrates, prints the tables and
+ * writes bench/results/latest.json (and latest.md).
  *
  * Environment:
+ *   BENCH_PARTS          which parts to run (default cli,loaders,cost,deploy,scaling)
+ *   BENCH_REPEAT         fresh processes per program-cost figure; the median is reported (default 3)
+ *   BENCH_CLI_REPEAT     fresh processes per `mara` command line (default 5)
  *   BENCH_MS_PER_MINUTE  wall milliseconds per simulated minute in the deploy part (default 200)
- *   BENCH_REPEAT         fresh processes per program-cost figure; the median is reported (default 3;
- *                        the compiled-JavaScript comparison column runs once)
  *   BENCH_INSTANCES      application counts for the scaling part (default 1,10,50)
- *   BENCH_PARTS          which parts to run (default deploy,cost,scaling)
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { benchScript, floorScript, median, runChild } from "./lib/child";
-import { compileToTemp, removeTemp } from "./lib/compile";
+import { benchScript, runChild } from "./lib/child";
+import { CliResult, measureCli } from "./lib/cliStart";
 import { durationTable } from "./lib/durations";
 import { FINDINGS } from "./lib/findings";
+import { chosenLoaderCost, compareLoaders, InfraCost, LoaderResult, profileChosen, projectSettings, TimeBreakdown } from "./lib/programCost";
 import { BenchInfra, INFRA_TYPES, REPO } from "./lib/stacks";
 import { against, fmt, markdownTable, minutes, textTable } from "./lib/table";
 
 const MS_PER_MINUTE = Number(process.env.BENCH_MS_PER_MINUTE ?? 200);
 const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 3));
+const CLI_REPEAT = Math.max(1, Number(process.env.BENCH_CLI_REPEAT ?? 5));
 const INSTANCES = (process.env.BENCH_INSTANCES ?? "1,10,50").split(",").map(Number);
-const PARTS = new Set((process.env.BENCH_PARTS ?? "deploy,cost,scaling").split(","));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "cli,loaders,cost,deploy,scaling").split(","));
 
 /** Targets of the issue. */
 const TARGETS = { oursOverMara: 0.6, oursOverCriticalPath: 1.1, programOverFloor: 1.5, perInstanceSpread: 0.25, linearFitR2: 0.99 };
@@ -47,8 +51,6 @@ interface DeployResult {
     checks: { ingressReleaseWaitsForImagePush?: boolean; imagePushStartsAtMinutes?: number };
     unexplainedWaits: { name: string; type: string; minutes: number }[];
 }
-interface ProgramCost { infra: BenchInfra; registrations: number; usedPackages: string[]; loadedPackages: string[]; cloudSdkChains: Record<string, string[]>; cloudSdkImporters: Record<string, string[]>; loadMs: number; ms: number; cpuMs: number; maxRssMb: number }
-interface Floor { packages: string[]; ms: number; cpuMs: number; maxRssMb: number }
 interface Scaling { instances: number; registrations: number; loadMs: number; loadMaxRssMb: number; evalMs: number; evalCpuMs: number; ms: number; maxRssMb: number; liveHeapMb: number }
 
 const log = (s = "") => process.stdout.write(`${s}\n`);
@@ -85,58 +87,59 @@ function deployTables(results: DeployResult[]) {
     return { rows, findingRows };
 }
 
-// ---- 2. Program cost ----------------------------------------------------------------------------
+// ---- 2. Program cost: loaders, and Pulumi.yaml's loader on every stack -------------------------
 
-interface CostRow { infra: BenchInfra; program: ProgramCost & { msRuns: number[] }; floor: Floor & { msRuns: number[] }; compiled: { ms: number; cpuMs: number; maxRssMb: number } }
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
-function medianOf<T extends { ms: number; cpuMs: number; maxRssMb: number }>(runs: T[]): T & { msRuns: number[] } {
-    return {
-        ...runs[0]!,
-        ms: median(runs.map((r) => r.ms)),
-        cpuMs: median(runs.map((r) => r.cpuMs)),
-        maxRssMb: median(runs.map((r) => r.maxRssMb)),
-        msRuns: runs.map((r) => Math.round(r.ms)),
-    };
-}
-
-function costPart(): { rows: CostRow[]; floorAll: Floor } {
-    const rows: CostRow[] = [];
-    const compiled = compileToTemp();
-    try {
-        for (const infra of INFRA_TYPES) {
-            process.stderr.write(`program cost: ${infra}…\n`);
-            const program = medianOf(Array.from({ length: REPEAT }, () => runChild<ProgramCost>([...benchScript("cost", "evaluate.ts"), infra])));
-            const floor = medianOf(Array.from({ length: REPEAT }, () => runChild<Floor>(floorScript(["@pulumi/pulumi", ...program.usedPackages]))));
-            const js = medianOf(Array.from({ length: 1 }, () => runChild<ProgramCost>([path.join(compiled, "bench", "cost", "evaluate.js"), infra])));
-            rows.push({ infra, program, floor, compiled: { ms: js.ms, cpuMs: js.cpuMs, maxRssMb: js.maxRssMb } });
+function loaderTable(results: LoaderResult[], floor: InfraCost | undefined) {
+    const chosen = projectSettings().runtime;
+    const isChosen = (r: LoaderResult) => (r.runtime.typescript ?? true) === (chosen.typescript ?? true) && (r.runtime.nodeargs ?? "") === (chosen.nodeargs ?? "");
+    const rows: (string | number)[][] = [["loader (Pulumi.yaml runtime.options)", "runs", "wall ms (÷ floor)", "CPU ms (÷ floor)", "peak MB (÷ floor)", "providers load", "needs"]];
+    for (const r of results) {
+        const name = `${r.label}${isChosen(r) ? " ← Pulumi.yaml" : ""}`;
+        if (!r.measured) {
+            rows.push([name, `✗ ${r.failure ?? ""}`.slice(0, 90), "", "", "", "", r.needs]);
+            continue;
         }
-    } finally {
-        removeTemp(compiled);
+        const m = r.measured;
+        const f = floor?.floor;
+        rows.push([
+            name,
+            `✓ ${r.registrations}`,
+            f ? `${fmt(m.ms, 0)} (${ratio(m.ms, f.ms)})` : fmt(m.ms, 0),
+            f ? `${fmt(m.cpuMs, 0)} (${ratio(m.cpuMs, f.cpuMs)})` : fmt(m.cpuMs, 0),
+            f ? `${fmt(m.maxRssMb, 0)} (${ratio(m.maxRssMb, f.maxRssMb)})` : fmt(m.maxRssMb, 0),
+            r.providersLoad ? "✓" : `✗ ${r.providersNote ?? ""}`,
+            r.needs,
+        ]);
     }
-    // Everything the program loads on every path: the cost of not loading what a path does not use.
-    const all = rows[0]!.program.loadedPackages;
-    const floorAll = runChild<Floor>(floorScript(all));
-    return { rows, floorAll };
+    return rows;
 }
 
-function costTable(cost: { rows: CostRow[]; floorAll: Floor }) {
-    const rows: (string | number)[][] = [
-        ["infra", "program (ms)", "floor (ms)", `time ÷ floor (≤ ${TARGETS.programOverFloor})`, "CPU ÷ floor CPU", "program (MB)", "floor (MB)", `memory ÷ floor (≤ ${TARGETS.programOverFloor})`, "as compiled JS: ms (÷ floor)", "MB (÷ floor)"],
+function costTable(rows: InfraCost[]) {
+    const out: (string | number)[][] = [
+        ["infra", "registrations", "program ms", "floor ms", `time ÷ floor (≤ ${TARGETS.programOverFloor})`, "CPU ÷ floor", "program MB", "floor MB", `memory ÷ floor (≤ ${TARGETS.programOverFloor})`, "Pulumi runtime, no resources: ms, MB (÷ floor)"],
     ];
-    for (const r of cost.rows) {
-        rows.push([
+    for (const r of rows) {
+        out.push([
             r.infra,
+            r.registrations,
             fmt(r.program.ms, 0),
             fmt(r.floor.ms, 0),
             against(r.program.ms / r.floor.ms, TARGETS.programOverFloor),
-            (r.program.cpuMs / r.floor.cpuMs).toFixed(2),
+            ratio(r.program.cpuMs, r.floor.cpuMs),
             fmt(r.program.maxRssMb, 0),
             fmt(r.floor.maxRssMb, 0),
             against(r.program.maxRssMb / r.floor.maxRssMb, TARGETS.programOverFloor),
-            `${fmt(r.compiled.ms, 0)} (${(r.compiled.ms / r.floor.ms).toFixed(2)})`,
-            `${fmt(r.compiled.maxRssMb, 0)} (${(r.compiled.maxRssMb / r.floor.maxRssMb).toFixed(2)})`,
+            `${fmt(r.emptyProgram.ms, 0)} (${ratio(r.emptyProgram.ms, r.floor.ms)}), ${fmt(r.emptyProgram.maxRssMb, 0)} (${ratio(r.emptyProgram.maxRssMb, r.floor.maxRssMb)})`,
         ]);
     }
+    return out;
+}
+
+function cliTable(results: CliResult[]) {
+    const rows: (string | number)[][] = [["command", "wall s (median)", "target s", "", "CPU s", "peak MB", "runs (s)"]];
+    for (const r of results) rows.push([`mara ${r.args.join(" ")}`, r.wallS.toFixed(2), r.targetS.toFixed(1), r.wallS <= r.targetS ? "✓" : "✗", r.cpuS.toFixed(2), fmt(r.maxRssMb, 0), r.runsS.join(" ")]);
     return rows;
 }
 
@@ -179,19 +182,27 @@ function linearity(results: Scaling[], pick: (s: Scaling) => number) {
 
 // ---- Main ---------------------------------------------------------------------------------------
 
-function main() {
+async function main() {
     const started = Date.now();
     const timings: Record<string, number> = {};
-    const timed = <T>(part: string, run: () => T, skipped: T): T => {
-        if (!PARTS.has(part)) return skipped;
+    const progress = (msg: string) => void process.stderr.write(`${msg}\n`);
+    const timed = async <T>(part: string, run: () => T | Promise<T>, skipped: T): Promise<T> => {
+        // The profile goes with the cost part.
+        if (!PARTS.has(part === "profile" ? "cost" : part)) return skipped;
         const t = Date.now();
-        const result = run();
+        const result = await run();
         timings[part] = (Date.now() - t) / 1000;
         return result;
     };
-    const deploy = timed("deploy", deployPart, []);
-    const cost = timed("cost", costPart, undefined);
-    const scaling = timed("scaling", scalingPart, []);
+    const cli = await timed("cli", () => {
+        progress("cli: mara start-up…");
+        return measureCli(CLI_REPEAT);
+    }, [] as CliResult[]);
+    const cost = await timed("cost", () => chosenLoaderCost(INFRA_TYPES, REPEAT, progress), [] as InfraCost[]);
+    const profile = await timed("profile", () => profileChosen("aws"), undefined as TimeBreakdown | undefined);
+    const loaders = await timed("loaders", () => compareLoaders(REPEAT, progress), [] as LoaderResult[]);
+    const deploy = await timed("deploy", deployPart, []);
+    const scaling = await timed("scaling", scalingPart, []);
     const md: string[] = [];
     const section = (title: string, table: (string | number)[][]) => {
         log(`\n${title}\n${textTable(table)}`);
@@ -203,9 +214,33 @@ function main() {
     };
 
     log(`\nMARA benchmarks — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join("/")}`);
+    if (cli.length) {
+        section(`0. mara start-up: wall time of a fresh \`node bin/mara.js ...\` in the repository, median of ${CLI_REPEAT} (after one warm-up)`, cliTable(cli));
+        const missed = cli.filter((r) => r.wallS > r.targetS);
+        note(missed.length ? `Missed: ${missed.map((r) => `mara ${r.args.join(" ")} (${r.wallS.toFixed(2)} s > ${r.targetS} s)`).join(", ")}.` : "Every command line meets its target.");
+    }
+    if (loaders.length) {
+        section(`1. Loading the program: each loader candidate on the AWS stack, through Pulumi's cmd/run; median of ${REPEAT}; ratios to the floor of table 2`, loaderTable(loaders, cost.find((r) => r.infra === "aws")));
+    }
+    if (cost.length) {
+        const { runtime } = projectSettings();
+        section(
+            `2. Program cost: the program as \`pulumi up\` runs it (Pulumi's cmd/run, Pulumi.yaml runtime.options ${JSON.stringify(runtime)}) vs loading only the SDKs the path uses; median of ${REPEAT}`,
+            costTable(cost),
+        );
+        for (const r of cost) note(`${r.infra}: loads ${r.unusedPackages.length ? `${r.unusedPackages.join(", ")} without using ${r.unusedPackages.length > 1 ? "them" : "it"}` : "only the SDKs it uses"} (${r.usedPackages.join(", ")}); wall times of the runs: ${r.program.msRuns.join(", ")} ms.`);
+    }
+    if (profile) {
+        const floor = cost.find((r) => r.infra === "aws");
+        const rows: (string | number)[][] = [["where the CPU time goes (aws, one run with --cpu-prof)", "ms", "share"]];
+        for (const r of profile.rows) rows.push([r.what, fmt(r.ms, 0), `${((100 * r.ms) / profile.totalMs).toFixed(0)} %`]);
+        rows.push(["total (without idle)", fmt(profile.totalMs, 0), "100 %"]);
+        section("2b. Where Pulumi.yaml's loader spends the program's time", rows);
+        if (floor) note(`For scale: the floor (loading ${floor.floor.packages.join(", ")}) takes ${fmt(floor.floor.cpuMs, 0)} ms of CPU; 1.5× of it is ${fmt(1.5 * floor.floor.cpuMs, 0)} ms.`);
+    }
     if (deploy.length) {
         const { rows, findingRows } = deployTables(deploy);
-        section(`1. Deploy critical path (simulated minutes; ${MS_PER_MINUTE} ms of wall time per minute)`, rows);
+        section(`3. Deploy critical path (simulated minutes; ${MS_PER_MINUTE} ms of wall time per minute)`, rows);
         for (const r of deploy) note(`critical path, ${r.infra}: ${chain(r.criticalPath.path)}`);
         section("Unnecessary dependencies: minutes saved on the critical path → predicted ours÷MARA once removed", findingRows);
         for (const f of FINDINGS) note(`- ${f.id}: ${f.waiter} waits for ${f.waitsFor}. Fix: ${f.fix}`);
@@ -218,20 +253,6 @@ function main() {
         const unexplained = deploy.flatMap((r) => r.unexplainedWaits.filter((w) => w.type !== "mara:infra:Kubeconfig" && !w.type.startsWith("pulumi:providers:")).map((w) => `${r.infra}: ${w.type} ${w.name} +${fmt(w.minutes, 2)} min`));
         if (unexplained.length) note(`Waits the recorded graph does not explain: ${unexplained.join("; ")}`);
     }
-    if (cost) {
-        section(`2. Program cost: cold evaluation in a fresh process (ts-node, transpile-only, as Pulumi runs it) vs loading only the SDKs the path uses; median of ${REPEAT}`, costTable(cost));
-        note(`Loading every SDK the program loads (${cost.floorAll.packages.join(", ")}): ${fmt(cost.floorAll.ms, 0)} ms, ${fmt(cost.floorAll.maxRssMb, 0)} MB.`);
-        for (const r of cost.rows) {
-            const extra = r.program.loadedPackages.filter((p) => p !== "@pulumi/pulumi" && !r.program.usedPackages.includes(p));
-            note(`${r.infra}: loads ${extra.length ? `${extra.join(", ")} without using ${extra.length > 1 ? "them" : "it"}` : "only what it uses"}; load ${fmt(r.program.loadMs, 0)} ms, evaluation ${fmt(r.program.ms - r.program.loadMs, 0)} ms.`);
-        }
-        const kc = cost.rows.find((r) => r.infra === "kubeconfig");
-        if (kc) {
-            for (const [pkg, c] of Object.entries(kc.program.cloudSdkChains)) {
-                note(`kubeconfig path: ${pkg} via ${c.join(" → ")} (imported by ${kc.program.cloudSdkImporters[pkg]?.join(", ")})`);
-            }
-        }
-    }
     let lin: Record<"time" | "cpu" | "rss" | "heap", ReturnType<typeof linearity>> | undefined;
     if (scaling.length > 1) {
         lin = {
@@ -242,7 +263,7 @@ function main() {
         };
         const rows: (string | number)[][] = [["applications", "registrations", "evaluation (ms)", "evaluation CPU (ms)", "peak RSS (MB)", "peak RSS while loading (MB)", "live heap of the program (MB)"]];
         for (const s of scaling) rows.push([s.instances, s.registrations, fmt(s.evalMs, 0), fmt(s.evalCpuMs, 0), fmt(s.maxRssMb, 0), fmt(s.loadMaxRssMb, 0), fmt(s.liveHeapMb, 0)]);
-        section("3. Scaling: the platform once and N Bank of Sirius applications (kubeconfig stack), fresh process each", rows);
+        section("4. Scaling: the platform once and N Bank of Sirius applications (kubeconfig stack), fresh process each", rows);
         const verdict = (name: string, l: ReturnType<typeof linearity>, unit: string) =>
             note(
                 `${name}: per application ${l.increments.map((d) => `${fmt(d, 1)} ${unit}`).join(", then ")} (ratio ${l.ratios.slice(1).map((r) => r.toFixed(2)).join(", ")}: ${l.byRatio ? "✓" : "✗"} within ±${TARGETS.perInstanceSpread * 100}%); ` +
@@ -267,12 +288,15 @@ function main() {
         loadAverage: os.loadavg(),
         seconds,
         partSeconds: timings,
-        settings: { msPerMinute: MS_PER_MINUTE, repeat: REPEAT, instances: INSTANCES },
+        settings: { msPerMinute: MS_PER_MINUTE, repeat: REPEAT, cliRepeat: CLI_REPEAT, instances: INSTANCES },
         targets: TARGETS,
         durations: durationTable(),
         deploy,
         findings: FINDINGS.map(({ id, waiter, waitsFor, why, fix }) => ({ id, waiter, waitsFor, why, fix })),
+        cli,
+        loaders,
         cost,
+        profile,
         scaling: scaling.length ? { runs: scaling, linearity: lin } : undefined,
     };
     fs.writeFileSync(path.join(out, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
@@ -280,4 +304,7 @@ function main() {
     log(`Results: ${path.relative(process.cwd(), path.join(out, "latest.json"))}, latest.md`);
 }
 
-main();
+main().catch((e: unknown) => {
+    console.error((e as Error)?.stack ?? e);
+    process.exit(1);
+});

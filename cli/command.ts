@@ -18,7 +18,7 @@ export function action<A extends unknown[]>(ctx: CommandContext, body: (...args:
         try {
             ctx.setExit(await body(...args));
         } catch (err) {
-            if (err instanceof CliError) {
+            if (isCliError(err)) {
                 line(ctx.io.stderr, `mara: ${err.message}`);
                 ctx.setExit(err.exitCode);
             } else if ((err as Error)?.name === "ExitPromptError") {
@@ -30,6 +30,15 @@ export function action<A extends unknown[]>(ctx: CommandContext, body: (...args:
             }
         }
     };
+}
+
+/**
+ * Whether `err` is a {@link CliError}, also when it was thrown by another instance of this module: the
+ * test runner imports cli/ through its own module graph, while an action `require`s its command's
+ * implementation through Node's (and the loader), so the two can hold different `CliError` classes.
+ */
+function isCliError(err: unknown): err is CliError {
+    return err instanceof CliError || (err instanceof Error && err.name === "CliError" && typeof (err as Partial<CliError>).exitCode === "number");
 }
 
 /** Collects a repeatable option's values (`--set a=1 --set b=2`). */

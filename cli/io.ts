@@ -3,7 +3,11 @@
  * working directory. Commands receive it instead of reaching for `process`, so tests run them in-process
  * with captured output and injected answers.
  */
+import * as path from "path";
 import type { Prompter } from "./prompts";
+
+/** The directory of this package: where Pulumi.yaml and the program live. */
+export const PROJECT_DIR = path.resolve(__dirname, "..");
 
 /** Somewhere text goes; process.stdout and process.stderr fit. */
 export interface Writer {

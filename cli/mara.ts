@@ -9,23 +9,26 @@ import * as fs from "fs";
 import * as path from "path";
 import { Command, CommanderError } from "commander";
 import { CommandContext } from "./command";
-import * as destroy from "./commands/destroy";
-import * as init from "./commands/init";
-import * as kubeconfig from "./commands/kubeconfig";
-import * as listProviders from "./commands/listProviders";
-import * as outdated from "./commands/outdated";
-import * as plan from "./commands/plan";
-import * as preview from "./commands/preview";
-import * as refresh from "./commands/refresh";
-import * as render from "./commands/render";
-import * as up from "./commands/up";
-import * as validate from "./commands/validate";
-import * as verify from "./commands/verify";
-import { CliIo, EXIT } from "./io";
+import { CliIo, EXIT, PROJECT_DIR } from "./io";
 import { terminalPrompter } from "./prompts";
-import { PROJECT_DIR } from "./stackSource";
+import * as destroy from "./register/destroy";
+import * as init from "./register/init";
+import * as kubeconfig from "./register/kubeconfig";
+import * as listProviders from "./register/listProviders";
+import * as outdated from "./register/outdated";
+import * as plan from "./register/plan";
+import * as preview from "./register/preview";
+import * as refresh from "./register/refresh";
+import * as render from "./register/render";
+import * as up from "./register/up";
+import * as validate from "./register/validate";
+import * as verify from "./register/verify";
 
-/** The commands, in the order `mara --help` lists them. */
+/**
+ * The commands, in the order `mara --help` lists them. Each is a registration module (cli/register/):
+ * its name, options and help, and an action that loads the command's implementation only when it runs,
+ * so `mara --help` and every command's `--help` load none of them (docs/cli.md, "Adding a command").
+ */
 const COMMANDS = [init, plan, render, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig, verify];
 
 /** The real terminal, environment and working directory. */

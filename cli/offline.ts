@@ -28,8 +28,8 @@ export interface RecordedResource {
     readonly provider: string;
     /** URNs this resource waits for: explicit dependsOn and inputs taken from other resources. */
     readonly dependencies: readonly string[];
-    /** Inputs as the engine would receive them (secrets still wrapped); set when the mock monitor answers. */
-    inputs?: Record<string, unknown>;
+    /** Its inputs as the engine receives them; values unknown on a first preview are `pulumi.isUnknown`. */
+    readonly inputs?: Record<string, unknown>;
 }
 
 /** Options of {@link runOffline}. */
@@ -62,10 +62,15 @@ export interface OfflineRun {
 }
 
 /**
- * Runs `program` under mocks in preview (dry-run) mode with the given config and records every
- * registration. The program's own exception is returned, not thrown, with what it registered before.
+ * Runs `program` under mocks with the given config and records every registration: as a first `pulumi preview`
+ * (dry run, computed outputs unknown) by default, or as `pulumi up` with the computed outputs `opts.state` gives.
+ * The program's own exception is returned, not thrown, with what it registered before.
+ *
+ * @param projectDir - the project directory: the Pulumi CLI starts the program there, so relative paths in the
+ *   configuration (a kubeconfig, a source checkout) name the same files here as under `pulumi up`.
+ * @param opts - preview or not, and the computed outputs and lookup answers of a run that is not a preview.
  */
-export async function runOffline(raw: RawConfig, program: () => unknown, opts: OfflineOptions = {}): Promise<OfflineRun> {
+export async function runOffline(raw: RawConfig, program: () => unknown, projectDir?: string, opts: OfflineOptions = {}): Promise<OfflineRun> {
     const preview = opts.preview ?? true;
     const resources: RecordedResource[] = [];
     const logs: LoggedMessage[] = [];
@@ -75,8 +80,6 @@ export async function runOffline(raw: RawConfig, program: () => unknown, opts: O
     const mocks: pulumi.runtime.Mocks = {
         // A first preview knows no IDs and no computed outputs: return the inputs and leave the rest unknown.
         newResource: (args) => {
-            const r = resources.find((x) => x.type === args.type && x.name === args.name && x.inputs === undefined);
-            if (r) r.inputs = args.inputs;
             if (preview) return { id: undefined as unknown as string, state: { ...args.inputs } };
             return { id: args.custom ? `${args.name}-id` : (undefined as unknown as string), state: { ...args.inputs, ...opts.state?.(args, region) } };
         },
@@ -93,6 +96,7 @@ export async function runOffline(raw: RawConfig, program: () => unknown, opts: O
 
     const restoreLog = captureLog(logs);
     const restoreEnv = overlayEnv(raw.env);
+    const restoreCwd = enter(projectDir);
     let error: unknown;
     try {
         program();
@@ -104,6 +108,7 @@ export async function runOffline(raw: RawConfig, program: () => unknown, opts: O
     } catch (e) {
         if (error === undefined) error = e;
     } finally {
+        restoreCwd();
         restoreEnv();
         restoreLog();
     }
@@ -129,6 +134,7 @@ function recordRegistrations(resources: RecordedResource[], mocks: pulumi.runtim
             remote: req.getRemote(),
             provider: providerUrn(req.getProvider()),
             dependencies: [...dependencies],
+            inputs: pulumi.runtime.deserializeProperties(req.getObject()) as Record<string, unknown>,
         };
         resources.push(r);
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -177,4 +183,12 @@ function overlayEnv(env: Readonly<Record<string, string | undefined>>): () => vo
         for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
         Object.assign(process.env, saved);
     };
+}
+
+/** Makes `dir` the working directory for the run, as the Pulumi CLI does; returns how to go back. */
+function enter(dir: string | undefined): () => void {
+    const before = process.cwd();
+    if (dir === undefined || dir === before) return () => undefined;
+    process.chdir(dir);
+    return () => process.chdir(before);
 }

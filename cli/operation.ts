@@ -3,11 +3,9 @@
  * API, with MARA's safeguards: pre-flight checks, the provider lock and a confirmation, then Pulumi's
  * output streamed as it comes.
  */
-import * as fs from "fs";
-import type { Command } from "commander";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { InfraType, MaraConfig, RawConfig } from "../config";
-import { action, CommandContext } from "./command";
+import type { CommandContext } from "./command";
 import { storedKey } from "./init/keys";
 import { CliError, CliIo, EXIT, line } from "./io";
 import { passphraseEnv, usesPassphrase } from "./passphrase";
@@ -107,7 +105,8 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
 function rawConfig(config: ConfigMap, stack: string, io: CliIo): RawConfig {
     const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
     const secretKeys = new Set(Object.entries(config).filter(([, v]) => v.secret).map(([k]) => k));
-    return { project: projectName(io.projectDir), stack, values, secretKeys, env: io.env, fileExists: fs.existsSync };
+    // Pulumi runs the program in the project directory: relative paths in the configuration are relative to it.
+    return { project: projectName(io.projectDir), stack, values, secretKeys, env: io.env, baseDir: io.projectDir };
 }
 
 function deployedInfraType(value: unknown): InfraType | undefined {
@@ -173,16 +172,4 @@ async function pulumiCall<T>(call: () => Promise<T>, what: string): Promise<T> {
     } catch (err) {
         throw new CliError(`cannot ${what}: ${errorText(err)}`);
     }
-}
-
-/** Adds one operation as a command, with the options they share. */
-export function registerOperation(program: Command, ctx: CommandContext, op: Operation, description: string): Command {
-    return program
-        .command(op)
-        .description(description)
-        .option("-s, --stack <name>", "stack to operate on (default: the selected stack)")
-        .option("-y, --yes", "do not ask for confirmation" + (op === "up" ? " (and skip the preview before it)" : ""))
-        .option("-p, --provider <type>", "infrastructure type this run is for (MARA's -p); must match the stack's")
-        .option("--force", "run even if the stack has been used with another infrastructure type")
-        .action(action(ctx, (opts: OperationOptions) => runOperation(op, opts, ctx)));
 }

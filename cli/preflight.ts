@@ -6,7 +6,7 @@
 import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { expandHome, InfraType, isKubeconfigPath, MaraConfig, RawConfig } from "../config";
+import { InfraType, isKubeconfigPath, MaraConfig, RawConfig, resolveLocalPath } from "../config";
 import { CliError, CliIo, EXIT, line } from "./io";
 
 /** The outcome of one check. */
@@ -98,7 +98,8 @@ export function credentialChecks(infraType: InfraType, raw: RawConfig, env: CliI
 
 function awsCredentials(raw: RawConfig, env: CliIo["env"], set: (k: string) => boolean): Check {
     const what = "AWS credentials";
-    if (set("aws:profile")) return { level: "ok", what, detail: `profile ${raw.values["aws:profile"]} (aws:profile)` };
+    // A value stored encrypted is not shown, whatever the key.
+    if (set("aws:profile")) return { level: "ok", what, detail: raw.secretKeys.has("aws:profile") ? "the profile in aws:profile (stored encrypted)" : `profile ${raw.values["aws:profile"]} (aws:profile)` };
     if (env.AWS_PROFILE) return { level: "ok", what, detail: `profile ${env.AWS_PROFILE} (AWS_PROFILE)` };
     if (env.AWS_ACCESS_KEY_ID) return { level: "ok", what, detail: "access key from AWS_ACCESS_KEY_ID" };
     const home = env.HOME ?? "";
@@ -123,7 +124,8 @@ function kubeconfigFile(raw: RawConfig, env: CliIo["env"]): Check {
     const value = raw.values["mara:kubeconfig"] ?? raw.values["kubernetes:kubeconfig"];
     if (value === undefined) return { level: "fail", what, detail: "mara:kubeconfig is not set: pulumi config set mara:kubeconfig ~/.kube/config" };
     if (!isKubeconfigPath(value)) return { level: "ok", what, detail: "given inline in the stack config" };
-    const file = expandHome(value, env);
+    // Resolved as the program resolves it: relative to the project directory, where Pulumi runs it.
+    const file = resolveLocalPath(value.trim(), raw.baseDir ?? process.cwd(), env);
     return fs.existsSync(file) ? { level: "ok", what, detail: file } : { level: "fail", what, detail: `${file} does not exist; point mara:kubeconfig at your cluster's kubeconfig` };
 }
 

@@ -2,7 +2,11 @@
  * The prompt layer. Commands ask through the small {@link Prompter} interface, never through
  * @inquirer/prompts directly, so tests can inject answers instead of driving a terminal.
  */
-import { confirm, input, password, select } from "@inquirer/prompts";
+import type * as Inquirer from "@inquirer/prompts";
+
+/** @inquirer/prompts, loaded when a prompt is shown: `mara --help` and the commands that ask nothing never load it. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const inquirer = (): typeof Inquirer => require("@inquirer/prompts");
 
 /** One choice of a {@link Prompter.select} question. */
 export interface Choice<T extends string> {
@@ -37,11 +41,11 @@ export interface Prompter {
 export function terminalPrompter(interactive = process.stdin.isTTY === true): Prompter {
     return {
         interactive,
-        select: (q) => select({ message: q.message, choices: q.choices.map((c) => ({ ...c })), default: q.default }),
-        input: (q) => input({ message: q.message, default: q.default, validate: q.validate }),
+        select: (q) => inquirer().select({ message: q.message, choices: q.choices.map((c) => ({ ...c })), default: q.default }),
+        input: (q) => inquirer().input({ message: q.message, default: q.default, validate: q.validate }),
         // mask: hidden input that still shows that typing registers.
-        password: (q) => password({ message: q.message, mask: "*", validate: q.validate }),
-        confirm: (q) => confirm({ message: q.message, default: q.default }),
+        password: (q) => inquirer().password({ message: q.message, mask: "*", validate: q.validate }),
+        confirm: (q) => inquirer().confirm({ message: q.message, default: q.default }),
     };
 }
 

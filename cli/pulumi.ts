@@ -6,6 +6,7 @@
 import { execFile } from "child_process";
 import { CommandError, LocalWorkspace, PulumiCommand, Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { CliError, EXIT } from "./io";
+import { stackNameProblem } from "./stackSource";
 
 /** The oldest Pulumi CLI the wrapper supports. */
 export const MIN_PULUMI_VERSION = "3.150.0";
@@ -57,7 +58,12 @@ export function openWorkspace(cmd: PulumiCommand, projectDir: string, env: Recor
  * @throws CliError (usage) when none is named or selected.
  */
 export async function stackNameFor(ws: LocalWorkspace, name: string | undefined): Promise<string> {
-    if (name) return name;
+    if (name) {
+        // A stack name also names a file (Pulumi.<stack>.yaml): never a path.
+        const problem = stackNameProblem(name);
+        if (problem) throw new CliError(problem, EXIT.usage);
+        return name;
+    }
     let current: string | undefined;
     try {
         current = (await ws.stack())?.name;

@@ -5,11 +5,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { parseStackFile, RawConfig } from "../config";
-import { CliError, EXIT } from "./io";
+import { applyProjectConfig, parseStackFile, ProjectConfigError, RawConfig } from "../config";
+import { CliError, EXIT, PROJECT_DIR } from "./io";
 
-/** The directory of this package: where Pulumi.yaml and the program live. */
-export const PROJECT_DIR = path.resolve(__dirname, "..");
+export { PROJECT_DIR };
 
 /** Which stack file to read. */
 export interface StackFileChoice {
@@ -44,9 +43,10 @@ export function locateStackFile(choice: StackFileChoice, cwd: string): StackFile
         return { path: file, stack: stackNameOf(file) };
     }
     if (choice.stack) {
-        const file = path.join(cwd, `Pulumi.${choice.stack}.yaml`);
+        const name = stackFileName(choice.stack);
+        const file = path.join(cwd, name);
         if (!fs.existsSync(file)) {
-            throw new CliError(`stack file ./Pulumi.${choice.stack}.yaml does not exist; create it with: npx mara init --stack ${choice.stack}`, EXIT.usage);
+            throw new CliError(`stack file ./${name} does not exist; create it with: npx mara init --stack ${choice.stack}`, EXIT.usage);
         }
         return { path: file, stack: choice.stack };
     }
@@ -56,6 +56,33 @@ export function locateStackFile(choice: StackFileChoice, cwd: string): StackFile
         throw new CliError("no Pulumi.<stack>.yaml here; pass --config-file PATH or --stack NAME, or create one with: npx mara init", EXIT.usage);
     }
     throw new CliError(`several stack files here (${found.join(", ")}); pick one with --stack NAME or --config-file PATH`, EXIT.usage);
+}
+
+/** A stack name as Pulumi accepts it: `name`, `org/name` or `org/project/name`, each part letters, digits, '-', '_' and '.'. */
+const STACK_PART = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * Why `stack` is not a stack name Pulumi accepts, or undefined. Parts of only dots are refused too: a stack
+ * name becomes part of a file name, and `..` would leave the project directory.
+ */
+export function stackNameProblem(stack: string): string | undefined {
+    const parts = stack.split("/");
+    if (parts.length > 3 || parts.some((p) => !STACK_PART.test(p) || /^\.+$/.test(p))) {
+        return `"${stack}" is not a stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack), without '..' or other paths`;
+    }
+    return undefined;
+}
+
+/**
+ * The file name of a stack's configuration, `Pulumi.<stack>.yaml`, for the stack's own name (the last part of
+ * `org/project/stack`, as the Pulumi CLI names it).
+ *
+ * @throws CliError (usage) for a name that is not a stack name, such as one with `..` or a path in it.
+ */
+export function stackFileName(stack: string): string {
+    const problem = stackNameProblem(stack);
+    if (problem) throw new CliError(problem, EXIT.usage);
+    return `Pulumi.${stack.split("/").pop()}.yaml`;
 }
 
 /** The project name from a Pulumi.yaml (bare stack-file keys belong to it); "mara" when unreadable. */
@@ -70,21 +97,38 @@ export function projectName(dir: string = PROJECT_DIR): string {
 }
 
 /**
- * Reads a stack file into raw config, as the Pulumi CLI would hand it to the program. Encrypted values
- * cannot be decrypted offline and become placeholders.
+ * Reads a stack file into raw config as the Pulumi CLI hands it to the program: the project's Pulumi.yaml
+ * defaults merged in (config/projectConfig.ts), relative paths resolved against the project directory, where
+ * `pulumi` runs the program. Encrypted values cannot be decrypted offline and become placeholders. A value the
+ * CLI would refuse against Pulumi.yaml's declarations is left for validation to report with its fix.
  *
+ * @param projectDir - the Pulumi project: its Pulumi.yaml and the directory the program runs in.
  * @throws CliError naming the file when it cannot be read or is not a stack file.
  */
-export function readStackFile(file: StackFile, env: Readonly<Record<string, string | undefined>>): RawConfig {
+export function readStackFile(file: StackFile, env: Readonly<Record<string, string | undefined>>, projectDir: string = PROJECT_DIR): RawConfig {
     let text: string;
     try {
         text = fs.readFileSync(file.path, "utf8");
     } catch (err) {
-        throw new CliError(`cannot read ${file.path}: ${(err as Error).message}`);
+        throw new CliError(`cannot read ${file.path}: ${(err as NodeJS.ErrnoException).code === "EISDIR" ? "it is a directory, not a stack file" : (err as Error).message}`);
     }
+    let raw: RawConfig;
     try {
-        return parseStackFile(text, { project: projectName(), stack: file.stack, env });
+        raw = parseStackFile(text, { project: projectName(projectDir), stack: file.stack, env, baseDir: projectDir });
     } catch (err) {
         throw new CliError(`${file.path} is not a readable stack file: ${(err as Error).message.trim()}`);
+    }
+    let project: string;
+    try {
+        project = fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8");
+    } catch {
+        return raw;
+    }
+    try {
+        return applyProjectConfig(raw, project);
+    } catch (err) {
+        // The CLI would stop before the program; validation names the same key with what to do about it.
+        if (err instanceof ProjectConfigError) return raw;
+        throw err;
     }
 }

@@ -74,10 +74,15 @@ export class CertManager extends pulumi.ComponentResource {
     }
 }
 
-/** Chart values: CRDs installed and removed with the release; the startup check gates completion on the webhook. */
+/**
+ * Chart values: CRDs installed with the release and kept when it is uninstalled, so a destroy never deletes
+ * cert-manager's CRDs — and with them every Certificate and Issuer in the cluster, including other teams' on a
+ * cluster the stack did not create. On a cluster the stack created, the destroy drain removes them
+ * (`mara:removeCrds`); the startup check gates completion on the webhook.
+ */
 export function certManagerValues(): Record<string, unknown> {
     return {
-        crds: { enabled: true, keep: false },
+        crds: { enabled: true, keep: true },
         // The post-install hook that keeps the release pending until the webhook answers; slow clusters need more than 1m.
         startupapicheck: { enabled: true, timeout: "5m" },
         prometheus: { enabled: true, servicemonitor: { enabled: false } },

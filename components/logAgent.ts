@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
+import { CHARTS, ChartSettings, DEFAULTS, HOST_PATH_ALLOWED, hostPathProblem } from "../contracts";
 import { section } from "./fluentBitConfig";
 import { helmRelease, platformNamespace } from "./helmRelease";
 import { logParsers } from "./logFormats";
@@ -56,7 +56,8 @@ export class LogAgent extends pulumi.ComponentResource {
     constructor(name: string, args: LogAgentArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:observability:LogAgent", name, {}, opts);
         for (const [key, value] of [["containerLogPath", args.containerLogPath], ["podLogPath", args.podLogPath]] as const) {
-            if (!value?.startsWith("/")) throw new Error(`LogAgent: ${key} must be an absolute host path; got "${value}".`);
+            const why = hostPathProblem(value ?? "");
+            if (why) throw new Error(`LogAgent: ${key} "${value}" ${why}; it is mounted from every node. Allowed: ${HOST_PATH_ALLOWED}.`);
         }
         const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logAgent.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
         const credentials = new k8s.core.v1.Secret(

@@ -29,8 +29,11 @@ export interface LogstoreArgs {
     replicas?: LogstoreReplicas;
     /** Volume size of each data node. Default `10Gi`. */
     storageSize?: string;
-    /** StorageClass of the volumes. Default: the cluster's default class. */
-    storageClassName?: string;
+    /**
+     * StorageClass of the volumes. Pass the class resource's `metadata.name` (an Output) when the class is created
+     * in the same stack, so the Elasticsearch claims wait for the class. Default: the cluster's default class.
+     */
+    storageClassName?: pulumi.Input<string>;
     /**
      * Password of the `log-writer` user, which may only create and write `kubernetes-*` indices.
      * The user is created when this is set; the log agent authenticates as it. Secret.
@@ -122,7 +125,9 @@ export class Logstore extends pulumi.ComponentResource {
                 apiVersion: "elasticsearch.k8s.elastic.co/v1",
                 kind: "Elasticsearch",
                 metadata: { name: ELASTICSEARCH_NAME, namespace: ns.metadata.name },
-                spec: elasticsearchSpec(version, replicas, args.storageSize ?? DEFAULTS.logstore.storageSize, args.storageClassName, auth),
+                spec: pulumi
+                    .output(args.storageClassName)
+                    .apply((storageClassName) => elasticsearchSpec(version, replicas, args.storageSize ?? DEFAULTS.logstore.storageSize, storageClassName, auth)),
             },
             { parent: this, dependsOn: [operator, ...authSecrets] },
         );

@@ -25,8 +25,8 @@ export type PlatformCertificatesArgs = Pick<CertManagerArgs, "chart" | "acme">;
 
 /** Logs: the Elasticsearch and Kibana store, and the Fluent Bit agent that writes to it. */
 export interface PlatformLogsArgs {
-    /** The log store's chart, Elastic version, node counts and volume size. Default: the Logstore's defaults. */
-    store?: Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize">;
+    /** The log store's chart, Elastic version, node counts, volume size and whether Kibana's objects are provisioned. Default: the Logstore's defaults. */
+    store?: Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize" | "kibanaObjects">;
     /** The log agent's chart. Default: the catalogue's fluent-bit entry. */
     agent?: Pick<LogAgentArgs, "chart">;
 }
@@ -112,8 +112,10 @@ export class Platform extends pulumi.ComponentResource {
         // Children were named without the platform's name before; the aliases let those stacks update in place.
         const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
         const ownClass = args.storage?.className === undefined ? this.storageClass(name, facts, args.storage?.retainVolumes) : undefined;
-        const storageClassName = args.storage?.className ?? (ownClass ? PLATFORM_STORAGE_CLASS : facts.storageClass);
-        this.storageClassName = ownClass ?? (storageClassName === undefined ? undefined : pulumi.output(storageClassName));
+        const className = args.storage?.className ?? facts.storageClass;
+        // The class's name taken from the resource, so every claim made with it waits for the class to exist.
+        this.storageClassName = ownClass ?? (className === undefined ? undefined : pulumi.output(className));
+        const storageClassName = this.storageClassName;
         // Stateful add-ons can be protected from `pulumi destroy` (their children inherit the flag).
         const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}) });
 
@@ -181,6 +183,7 @@ export class Platform extends pulumi.ComponentResource {
                 ...args.metrics,
                 grafanaAdminPassword: this.secrets.grafanaAdminPassword,
                 storageClassName,
+                controlPlaneMetrics: facts.controlPlaneMetrics,
                 // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
                 ingressControllerMetrics: { namespace: DEFAULTS.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
                 ingressControllerPlus: args.ingress?.nginxPlus ?? DEFAULTS.ingressController.nginxPlus,

@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, CrdManifest, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { CHARTS, ChartSettings, ControlPlaneMetrics, CrdManifest, DEFAULTS, PATTERNS, requireMatch, UNREACHABLE_CONTROL_PLANE } from "../contracts";
 import { chartCrdResources } from "./chartCrds";
 import { DASHBOARD_FOLDER_ANNOTATION, DASHBOARD_LABEL, grafanaDashboard } from "./grafanaDashboards";
 import { helmRelease, platformNamespace } from "./helmRelease";
@@ -31,8 +31,11 @@ export interface PrometheusArgs {
     storageSize?: string;
     /** Grafana and Alertmanager volume size. Default `5Gi`. */
     dashboardStorageSize?: string;
-    /** StorageClass of the volumes. Default: the cluster's default class. */
-    storageClassName?: string;
+    /**
+     * StorageClass of the volumes. Pass the class resource's `metadata.name` (an Output) when the class is created
+     * in the same stack, so the release, and the claims it makes, wait for the class. Default: the cluster's default class.
+     */
+    storageClassName?: pulumi.Input<string>;
     /**
      * The ingress controller's metrics Service, scraped through a ServiceMonitor when given; Grafana then gets
      * the controller's dashboard.
@@ -40,6 +43,12 @@ export interface PrometheusArgs {
     ingressControllerMetrics?: ScrapeTarget;
     /** The ingress controller runs NGINX Plus: its dashboard is NGINX's Plus dashboard instead of the open-source one. Default false. */
     ingressControllerPlus?: boolean;
+    /**
+     * Which control-plane components to scrape (and alert on): only those the cluster exposes, or their "target
+     * down" alerts fire from the first day. The cluster facts say which (`PlatformFacts.controlPlaneMetrics`).
+     * Default: none of them, as on managed clusters (EKS, DOKS, LKE).
+     */
+    controlPlaneMetrics?: ControlPlaneMetrics;
     /**
      * Apply the CRDs of the chart's `crds/` directory (the Prometheus operator's) with server-side apply before
      * the release, and again on every chart bump; they are never deleted. Default true. False leaves them to
@@ -108,12 +117,13 @@ export class Prometheus extends pulumi.ComponentResource {
                 namespace: ns.metadata.name,
                 chart,
                 skipCrds: crds.skipCrds,
-                values: admin.metadata.name.apply((secret) =>
+                values: pulumi.all([admin.metadata.name, args.storageClassName]).apply(([secret, storageClassName]) =>
                     prometheusValues({
                         grafanaAdminSecret: secret,
                         storageSize: args.storageSize ?? DEFAULTS.prometheus.storageSize,
                         dashboardStorageSize: args.dashboardStorageSize ?? DEFAULTS.prometheus.dashboardStorageSize,
-                        storageClassName: args.storageClassName,
+                        storageClassName,
+                        controlPlaneMetrics: args.controlPlaneMetrics,
                     }),
                 ),
             },
@@ -211,6 +221,8 @@ export interface PrometheusValuesInput {
     dashboardStorageSize: string;
     /** StorageClass of all three volumes; the cluster default when undefined. */
     storageClassName?: string;
+    /** Which control-plane components to scrape; none when undefined. */
+    controlPlaneMetrics?: ControlPlaneMetrics;
 }
 
 /** kube-prometheus-stack values. No secret appears here: Grafana reads its admin password from a Secret. */
@@ -220,8 +232,14 @@ export function prometheusValues(v: PrometheusValuesInput): Record<string, unkno
             spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: size } }, ...(v.storageClassName ? { storageClassName: v.storageClassName } : {}) },
         },
     });
+    const reach = v.controlPlaneMetrics ?? UNREACHABLE_CONTROL_PLANE;
     return {
         crds: { enabled: true },
+        // Each switch also removes the component's recording and alerting rules and dashboards.
+        kubeControllerManager: { enabled: reach.controllerManager },
+        kubeScheduler: { enabled: reach.scheduler },
+        kubeEtcd: { enabled: reach.etcd },
+        kubeProxy: { enabled: reach.kubeProxy },
         prometheus: {
             prometheusSpec: {
                 // Select every ServiceMonitor, PodMonitor, rule and probe in the cluster, not only this release's.

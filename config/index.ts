@@ -8,4 +8,7 @@ export type { RawConfig } from "./resolve";
 export * from "./stackFile";
 export * from "./validate";
 export * from "./projectConfig";
-export { expandHome, isKubeconfigPath } from "./infraSettings";
+export { isKubeconfigPath } from "./infraSettings";
+export { checkKubeconfig } from "./kubeconfigFile";
+export { inspectLocalPath, parseSourceLocation, resolveLocalPath, type LocalPath, type SourceLocation } from "./localPaths";
+export { Redactor, REDACTED, shorten } from "./redact";

@@ -1,12 +1,15 @@
 /** Validation and typed settings of each infrastructure type (AWS, DigitalOcean, Linode, existing cluster). */
 import { DEFAULTS, defaultDesiredSize } from "../contracts";
-import { KEYS, KeyValue, OLDEST_EKS_VERSION } from "./keys";
+import { KEYS, KeyValue } from "./keys";
 import type { InfraType } from "../contracts";
 import type { AwsInfraConfig, DigitalOceanInfraConfig, ExternalRegistryConfig, InfraConfig, InfraConfigOf, KubeconfigInfraConfig, LinodeInfraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import { Findings, legacyName, RawConfig, secretOutput } from "./resolve";
-import { compareVersions, Lookup } from "./lookup";
+import type { Lookup } from "./lookup";
 import { availabilityZoneProblem } from "./zones";
+import { checkKubeconfig } from "./kubeconfigFile";
+import { isInlineKubeconfig } from "./redact";
+import { ENCRYPTED_PLACEHOLDER } from "./stackFile";
 
 /** Builds the settings of the configured infrastructure type, recording its problems. */
 export function buildInfra(type: NonNullable<KeyValue<"infraType">>, raw: RawConfig, keys: Lookup, findings: Findings): InfraConfig | undefined {
@@ -71,13 +74,8 @@ function buildAws(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings
         }
     }
 
+    // Whether EKS creates this version is checked against its calendar (clusterVersions.ts).
     const version = v("eksVersion");
-    if (version && compareVersions(version, OLDEST_EKS_VERSION) < 0) {
-        findings.warn(
-            `${keyOf("eksVersion")} = ${version}: EKS no longer creates clusters older than ${OLDEST_EKS_VERSION}, so \`pulumi up\` would fail. ` +
-                `Set ${keyOf("eksVersion")} to ${KEYS.eksVersion.default} or remove it to use the default.`,
-        );
-    }
 
     const min = v("eksMinSize");
     const max = v("eksMaxSize");
@@ -210,14 +208,31 @@ function buildKubeconfig(raw: RawConfig, keys: Lookup, findings: Findings): Kube
             allowed: "the path of a kubeconfig file, or its contents",
             fix: `${configSetCommand("kubernetes:kubeconfig", "~/.kube/config")} (or ${KEYS.kubeconfig.key})`,
         });
-    } else if (isKubeconfigPath(kubeconfig) && !raw.fileExists(expandHome(kubeconfig, raw.env))) {
+    } else if (kubeconfig === ENCRYPTED_PLACEHOLDER) {
         findings.problem({
             key: keyOf("kubeconfig"),
-            value: kubeconfig,
-            problem: "names a file that does not exist on this machine",
-            allowed: "the path of an existing kubeconfig file (~ is expanded), or the file's contents",
-            fix: `check the path, e.g. ls -l ${kubeconfig}; or ${configSetCommand(keyOf("kubeconfig"), "~/.kube/config")}`,
+            problem: "is stored encrypted, and offline (mara validate, mara plan) there is no key to decrypt it, so the cluster it names cannot be checked",
+            allowed: "a kubeconfig path, or its contents checked where Pulumi decrypts them",
+            fix: "run `npx mara preview` (Pulumi decrypts the kubeconfig and the program checks it), or store the kubeconfig's path instead of its contents",
         });
+    } else {
+        const context = v("kubeContext");
+        const checked = checkKubeconfig(kubeconfig, context, { baseDir: raw.baseDir ?? process.cwd(), env: raw.env, inspect: raw.inspectPath }, {
+            kubeconfig: keyOf("kubeconfig"),
+            context: keyOf("kubeContext"),
+        });
+        if (!checked.ok) {
+            const { setting, problem, allowed, fix } = checked.problem;
+            const onContext = setting === "context";
+            findings.problem({
+                key: onContext ? keyOf("kubeContext") : keyOf("kubeconfig"),
+                // An inline kubeconfig is a credential and never appears in a message.
+                value: onContext ? context : isKubeconfigPath(kubeconfig) ? kubeconfig : undefined,
+                problem,
+                allowed,
+                fix,
+            });
+        }
     }
     const registry = externalRegistry(keys, findings);
     if (kubeconfig === undefined) return undefined;
@@ -251,12 +266,7 @@ function missingToken(cloud: string, key: string, env: string): string {
     return `No ${cloud} API token: neither ${key} nor ${env} is set, so \`pulumi up\` will fail to authenticate. Set one: pulumi config set --secret ${key} <token>, or export ${env}.`;
 }
 
-/** A kubeconfig given as contents (YAML or JSON) rather than as a path. */
+/** Whether a kubeconfig setting is a path (one line, not YAML or JSON) rather than the kubeconfig's contents. */
 export function isKubeconfigPath(value: string): boolean {
-    return !value.includes("\n") && !value.trimStart().startsWith("{") && !/^\s*apiVersion\s*:/.test(value);
-}
-
-/** Expands a leading ~ to the home directory. */
-export function expandHome(path: string, env: Readonly<Record<string, string | undefined>>): string {
-    return path.startsWith("~/") ? `${env.HOME ?? ""}/${path.slice(2)}` : path;
+    return !isInlineKubeconfig(value);
 }

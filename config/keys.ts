@@ -9,19 +9,22 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { CHARTS, ChartId, DEFAULTS, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
     helmRepoUrl,
+    httpsUrl,
     imageReference,
     integer,
     ipv4Cidr,
     list,
+    member,
     oneOf,
     text,
     ValueType,
 } from "./valueTypes";
+import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 
 /** A MARA key, optionally a field inside an object-valued key (MARA's `kic:nginx_plus`). */
 export interface LegacyKey {
@@ -102,14 +105,8 @@ function spec<T>(s: SpecInput<T>): KeySpec<T> {
     return { ...s, legacy: legacy(...(s.legacy ?? [])) };
 }
 
-/**
- * The oldest minor version EKS still creates clusters at (standard or extended support, Nov 2026).
- * Older versions are accepted with a warning: the stack file still loads, but `pulumi up` would fail.
- */
-export const OLDEST_EKS_VERSION = "1.32";
-
 const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
-const awsAz = text({ pattern: /^[a-z]{2}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
+const awsAz = text({ pattern: /^[a-z]{2,4}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
 const chartVersion = text({
     pattern: /^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/,
     allowed: 'a chart version such as "2.6.4" or "v1.21.1"',
@@ -189,7 +186,7 @@ export const KEYS = {
     // ---- AWS --------------------------------------------------------------------------------
     awsRegion: spec({
         key: "aws:region",
-        type: text({ pattern: /^[a-z]{2}(-[a-z]+)+-\d$/, allowed: "an AWS region such as us-east-1" }),
+        type: member(AWS_REGIONS, "an AWS region", "us-east-1", AWS_REGIONS_SOURCE),
         defaultNote: "AWS_REGION or AWS_DEFAULT_REGION from the environment",
         description: "AWS region for the VPC, EKS cluster and ECR repository.",
         example: "us-east-1",
@@ -204,7 +201,7 @@ export const KEYS = {
     }),
     vpcCidr: spec({
         key: "mara:vpcCidr",
-        type: ipv4Cidr(16, 16),
+        type: ipv4Cidr(16, 16, { privateOnly: true }),
         default: DEFAULTS.vpc.cidrBlock,
         description: "VPC address range; public /24 and private /20 subnets are carved from it per availability zone.",
         group: "AWS",
@@ -317,7 +314,7 @@ export const KEYS = {
     doRegion: spec({
         key: "mara:doRegion",
         legacy: ["docean:region"],
-        type: text({ pattern: /^[a-z]{3}\d$/, allowed: "a DigitalOcean region slug such as sfo3" }),
+        type: member(DIGITALOCEAN_REGIONS, "a DigitalOcean region", "sfo3", DIGITALOCEAN_REGIONS_SOURCE),
         default: "sfo3",
         description: "DigitalOcean region of the cluster and registry.",
         group: "DigitalOcean",
@@ -505,7 +502,8 @@ export const KEYS = {
     }),
     containerLogPath: spec({
         key: "mara:containerLogPath",
-        type: text({ pattern: /^\/[\w./-]*$/, allowed: "an absolute host path such as /var/log/containers" }),
+        // The rule (absolute, no '..', never a system directory) is hostPathProblem, shared with the LogAgent component.
+        type: text({ allowed: HOST_PATH_ALLOWED }),
         defaultNote: "the platform's (/var/log/containers)",
         description: "Host directory with the container log files the log agent tails (MARA issue #76).",
         example: "/var/log/containers",
@@ -637,7 +635,7 @@ export const KEYS = {
     }),
     acmeServer: spec({
         key: "mara:acmeServer",
-        type: helmRepoUrl(),
+        type: httpsUrl("an https:// ACME directory URL, such as Let's Encrypt's staging directory https://acme-staging-v02.api.letsencrypt.org/directory"),
         default: DEFAULTS.certManager.acmeServer,
         description: "ACME directory URL (Let's Encrypt production by default; its staging URL for tests).",
         group: "Certificates",
@@ -727,6 +725,14 @@ export const KEYS = {
         type: volumeSize,
         default: DEFAULTS.logstore.storageSize,
         description: "Volume size of each Elasticsearch data node.",
+        group: "Logs",
+    }),
+    kibanaObjects: spec({
+        key: "mara:kibanaObjects",
+        type: boolean(),
+        default: DEFAULTS.logstore.kibanaObjects,
+        description:
+            "Provision Kibana's data view for the platform's log indices, a saved search and a dashboard for NGINX traffic, through a Job that runs once Kibana answers and can be rerun (it overwrites only these objects). Turn it off when Kibana's objects are managed elsewhere.",
         group: "Logs",
     }),
 

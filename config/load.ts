@@ -2,8 +2,10 @@
  * Reads configuration from the running Pulumi program and validates it once, before any resource is
  * registered. Warnings go to the Pulumi log; problems stop the program with one message listing them all.
  */
-import * as fs from "fs";
-import * as pulumi from "@pulumi/pulumi";
+// The SDK's modules rather than its index, so that loading config/ (as `mara validate` does) does not load the whole SDK.
+import * as log from "@pulumi/pulumi/log";
+import { getProject, getStack } from "@pulumi/pulumi/metadata";
+import { allConfig } from "@pulumi/pulumi/runtime/config";
 import type { MaraConfig } from "./model";
 import { ConfigError } from "./problems";
 import type { RawConfig } from "./resolve";
@@ -15,11 +17,12 @@ const runtimeConfig: { isConfigSecret(key: string): boolean } = require("@pulumi
 
 /** Config of the running program, as raw strings, with the keys that were stored encrypted. */
 export function runtimeRawConfig(env: Readonly<Record<string, string | undefined>> = process.env): RawConfig {
-    const all = pulumi.runtime.allConfig();
+    const all = allConfig();
     // The SDK keeps its list of secret keys in the same map under a key without a namespace.
     const values = Object.fromEntries(Object.entries(all).filter(([k]) => k.includes(":")));
     const secretKeys = new Set(Object.keys(values).filter((k) => runtimeConfig.isConfigSecret(k)));
-    return { project: pulumi.getProject(), stack: pulumi.getStack(), values, secretKeys, env, fileExists: fs.existsSync };
+    // The Pulumi CLI runs the program in the project directory, which relative paths in the configuration name.
+    return { project: getProject(), stack: getStack(), values, secretKeys, env, baseDir: process.cwd() };
 }
 
 /**
@@ -28,7 +31,7 @@ export function runtimeRawConfig(env: Readonly<Record<string, string | undefined
  */
 export function loadConfig(raw: RawConfig = runtimeRawConfig()): MaraConfig {
     const result = validateConfig(raw);
-    for (const warning of result.warnings) pulumi.log.warn(warning);
+    for (const warning of result.warnings) log.warn(warning);
     if (!result.config) throw new ConfigError(result.problems);
     return result.config;
 }

@@ -156,6 +156,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly chart: ChartSettings;
         readonly version: string;
         readonly storageSize: string;
+        /** Whether the Kibana data view, saved search and dashboard are provisioned. */
+        readonly kibanaObjects: boolean;
         readonly replicas: { readonly master: number; readonly data: number; readonly ingest: number; readonly coordinating: number };
     };
     readonly logagent: { readonly chart: ChartSettings };

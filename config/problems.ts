@@ -3,7 +3,9 @@
  * wrote it, the offending value, what is allowed and a concrete fix, so a failed preview reads as
  * instructions rather than a stack trace.
  */
-import * as pulumi from "@pulumi/pulumi";
+import { shorten, shortenValue } from "./redact";
+// The SDK's errors module rather than its index: `mara validate` loads configuration validation without the whole SDK.
+import { RunError } from "@pulumi/pulumi/errors";
 
 /** One thing wrong with the configuration. */
 export interface ConfigProblem {
@@ -19,17 +21,17 @@ export interface ConfigProblem {
     readonly fix: string;
 }
 
-/** Renders one problem as a single line. */
+/** Renders one problem as a single line; a huge value shows its start and its length. */
 export function formatProblem(p: ConfigProblem): string {
-    const value = p.value === undefined ? "" : ` = ${JSON.stringify(p.value)}`;
-    return `${p.key}${value}: ${p.problem}. Allowed: ${p.allowed}. Fix: ${p.fix}`;
+    const value = p.value === undefined ? "" : ` = ${JSON.stringify(shortenValue(p.value))}`;
+    return shorten(`${p.key}${value}: ${p.problem}. Allowed: ${p.allowed}. Fix: ${p.fix}`);
 }
 
 /**
  * Thrown by `loadConfig` when any key is invalid, before any resource is registered. It extends
  * `pulumi.RunError` so the Pulumi CLI prints the message alone, without a stack trace.
  */
-export class ConfigError extends pulumi.RunError {
+export class ConfigError extends RunError {
     /** Every problem found; validation does not stop at the first. */
     public readonly problems: readonly ConfigProblem[];
 

@@ -2,9 +2,13 @@
  * Reads one key from raw config: the canonical key or one of its MARA aliases, parsed by its type.
  * Pure: no Pulumi runtime, so `mara validate` and tests can use it on a stack file.
  */
-import * as pulumi from "@pulumi/pulumi";
+// The SDK's output module rather than its index: \`mara validate\` loads configuration validation without the whole SDK.
+import { Output, secret } from "@pulumi/pulumi/output";
 import { KeySpec, LegacyKey, PROJECT_NAMESPACE, PROVIDER_NAMESPACES } from "./keys";
+import { legacyPinReplacement } from "./legacyPins";
+import type { LocalPath } from "./localPaths";
 import { ConfigProblem, configSetCommand } from "./problems";
+import { Redactor, shorten } from "./redact";
 
 /** Configuration as Pulumi hands it over: full keys to raw strings (arrays and objects as JSON). */
 export interface RawConfig {
@@ -18,8 +22,25 @@ export interface RawConfig {
     readonly secretKeys: ReadonlySet<string>;
     /** Environment variables consulted for credentials and region (AWS_REGION, LINODE_TOKEN, ...). */
     readonly env: Readonly<Record<string, string | undefined>>;
-    /** Whether a file exists on this machine (for a kubeconfig given as a path). */
-    readonly fileExists: (path: string) => boolean;
+    /**
+     * What is at a local path the configuration names (a kubeconfig file, a source checkout). Default: this
+     * machine's file system.
+     */
+    readonly inspectPath?: (path: string) => LocalPath;
+    /**
+     * The directory relative paths in the configuration resolve against: the project directory, where the
+     * Pulumi CLI runs the program. Default: the process's working directory (which is that directory when
+     * Pulumi runs the program).
+     */
+    readonly baseDir?: string;
+    /** The day the configuration is checked for: which Kubernetes versions a cloud still creates depends on it. Default: now. */
+    readonly today?: Date;
+    /**
+     * Read from a stack file only (the Pulumi CLI hands the program decrypted values): the `secure:` value of
+     * each key stored encrypted, as written, and whether the file's secrets provider is the passphrase one
+     * (it has an `encryptionsalt`); and what the YAML parser warned about, by line.
+     */
+    readonly stackFile?: { readonly encrypted: Readonly<Record<string, unknown>>; readonly passphrase: boolean; readonly warnings: readonly string[] };
 }
 
 /** A resolved key: where its value came from and what it parsed to. */
@@ -43,12 +64,18 @@ interface Rename {
     readonly secret: boolean;
 }
 
-/** Collects problems and warnings while keys are resolved. */
+/**
+ * Collects problems and warnings while keys are resolved. Every message passes through the stack's
+ * {@link Redactor}, so no secret value reaches a problem or a warning even where a message was written
+ * carelessly, and huge values are shortened.
+ */
 export class Findings {
     readonly problems: ConfigProblem[] = [];
     private readonly messages: string[] = [];
     private readonly warned = new Set<string>();
     private readonly renames = new Map<string, Rename[]>();
+
+    constructor(private readonly redactor: Redactor = new Redactor([])) {}
 
     /** Warnings, with one summary per provider namespace whose keys were read under new names. */
     get warnings(): string[] {
@@ -58,7 +85,12 @@ export class Findings {
                 `Read under their new names: ${list.map((r) => `${r.from} → ${r.to}`).join(", ")}. Rename them: ` +
                 list.map((r) => `pulumi config rm ${r.from} && ${configSetCommand(r.to, r.value, r.secret)}`).join(" && "),
         );
-        return [...renameWarnings, ...this.messages];
+        return [...renameWarnings, ...this.messages].map((w) => shorten(this.redactor.redact(w)));
+    }
+
+    /** Whether `value` is, or contains, one of the stack's secrets. */
+    reveals(value: string): boolean {
+        return this.redactor.reveals(value);
     }
 
     /** Records that a provider-namespace MARA key was read as its canonical key. */
@@ -69,7 +101,15 @@ export class Findings {
     }
 
     /** Records a problem; the same problem reached through two settings (a shared MARA key) counts once. */
-    problem(p: ConfigProblem): void {
+    problem(found: ConfigProblem): void {
+        const r = (t: string) => this.redactor.redact(t);
+        const p: ConfigProblem = {
+            key: found.key,
+            value: found.value === undefined || this.redactor.reveals(found.value) ? undefined : found.value,
+            problem: r(found.problem),
+            allowed: r(found.allowed),
+            fix: r(found.fix),
+        };
         if (this.problems.some((q) => q.key === p.key && q.value === p.value && q.problem === p.problem)) return;
         this.problems.push(p);
     }
@@ -108,6 +148,8 @@ const namespaceOf = (key: string) => key.slice(0, Math.max(0, key.indexOf(":")))
 export interface ResolveOptions {
     /** Skip the MARA aliases (they describe a chart we no longer install). */
     readonly ignoreLegacy?: boolean;
+    /** The stack's infrastructure type: a MARA pin in another cloud's section is replaced without a warning. */
+    readonly infraType?: string;
 }
 
 /**
@@ -125,14 +167,16 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
     let text: string;
     // The key a fix hint tells the user to set: the one they wrote, unless it is a field of an object.
     let fixKey = spec.key;
+    // Neither value of a secret (or of a key stored encrypted) ever appears in a message; the key names may.
+    const sensitive = spec.secret === true || raw.secretKeys.has(spec.key) || (alias !== undefined && raw.secretKeys.has(alias.l.key));
     if (canonical !== undefined && alias && canonical.trim() !== defaultText) {
         const a = spec.type.parse(canonical);
         const b = spec.type.parse(alias.raw);
         if (!(a.ok && b.ok && JSON.stringify(a.value) === JSON.stringify(b.value))) {
             findings.problem({
                 key: spec.key,
-                value: spec.secret ? undefined : canonical,
-                problem: `is set together with ${legacyName(alias.l)}${spec.secret ? "" : ` = ${JSON.stringify(alias.raw)}`}, and the two disagree`,
+                value: sensitive ? undefined : canonical,
+                problem: `is set together with ${legacyName(alias.l)}${sensitive ? "" : ` = ${JSON.stringify(alias.raw)}`}, and the two disagree`,
                 allowed: "one of the two keys",
                 fix: `keep ${spec.key} and remove the MARA key: pulumi config rm ${alias.l.key}`,
             });
@@ -154,12 +198,19 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
         return { value: spec.default };
     }
 
+    // MARA's own 2022 pins are read as the versions this platform installs, with a warning (legacyPins.ts).
+    const pin = source !== spec.key ? legacyPinReplacement(source, text) : undefined;
+    if (pin) {
+        if (pin.cloud === undefined || pin.cloud === opts.infraType) findings.warn(pin.warning);
+        text = pin.value;
+    }
+
     const parsed = spec.type.parse(text);
     const cliRefusal = parsed.ok && source === spec.key ? refusedByCli(spec, text) : undefined;
     if (cliRefusal && parsed.ok) {
         findings.problem({
             key: source,
-            value: text,
+            value: sensitive ? undefined : text,
             problem: `is refused by the Pulumi CLI before the program starts, because Pulumi.yaml declares ${spec.key} as ${cliRefusal}`,
             allowed: spec.type.pulumiType === "boolean" ? "exactly true or false" : "digits only, optionally signed",
             fix: configSetCommand(spec.key, spec.type.render(parsed.value)),
@@ -170,14 +221,15 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
         const hint = spec.example ?? defaultText ?? "<value>";
         findings.problem({
             key: source,
-            value: spec.secret ? undefined : text,
-            problem: parsed.reason,
+            value: sensitive ? undefined : text,
+            // A parser's reason may quote the value (a list entry); a sensitive value gets the reason alone.
+            problem: sensitive && !spec.secret ? "is not valid" : parsed.reason,
             allowed: spec.type.allowed,
             fix: configSetCommand(fixKey, hint, spec.secret),
         });
         return { source, raw: text };
     }
-    if (alias && source !== spec.key) {
+    if (alias && source !== spec.key && !pin) {
         const ns = namespaceOf(alias.l.key);
         if ((PROVIDER_NAMESPACES as readonly string[]).includes(ns) && ns !== namespaceOf(spec.key)) {
             findings.renamed(ns, { from: alias.l.key, to: spec.key, value: spec.secret ? "<value>" : text, secret: spec.secret === true });
@@ -207,6 +259,6 @@ function refusedByCli<T>(spec: KeySpec<T>, text: string): string | undefined {
 }
 
 /** Wraps a resolved secret as a secret Output, so it can never be printed or exported in plain text. */
-export function secretOutput(r: Resolved<string>): pulumi.Output<string> | undefined {
-    return r.value === undefined ? undefined : pulumi.secret(r.value);
+export function secretOutput(r: Resolved<string>): Output<string> | undefined {
+    return r.value === undefined ? undefined : secret(r.value);
 }

@@ -3,7 +3,15 @@
  * several keys. Pure and total: it returns every problem it finds instead of stopping at the first, so
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
-import { CHART_IDS, CHARTS, ChartId, ChartSettings, CRD_CHARTS, INFRA_TYPES } from "../contracts";
+import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
+import { checkAcmeHostname } from "./certificateNames";
+import { checkChartVersions } from "./chartVersions";
+import { checkClusterVersion } from "./clusterVersions";
+import { checkKicImage } from "./kicImageCompatibility";
+import { checkApplicationNamespace } from "./namespaces";
+import { checkProviderKeys } from "./providerKeys";
+import { Redactor } from "./redact";
+import { checkSecureValues } from "./secureValues";
 import {
     DefaultedKeyId,
     DefaultedKeySpec,
@@ -18,7 +26,7 @@ import {
 } from "./keys";
 import { buildInfra } from "./infraSettings";
 import { buildKic } from "./kicSettings";
-import { compareVersions, Get, GetDefaulted, GetResolved, KeyOf } from "./lookup";
+import type { Get, GetDefaulted, KeyOf } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Findings, RawConfig, resolve, Resolved, secretOutput } from "./resolve";
@@ -41,9 +49,14 @@ export const KNOWN_KEYS: readonly string[] = [
 ];
 
 /** Validates raw config; see the module comment. */
-export function validateConfig(raw: RawConfig): ValidationResult {
-    const findings = new Findings();
+export function validateConfig(given: RawConfig): ValidationResult {
+    // Every message passes the stack's secrets through the redactor before anyone sees it.
+    const findings = new Findings(Redactor.of(given));
+    for (const w of given.stackFile?.warnings ?? []) findings.warn(`The stack file, ${w}: the value is read as written.`);
+    const raw = checkSecureValues(given, findings);
+    const today = checkDay(raw, findings);
     checkKeyNames(raw, findings);
+    checkProviderKeys(raw, KNOWN_KEYS, findings);
     const ignoredLegacyCharts = legacyChartsToIgnore(raw, findings);
 
     const resolved = new Map<KeyId, Resolved<unknown>>();
@@ -51,7 +64,10 @@ export function validateConfig(raw: RawConfig): ValidationResult {
         let hit = resolved.get(id);
         if (!hit) {
             const chartId = chartOf(id);
-            hit = resolve<unknown>(raw, KEYS[id] as KeySpec<unknown>, findings, { ignoreLegacy: chartId !== undefined && ignoredLegacyCharts.has(chartId) });
+            hit = resolve<unknown>(raw, KEYS[id] as KeySpec<unknown>, findings, {
+                ignoreLegacy: chartId !== undefined && ignoredLegacyCharts.has(chartId),
+                infraType: id === "infraType" ? undefined : (r("infraType").value as string | undefined),
+            });
             resolved.set(id, hit);
         }
         return hit as Resolved<KeyValue<K>>;
@@ -77,10 +93,16 @@ export function validateConfig(raw: RawConfig): ValidationResult {
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
-    const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env });
+    // Source paths resolve as every other local path: against the project directory, `~` from HOME.
+    const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
+    checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
+    if (infra) checkClusterVersion(infra, keyOf, today, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
     checkCertificates(v, keyOf, findings);
+    checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
+    checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
+    checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
 
     if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry) {
@@ -124,6 +146,7 @@ export function validateConfig(raw: RawConfig): ValidationResult {
             chart: chart("logstore"),
             version: d("logstoreVersion"),
             storageSize: d("logstoreStorageSize"),
+            kibanaObjects: d("kibanaObjects"),
             replicas: {
                 master: d("logstoreMasterReplicas"),
                 data: d("logstoreDataReplicas"),
@@ -186,9 +209,9 @@ function checkKeyNames(raw: RawConfig, findings: Findings): void {
         const guess = closest(key, KNOWN_KEYS);
         const hint = guess ? `did you mean ${guess}?` : "see the configuration reference, docs/configuration.md";
         if (ns === PROJECT_NAMESPACE) {
+            // The key name is enough to act on, and a misspelled secret key holds a secret: never show the value.
             findings.problem({
                 key,
-                value: raw.secretKeys.has(key) ? undefined : raw.values[key],
                 problem: "is not a setting this program knows",
                 allowed: "the keys listed in docs/configuration.md and Pulumi.yaml",
                 fix: `${hint} Remove it with: pulumi config rm ${key}`,
@@ -306,28 +329,43 @@ function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
     }
 }
 
-/** A pinned chart older than the one this platform is tested with usually means stale MARA pins. */
-function checkChartVersions(r: GetResolved, findings: Findings): void {
-    for (const id of CHART_IDS) {
-        const configured = r(`${id}ChartVersion`);
-        if (!configured.source || configured.value === undefined) continue;
-        const tested = CHARTS[id].version;
-        if (compareVersions(configured.value, tested) < 0) {
-            findings.warn(
-                `${configured.source} = ${configured.value} pins an older ${CHARTS[id].chart} chart than the ${tested} this platform ` +
-                    `is written and tested for; its values may not apply. Remove the key to use ${tested}.`,
-            );
-        }
-        if (CRD_CHARTS.includes(id) && configured.value !== tested) {
-            // The package ships the crds/ CRDs of the pinned version only (docs/upgrading.md, "CRDs").
-            findings.warn(
-                `${configured.source} = ${configured.value}: the program applies and upgrades the CRDs of ${CHARTS[id].chart}'s crds/ directory ` +
-                    `for ${tested} only, so for ${configured.value} Helm installs them once and never upgrades them. Remove the key to use ${tested}.`,
-            );
-        }
-    }
+/** What is at a path, for the image settings, from the configuration's view of local files (when it has one). */
+function kindFrom(raw: RawConfig): ((p: string) => "file" | "directory" | "other" | undefined) | undefined {
+    const inspect = raw.inspectPath;
+    if (!inspect) return undefined;
+    return (p) => {
+        const found = inspect(p);
+        return found.kind === "file" ? "file" : found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
+    };
 }
 
+/**
+ * The day the configuration is checked for: `today` when given, else MARA_TODAY (YYYY-MM-DD) from the
+ * environment — to ask whether a stack will still deploy on a planned day, and to keep tests stable — else now.
+ */
+function checkDay(raw: RawConfig, findings: Findings): Date {
+    if (raw.today) return raw.today;
+    const env = raw.env.MARA_TODAY;
+    if (env === undefined || env === "") return new Date();
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(env.trim()) ? new Date(`${env.trim()}T00:00:00Z`) : new Date(NaN);
+    if (!Number.isNaN(day.getTime())) return day;
+    findings.problem({ key: "MARA_TODAY", value: env, problem: "is not a date", allowed: "a day as YYYY-MM-DD, such as 2027-01-15", fix: "export MARA_TODAY=2027-01-15, or unset it to check for today" });
+    return new Date();
+}
+
+/** Host directories the log agent mounts must be safe to mount (contracts: hostPathProblem). */
+function checkHostPaths(v: Get, keyOf: KeyOf, findings: Findings): void {
+    const path = v("containerLogPath");
+    const why = path === undefined ? undefined : hostPathProblem(path);
+    if (path === undefined || !why) return;
+    findings.problem({
+        key: keyOf("containerLogPath"),
+        value: path,
+        problem: `${why}; the log agent mounts it from every node`,
+        allowed: HOST_PATH_ALLOWED,
+        fix: `${configSetCommand(keyOf("containerLogPath"), "/var/log/containers")}, or remove it to use the platform's`,
+    });
+}
 
 function deepFreeze<T>(value: T): T {
     if (value && typeof value === "object" && !Object.isFrozen(value) && !isOutput(value)) {

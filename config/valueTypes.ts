@@ -3,7 +3,9 @@
  * (arrays and objects as JSON), so each type parses that string and, when it cannot, says why in
  * words a person can act on. `allowed` is the sentence shown after "Allowed:" in error messages.
  */
-import { imageReferenceProblem, isHostname, isIpv4 } from "../contracts/names";
+import { hostnameProblem, imageReferenceProblem, isHostname, isIpv4 } from "../contracts/names";
+import { isPrivateIpv4Cidr, PRIVATE_IPV4_RANGES } from "../contracts/patterns";
+import { closest } from "./suggest";
 
 /** The declaration types Pulumi.yaml supports for project config. */
 export type PulumiConfigType = "string" | "integer" | "boolean" | "array";
@@ -167,15 +169,39 @@ export function helmRepoUrl(): ValueType<string> {
     };
 }
 
-/** A DNS hostname (RFC 1123), at most 253 characters, with at least one dot. */
+/**
+ * A public host name (RFC 1123 labels, at most 253 characters, at least one dot), never an IP address: it
+ * becomes an Ingress host and a certificate name, and Kubernetes refuses IP addresses as Ingress hosts.
+ */
 export function fqdn(): ValueType<string> {
     return {
         pulumiType: "string",
-        allowed: "a fully qualified domain name such as mara.example.com",
+        allowed: "a fully qualified domain name such as mara.example.com (not an IP address)",
         parse(raw) {
             const value = raw.trim().toLowerCase().replace(/\.$/, "");
-            if (!isHostname(value) || !value.includes(".")) return fail("is not a valid domain name");
-            return ok(value);
+            const why = hostnameProblem(value);
+            if (!why) return ok(value);
+            return fail(why.startsWith("is ") ? why : `is not a valid domain name: it ${why}`);
+        },
+        render: (v) => v,
+    };
+}
+
+/**
+ * One of a list the provider SDK ships (regions): exact, lower-case; a near miss gets a suggestion.
+ *
+ * @param what - what a value is, e.g. "an AWS region".
+ * @param source - where the list comes from, for the "Allowed:" text.
+ */
+export function member(values: readonly string[], what: string, example: string, source: string): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: `${what} such as ${example} (the ${values.length} that ${source} lists)`,
+        parse(raw) {
+            const value = raw.trim();
+            if (values.includes(value)) return ok(value);
+            const guess = closest(value, values);
+            return fail(`is not ${what}${guess ? `; did you mean ${guess}?` : ""}`);
         },
         render: (v) => v,
     };
@@ -198,11 +224,16 @@ export function imageReference(): ValueType<string> {
     };
 }
 
-/** An IPv4 CIDR block with the given prefix length range, e.g. 10.100.0.0/16. */
-export function ipv4Cidr(minPrefix: number, maxPrefix: number): ValueType<string> {
+/**
+ * An IPv4 CIDR block with the given prefix length range, e.g. 10.100.0.0/16; with `privateOnly`, inside the
+ * RFC 1918 private ranges (a VPC's own address space: never public, multicast or reserved addresses).
+ */
+export function ipv4Cidr(minPrefix: number, maxPrefix: number, opts: { privateOnly?: boolean } = {}): ValueType<string> {
+    const size = minPrefix === maxPrefix ? `a /${minPrefix} IPv4 CIDR block` : `an IPv4 CIDR block with a prefix from /${minPrefix} to /${maxPrefix}`;
+    const where = opts.privateOnly ? ` inside a private range (${PRIVATE_IPV4_RANGES.join(", ")})` : "";
     return {
         pulumiType: "string",
-        allowed: `an IPv4 CIDR block with a prefix from /${minPrefix} to /${maxPrefix}, e.g. 10.100.0.0/16`,
+        allowed: `${size}${where}, e.g. 10.100.0.0/16`,
         parse(raw) {
             const value = raw.trim();
             const m = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(value);
@@ -212,6 +243,29 @@ export function ipv4Cidr(minPrefix: number, maxPrefix: number): ValueType<string
             const ip = m[1]!.split(".").reduce((acc, o) => (acc << 8) + Number(o), 0) >>> 0;
             const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
             if ((ip & mask) >>> 0 !== ip) return fail("has host bits set (not a network address)");
+            if (opts.privateOnly && !isPrivateIpv4Cidr(value)) return fail("is not a private range (RFC 1918), so it is not an address space a VPC should use");
+            return ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+/** An https:// URL (an ACME directory), with a valid host and no repeated scheme. */
+export function httpsUrl(allowed: string): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed,
+        parse(raw) {
+            const value = raw.trim();
+            let url: URL;
+            try {
+                url = new URL(value);
+            } catch {
+                return fail("is not a URL");
+            }
+            if (url.protocol !== "https:") return fail(`uses the scheme "${url.protocol}", and this URL must be https://`);
+            if (/^https:\/\/(https?)[:/]/i.test(value)) return fail("repeats the scheme");
+            if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) return fail(`has an invalid host "${url.hostname}"`);
             return ok(value);
         },
         render: (v) => v,

@@ -8,7 +8,7 @@
 /** Why `az` cannot be a zone of `region`, or undefined when its name fits. */
 export function availabilityZoneProblem(az: string, region: string): string | undefined {
     if (!az.startsWith(region)) {
-        const azRegion = /^([a-z]{2}(?:-[a-z]+)+-\d)/.exec(az)?.[1];
+        const azRegion = /^([a-z]{2,4}(?:-[a-z]+)+-\d)/.exec(az)?.[1];
         return azRegion ? `is in region ${azRegion}, not ${region}` : `is not a zone of region ${region}`;
     }
     const suffix = az.slice(region.length);

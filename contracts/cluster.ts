@@ -12,6 +12,26 @@ export const INFRA_TYPES = ["aws", "digitalocean", "linode", "kubeconfig"] as co
 /** One of {@link INFRA_TYPES}. */
 export type InfraType = (typeof INFRA_TYPES)[number];
 
+/**
+ * Which cluster components outside the platform Prometheus can scrape. kube-prometheus-stack scrapes all four
+ * and alerts when one is down ("target down" from day one), but a managed control plane (EKS, DOKS, LKE) runs
+ * the controller manager, scheduler and etcd out of the cluster's reach, and kube-proxy binds its metrics to
+ * 127.0.0.1 by default (EKS's add-on and kubeadm alike; DOKS replaces kube-proxy with Cilium).
+ */
+export interface ControlPlaneMetrics {
+    /** kube-controller-manager's metrics are reachable from inside the cluster. */
+    readonly controllerManager: boolean;
+    /** kube-scheduler's metrics are reachable from inside the cluster. */
+    readonly scheduler: boolean;
+    /** etcd's metrics are reachable from inside the cluster. */
+    readonly etcd: boolean;
+    /** kube-proxy runs on the nodes and serves its metrics on an address Prometheus reaches. */
+    readonly kubeProxy: boolean;
+}
+
+/** A control plane that exposes none of them: every managed one, and a kubeadm cluster with its default bind addresses. */
+export const UNREACHABLE_CONTROL_PLANE: ControlPlaneMetrics = { controllerManager: false, scheduler: false, etcd: false, kubeProxy: false };
+
 /** Facts about the cluster that add-ons adapt to. */
 export interface PlatformFacts {
     /** Container runtime of the nodes. */
@@ -34,6 +54,8 @@ export interface PlatformFacts {
      * and whose volumes carry this cluster's tag (so destroy can find leftovers). None on existing clusters.
      */
     readonly storageProvisioner?: { readonly provisioner: string; readonly parameters: Readonly<Record<string, string>> };
+    /** What of the control plane Prometheus can scrape; undefined means none of it ({@link UNREACHABLE_CONTROL_PLANE}). */
+    readonly controlPlaneMetrics?: ControlPlaneMetrics;
 }
 
 /** The cluster, however it was created. */

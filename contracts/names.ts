@@ -47,6 +47,28 @@ export function isHostname(value: string): boolean {
         .every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label));
 }
 
+/**
+ * Why `value` cannot be a public host name (an Ingress host, a certificate name, a DNS record), or undefined
+ * when it can: RFC 1123 labels (letters, digits and '-', not at either end, at most 63 characters), at most
+ * 253 characters, at least two labels, and never an IP address, which Kubernetes refuses as an Ingress host
+ * and no public certificate authority issues a name certificate for.
+ */
+export function hostnameProblem(value: string): string | undefined {
+    if (value === "") return "is empty";
+    if (isIpv4(value) || value.includes(":")) return "is an IP address, and an Ingress host or certificate name must be a DNS name";
+    if (value.startsWith("*.")) return "is a wildcard, and one host name is needed";
+    if (value.length > 253) return `is ${value.length} characters long (a DNS name has at most 253)`;
+    const labels = value.split(".");
+    if (labels.length < 2) return "has no domain (a fully qualified name has at least one dot)";
+    if (labels.some((l) => l === "")) return "has an empty label ('..', or a dot at the start)";
+    const long = labels.find((l) => l.length > 63);
+    if (long) return `has a label of ${long.length} characters ("${long.slice(0, 20)}…"; at most 63)`;
+    const bad = labels.find((l) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(l));
+    if (bad) return `has a label "${bad}" with characters other than letters, digits and '-', or a '-' at its start or end`;
+    if (/^\d+$/.test(labels.at(-1)!)) return "ends in a numeric label, which no top-level domain is";
+    return undefined;
+}
+
 /** True for a dotted-quad IPv4 address. */
 export function isIpv4(value: string): boolean {
     const parts = value.split(".");

@@ -14,8 +14,8 @@ export interface Pattern {
 
 /** The shared patterns, by what they validate. */
 export const PATTERNS = {
-    /** A Kubernetes quantity for a volume, in Mi, Gi or Ti. */
-    volumeSize: { pattern: /^\d+(\.\d+)?(Mi|Gi|Ti)$/, allowed: "a volume size such as 10Gi" },
+    /** A positive Kubernetes quantity for a volume, in Mi, Gi or Ti (a claim of zero bytes is refused by Kubernetes). */
+    volumeSize: { pattern: /^(?=[\d.]*[1-9])\d+(\.\d+)?(Mi|Gi|Ti)$/, allowed: "a positive volume size in Mi, Gi or Ti, such as 10Gi" },
     /** A Kubernetes minor version, as EKS and LKE take it. */
     kubernetesMinor: { pattern: /^1\.\d{1,2}$/, allowed: 'a Kubernetes minor version such as "1.35"' },
     /** A PostgreSQL database or user name that needs no quoting. */
@@ -43,4 +43,40 @@ export function mismatch(owner: string, arg: string, value: string, p: Pattern):
 export function requireMatch(owner: string, arg: string, value: string, p: Pattern): void {
     const problem = mismatch(owner, arg, value, p);
     if (problem) throw new Error(problem);
+}
+
+/**
+ * Host directories no workload of the platform may mount: the root and the system directories directly under
+ * it. Mounting one exposes the node's configuration, binaries or kernel interfaces to the pod.
+ */
+const SYSTEM_ROOTS = ["/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var"];
+
+/** Why `path` cannot be a hostPath volume of the platform, or undefined when it can. */
+export function hostPathProblem(path: string): string | undefined {
+    if (!path.startsWith("/")) return "is not an absolute path";
+    if (path.split("/").some((part) => part === ".." || part === ".")) return "contains '.' or '..' segments";
+    if (/\/\/|\/$/.test(path) && path !== "/") return "contains an empty segment ('//' or a trailing '/')";
+    if (!/^\/[\w./-]*$/.test(path)) return "contains characters other than letters, digits, '.', '_', '-' and '/'";
+    if (SYSTEM_ROOTS.includes(path)) return `is ${path === "/" ? "the node's root directory" : "a system directory of the node"}, which must never be mounted into a pod`;
+    return undefined;
+}
+
+/** What {@link hostPathProblem} accepts, in the words messages use after "Allowed:". */
+export const HOST_PATH_ALLOWED = "an absolute host path below a system directory, such as /var/log/containers, without '.' or '..' segments";
+
+/** The private IPv4 ranges of RFC 1918, the ones a VPC is meant to use. */
+export const PRIVATE_IPV4_RANGES = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"] as const;
+
+const ipv4ToNumber = (ip: string) => ip.split(".").reduce((acc, o) => acc * 256 + Number(o), 0);
+
+/** Whether the IPv4 CIDR block `cidr` lies inside one of the RFC 1918 private ranges. */
+export function isPrivateIpv4Cidr(cidr: string): boolean {
+    const [ip, prefix] = cidr.split("/");
+    const start = ipv4ToNumber(ip!);
+    const end = start + 2 ** (32 - Number(prefix)) - 1;
+    return PRIVATE_IPV4_RANGES.some((range) => {
+        const [rip, rprefix] = range.split("/");
+        const rstart = ipv4ToNumber(rip!);
+        return start >= rstart && end <= rstart + 2 ** (32 - Number(rprefix)) - 1;
+    });
 }

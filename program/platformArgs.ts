@@ -36,7 +36,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             acme: certManager.acmeEmail ? { email: certManager.acmeEmail, server: certManager.acmeServer } : undefined,
         },
         logs: {
-            store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize },
+            store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize, kibanaObjects: cfg.logstore.kibanaObjects },
             agent: { chart: cfg.logagent.chart },
         },
         metrics: {

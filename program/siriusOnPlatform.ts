@@ -18,12 +18,10 @@ import type { MaraConfig } from "../config";
  */
 export function siriusArgsFromPlatform(cfg: MaraConfig, platform: Platform, namespace: string, hostname: pulumi.Input<string>): ApplicationArgs {
     const s = cfg.sirius;
-    const issuers = platform.certManager;
     return {
         namespace,
         hostname,
-        // Validation makes `acme` require an ACME email, and the platform creates the ACME issuer from it.
-        clusterIssuer: cfg.certManager.issuer === "acme" && issuers.acmeIssuer ? issuers.acmeIssuer : issuers.selfSignedIssuer,
+        clusterIssuer: clusterIssuerInUse(cfg, platform),
         ingressClassName: platform.ingressController.ingressClassName,
         routing: s.routing,
         imageRegistry: s.imageRegistry,
@@ -39,4 +37,15 @@ export function siriusArgsFromPlatform(cfg: MaraConfig, platform: Platform, name
         prometheus: platform.prometheus,
         postgresExporterChart: s.postgresExporterChart,
     };
+}
+
+/**
+ * The ClusterIssuer the application's certificate comes from: the ACME issuer when `mara:tlsIssuer` is `acme`,
+ * else the self-signed one. The platform creates the ACME issuer whenever an ACME email is set, so its
+ * existence alone does not mean it is in use (the stack output `cluster_issuer` reports this one).
+ */
+export function clusterIssuerInUse(cfg: MaraConfig, platform: Platform): pulumi.Output<string> {
+    const issuers = platform.certManager;
+    // Validation makes `acme` require an ACME email, and the platform creates the ACME issuer from it.
+    return cfg.certManager.issuer === "acme" && issuers.acmeIssuer ? issuers.acmeIssuer : issuers.selfSignedIssuer;
 }

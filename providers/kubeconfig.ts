@@ -3,10 +3,9 @@
  * resources, only the Kubernetes provider. MARA handled these with a separate shell-script path; here the
  * same platform and app run on them through the same factory.
  */
-import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterInfrastructure } from "../contracts";
-import { expandHome, isKubeconfigPath, KubeconfigInfraConfig, MaraConfig } from "../config";
+import { inspectLocalPath, isKubeconfigPath, KubeconfigInfraConfig, MaraConfig, resolveLocalPath } from "../config";
 import { connectCluster } from "./clusterAccess";
 import { externalRegistry } from "./externalRegistry";
 import { EXISTING_CLUSTER_PLATFORM } from "./platformFacts";
@@ -24,15 +23,16 @@ export function createKubeconfigInfrastructure(cfg: MaraConfig<KubeconfigInfraCo
 }
 
 /**
- * The kubeconfig's contents: the file's, when the setting is a path. Read at run time so the provider
- * holds the credentials themselves (a path in state would break on any other machine).
+ * The kubeconfig's contents: the file's, when the setting is a path (resolved as validation resolved it:
+ * `~` is the home directory, a relative path is relative to the project directory, where Pulumi runs the
+ * program). Read at run time so the provider holds the credentials themselves (a path in state would break
+ * on any other machine). Validation has already checked the file, so a failure here means it changed since.
  */
-export function readKubeconfig(setting: string, env: NodeJS.ProcessEnv = process.env): string {
+export function readKubeconfig(setting: string, env: NodeJS.ProcessEnv = process.env, baseDir: string = process.cwd()): string {
     if (!isKubeconfigPath(setting)) return setting;
-    const path = expandHome(setting, env);
-    try {
-        return fs.readFileSync(path, "utf8");
-    } catch (e) {
-        throw new Error(`mara:kubeconfig (kubernetes:kubeconfig): cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); set it to an existing kubeconfig file or its contents.`);
-    }
+    const path = resolveLocalPath(setting.trim(), baseDir, env);
+    const found = inspectLocalPath(path);
+    if (found.kind === "file") return found.text;
+    const why = found.kind === "unreadable" ? found.reason : found.kind === "missing" ? "it does not exist" : "it is a directory";
+    throw new Error(`mara:kubeconfig (kubernetes:kubeconfig): cannot read ${path} (${why}); set it to an existing kubeconfig file or its contents.`);
 }

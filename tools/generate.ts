@@ -1,14 +1,16 @@
 /**
  * `npm run gen`: writes the files generated from the key table (config/keys.ts): Pulumi.yaml,
- * Pulumi.dev.yaml.example and the reference in docs/configuration.md, and the CRD data of the pinned charts
- * from their vendored archives (tools/chartCrds.ts). test/unit/generated.test.ts and test/render/crds.test.ts
- * fail when any of them is stale. A development tool: not part of the program or the published library.
+ * Pulumi.dev.yaml.example and the reference in docs/configuration.md, the CRD data of the pinned charts
+ * from their vendored archives (tools/chartCrds.ts), and the region lists of the provider SDKs
+ * (config/regions.generated.ts). test/unit/generated.test.ts and test/render/crds.test.ts fail when any of
+ * them is stale. A development tool: not part of the program or the published library.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { writeCrdData } from "./chartCrds";
 import { CONFIGURATION_PAGE, spliceConfigReference } from "./configReference";
 import { renderPulumiYaml } from "./pulumiYaml";
+import { renderRegions } from "./regions";
 import { renderStackExample } from "./stackExample";
 
 /** The repository root. */
@@ -16,6 +18,8 @@ export const ROOT = path.join(__dirname, "..");
 
 /** Regenerates every generated file under `root`. */
 export function writeGeneratedFiles(root = ROOT): void {
+    // First: the key table reads the region lists.
+    fs.writeFileSync(path.join(root, "config", "regions.generated.ts"), renderRegions());
     fs.writeFileSync(path.join(root, "Pulumi.yaml"), renderPulumiYaml());
     fs.writeFileSync(path.join(root, "Pulumi.dev.yaml.example"), renderStackExample());
     const page = path.join(root, CONFIGURATION_PAGE);

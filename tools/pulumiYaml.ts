@@ -47,8 +47,10 @@ export function configDeclarations(): Record<string, ConfigDeclaration> {
 
 const HEADER = `# Generated from config/keys.ts by \`npm run gen\` (tools/generate.ts); edit the key table, not this file.
 #
-# The program runs transpile-only (tsconfig.json "ts-node": {"transpileOnly": true}), so \`pulumi preview\`
-# does not pay for type-checking; CI type-checks with \`tsc --noEmit\`.
+# The program runs from its TypeScript sources through Sucrase's require hook (\`typescript: false\` keeps
+# Pulumi's ts-node out; \`nodeargs\` registers the hook), which strips types as each module loads: no build
+# step, never stale JavaScript, no type-checking at \`pulumi preview\` (CI runs \`tsc --noEmit\`). The loader
+# was chosen by measurement: docs/benchmarks.md, "Loading the program" (see PROGRAM_RUNTIME in tools/pulumiYaml.ts).
 # Default providers are disabled for every package whose configuration matters: each AWS and Kubernetes
 # resource names its provider explicitly, and nothing ever uses the ambient kubeconfig. @pulumi/eks keeps
 # its default provider (it has no configuration); it receives the explicit AWS provider from the Eks component.
@@ -70,16 +72,31 @@ const HEADER = `# Generated from config/keys.ts by \`npm run gen\` (tools/genera
  *    Any other entry point is used as it is, and package.json is not consulted.
  *
  * So without `main: index.ts` here, `pulumi up` would load the compiled library (whose exports it would take
- * for stack outputs) instead of the program. With it, index.ts runs through ts-node as before.
+ * for stack outputs) instead of the program. With it, index.ts runs through the loader of {@link PROGRAM_RUNTIME}.
  */
 export const PROGRAM_ENTRY_POINT = "index.ts";
+
+/**
+ * Pulumi.yaml `runtime.options` of the nodejs runtime: how the language host starts the program's process.
+ *
+ * - `typescript: false`: Pulumi's run.js does not register ts-node (with `true`, its default, it would, and
+ *   ts-node's transpiling costs about a second per run; docs/benchmarks.md).
+ * - `nodeargs`: node's arguments before Pulumi's entry point. `--require sucrase/register/ts` installs
+ *   Sucrase's hook for `.ts` files only; the packages (`.js`) load untouched. run.js then `require`s
+ *   index.ts (the package is CommonJS) and the hook compiles it and everything it imports.
+ * - `packagemanager: npm`: what `pulumi install` runs (the lockfile is npm's).
+ *
+ * Pulumi's dynamic-provider host (the drain and volume retention at destroy) runs the serialized provider
+ * code in plain node, without this hook; the serialized code is JavaScript (test/program/dynamicProvider.test.ts).
+ */
+export const PROGRAM_RUNTIME = { typescript: false, nodeargs: "--require sucrase/register/ts", packagemanager: "npm" } as const;
 
 /** The full text of Pulumi.yaml. */
 export function renderPulumiYaml(): string {
     const doc = {
         name: PROJECT_NAMESPACE,
         description: "NGINX Modern Application Reference Architecture (MARA) as one Pulumi program",
-        runtime: { name: "nodejs", options: { typescript: true, packagemanager: "npm" } },
+        runtime: { name: "nodejs", options: { ...PROGRAM_RUNTIME } },
         // The program's entry point; see HEADER for why package.json cannot be left to name it.
         main: PROGRAM_ENTRY_POINT,
         config: {

@@ -1,7 +1,7 @@
 /**
  * Child process: the deploy critical path for one infrastructure type.
  *
- *   node -r ts-node/register/transpile-only bench/deploy/run.ts <aws|digitalocean|linode|kubeconfig> <ms per simulated minute>
+ *   node -r sucrase/register/ts bench/deploy/run.ts <aws|digitalocean|linode|kubeconfig> <ms per simulated minute>
  *
  * 1. The program with every creation answered at once: the SDK's own cost (and the resource set).
  * 2. The program with simulated creation times: "ours", the wall time the SDK's concurrency gives.
@@ -18,7 +18,7 @@ import { emitResult, runUnderMocks } from "../lib/runProgram";
 import { benchStack, clearProgramEnv, isBenchInfra } from "../lib/stacks";
 
 async function main() {
-    // The SDK captures a stack trace for every promise it makes (runtime/debuggable.js), which ts-node's
+    // The SDK captures a stack trace for every promise it makes (runtime/debuggable.js), which Pulumi's
     // source-map support turns into most of the CPU time. Here, where minutes are compressed into
     // milliseconds, that CPU time would stretch every step of the schedule; the program cost part
     // measures it as Pulumi runs the program. Traces are only used for leak diagnostics.
@@ -176,7 +176,8 @@ async function main() {
 
 /** URN of the registration with this name. */
 function urnNamed(graph: Graph, name: string): string {
-    for (const n of graph.values()) if (n.reg.name === name) return n.reg.urn;
+    // The Platform names its children after itself (`platform-ingress-controller-release`).
+    for (const n of graph.values()) if (n.reg.name === name || n.reg.name.endsWith(`-${name}`)) return n.reg.urn;
     throw new Error(`bench: no registration named ${name}`);
 }
 

@@ -3,8 +3,8 @@ import { spawnSync } from "child_process";
 import * as path from "path";
 import { REPO } from "./stacks";
 
-/** Node arguments that load a TypeScript file the way Pulumi's runtime does (ts-node, transpile-only). */
-export const TS_NODE = ["-r", "ts-node/register/transpile-only"];
+/** Node arguments that load a TypeScript file with the hook Pulumi.yaml gives the program (Sucrase's). */
+export const TS_LOADER = ["-r", "sucrase/register/ts"];
 
 /** Runs `node <args>` in the repository and returns the object the child passed to `emitResult`. */
 export function runChild<T>(args: string[], env: Record<string, string> = {}): T {
@@ -12,7 +12,7 @@ export function runChild<T>(args: string[], env: Record<string, string> = {}): T
         cwd: REPO,
         encoding: "utf8",
         maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", ...env },
+        env: { ...process.env, ...env },
     });
     const line = res.stdout?.split("\n").reverse().find((l) => l.startsWith("BENCH_RESULT "));
     if (res.status !== 0 || !line) {
@@ -22,7 +22,7 @@ export function runChild<T>(args: string[], env: Record<string, string> = {}): T
 }
 
 /** A TypeScript child under bench/. */
-export const benchScript = (...parts: string[]) => [...TS_NODE, path.join(REPO, "bench", ...parts)];
+export const benchScript = (...parts: string[]) => [...TS_LOADER, path.join(REPO, "bench", ...parts)];
 
 /**
  * The floor: a fresh plain-node process that only requires the given packages, then reports the

@@ -43,7 +43,7 @@ export const FINDINGS: readonly Finding[] = [
         fix:
             "Expose the endpoint as a plain value: in Observability add `public readonly otlpGrpcAddress: string` computed from COLLECTOR_NAME, the namespace argument and grpcPort " +
             "(or compute it in Platform from the same constants), and pass that to IngressController's `tracingEndpoint` instead of the Output.",
-        isWaiter: (n) => n.reg.type === "kubernetes:helm.sh/v3:Release" && n.reg.name === "ingress-controller-release",
+        isWaiter: (n) => n.reg.type === "kubernetes:helm.sh/v3:Release" && /(^|-)ingress-controller-release$/.test(n.reg.name),
         isDependency: (n, g) => under(n, g, "mara:observability:Observability"),
     },
     {

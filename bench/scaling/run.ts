@@ -1,8 +1,8 @@
 /**
  * Child process: evaluates the scaling variant (bench/scaling/program.ts) with N applications under
- * mocks, in a fresh process, as Pulumi's runtime would run it (ts-node, transpile-only).
+ * mocks, in a fresh process, with the loader Pulumi.yaml gives the program (Sucrase).
  *
- *   node --expose-gc -r ts-node/register/transpile-only bench/scaling/run.ts <N> [infra]
+ *   node --expose-gc -r sucrase/register/ts bench/scaling/run.ts <N> [infra]
  */
 import { performance } from "perf_hooks";
 import { emitResult, measure, runUnderMocks } from "../lib/runProgram";

@@ -5,11 +5,10 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Command } from "commander";
 import { Stack } from "@pulumi/pulumi/automation";
-import { ConfigProblem, InfraType, KEYS, KeyId, parseStackFile, RawConfig, validateConfig } from "../../config";
+import { ConfigProblem, InfraType, KEYS, KeyId, parseStackFile, RawConfig, REDACTED, Redactor, shorten, validateConfig } from "../../config";
 import { ensureBackend } from "../backend";
-import { action, collect, CommandContext } from "../command";
+import type { CommandContext } from "../command";
 import { ask, Answers, collectAnswers } from "../init/answers";
 import { keyIdOf, parseSetFlags, storedKey } from "../init/keys";
 import { CliError, CliIo, EXIT, line } from "../io";
@@ -17,7 +16,7 @@ import { passphraseEnv, usesPassphrase } from "../passphrase";
 import { checkProviderLock, configuredInfraType, parseInfraType } from "../providerLock";
 import { errorText, openWorkspace, pulumiCli, pulumiEnv } from "../pulumi";
 import { printProblems, printWarnings } from "../report";
-import { projectName } from "../stackSource";
+import { projectName, stackFileName, stackNameProblem } from "../stackSource";
 import { nonInteractive } from "../prompts";
 
 /** Options of {@link init}. */
@@ -30,7 +29,6 @@ export interface InitOptions {
     readonly force?: boolean;
 }
 
-const STACK_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+){0,2}$/;
 
 /**
  * Configures a stack for its first deployment.
@@ -48,10 +46,8 @@ export async function init(opts: InitOptions, ctx: CommandContext): Promise<numb
     const ws = await openWorkspace(cmd, io.projectDir, pulumiEnv());
     const backend = await ensureBackend(io, ws, opts.local === true);
 
-    const stack = opts.stack ?? (io.prompter.interactive ? await io.prompter.input({ message: "Stack name", default: "dev", validate: stackNameProblem }) : "dev");
-    const problem = stackNameProblem(stack);
-    if (problem !== true) throw new CliError(problem, EXIT.usage);
-    const file = path.join(io.projectDir, `Pulumi.${stack}.yaml`);
+    const stack = opts.stack ?? (io.prompter.interactive ? await io.prompter.input({ message: "Stack name", default: "dev", validate: (name) => stackNameProblem(name) ?? true }) : "dev");
+    const file = path.join(io.projectDir, stackFileName(stack));
     const existing = readExisting(file, stack);
 
     const configured = configuredInfraType(existing.values);
@@ -83,9 +79,6 @@ export async function init(opts: InitOptions, ctx: CommandContext): Promise<numb
     return EXIT.ok;
 }
 
-function stackNameProblem(name: string): true | string {
-    return STACK_NAME.test(name) ? true : `"${name}" is not a valid stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack)`;
-}
 
 function readExisting(file: string, stack: string): RawConfig {
     let text = "";
@@ -95,7 +88,7 @@ function readExisting(file: string, stack: string): RawConfig {
         // No file: a new stack with no configuration.
     }
     try {
-        return parseStackFile(text, { project: projectName(path.dirname(file)), stack });
+        return parseStackFile(text, { project: projectName(path.dirname(file)), stack, baseDir: path.dirname(file) });
     } catch (err) {
         throw new CliError(`${file} is not a readable stack file: ${(err as Error).message}`);
     }
@@ -144,24 +137,12 @@ function summarise(io: CliIo, stack: string, entries: Record<string, { value: st
     const keys = Object.keys(entries);
     if (keys.length === 0) line(io.stdout, `Stack "${stack}" already has every setting it needs; nothing was changed.`);
     else {
-        line(io.stdout, `Wrote ${keys.length} setting${keys.length === 1 ? "" : "s"} to stack "${stack}" (Pulumi.${stack}.yaml):`);
-        for (const k of keys) line(io.stdout, `  ${k} = ${entries[k]!.secret ? "[secret]" : entries[k]!.value}`);
+        line(io.stdout, `Wrote ${keys.length} setting${keys.length === 1 ? "" : "s"} to stack "${stack}" (${stackFileName(stack)}):`);
+        // Secrets, and anything that holds one (an inline kubeconfig), are never echoed; long values are cut.
+        const redactor = Redactor.of({ values: Object.fromEntries(keys.map((k) => [k, entries[k]!.value])), secretKeys: new Set(keys.filter((k) => entries[k]!.secret)) });
+        for (const k of keys) line(io.stdout, shorten(`  ${k} = ${entries[k]!.secret ? REDACTED : redactor.redact(entries[k]!.value)}`));
     }
     line(io.stdout, "Next:");
     line(io.stdout, `  npx mara plan --stack ${stack} --mermaid docs/plan.mmd   # offline: what would be created`);
     line(io.stdout, `  npx mara up --stack ${stack}                             # deploy`);
-}
-
-/** Adds the command to the program. */
-export function register(program: Command, ctx: CommandContext): void {
-    program
-        .command("init")
-        .description("first run: ask for the missing settings and secrets, validate them and write them to the stack")
-        .option("-s, --stack <name>", "stack to configure (asked for when omitted, default dev)")
-        .option("-p, --provider <type>", "infrastructure type: aws, digitalocean, linode, kubeconfig (or MARA's AWS, DO, LKE)")
-        .option("--set <key=value>", "a setting, canonical or MARA key; repeatable", collect)
-        .option("--non-interactive", "never prompt: take values from --set and the environment, and list what is missing")
-        .option("--local", "keep state on this machine (pulumi login file://~/.pulumi-mara)")
-        .option("--force", "allow changing the stack's infrastructure type")
-        .action(action(ctx, (opts: InitOptions) => init(opts, ctx)));
 }

@@ -5,10 +5,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Command } from "commander";
 import { parse, stringify } from "yaml";
 import { writeFileAtomic } from "../atomicWrite";
-import { action, CommandContext } from "../command";
+import type { CommandContext } from "../command";
 import { CliError, EXIT, line } from "../io";
 import { defaultKubeconfigPath, KubeconfigDoc, mergeKubeconfig } from "../kubeconfigMerge";
 import { passphraseEnv, usesPassphrase } from "../passphrase";
@@ -70,15 +69,4 @@ function parseDoc(text: string, what: string): unknown {
     } catch (err) {
         throw new CliError(`${what} is not valid YAML or JSON (${(err as Error).message.split("\n")[0]}); nothing was changed`);
     }
-}
-
-/** Adds the command to the program. */
-export function register(program: Command, ctx: CommandContext): void {
-    program
-        .command("kubeconfig")
-        .description("merge the deployed cluster into your kube config (other entries kept) and switch to it")
-        .option("-s, --stack <name>", "stack whose cluster to add (default: the selected stack)")
-        .option("--kubeconfig <path>", "kube config file to update (default: first KUBECONFIG entry, else ~/.kube/config)")
-        .option("--context <name>", "name for the cluster, user and context (default: the stack's cluster_name)")
-        .action(action(ctx, (opts: KubeconfigOptions) => kubeconfig(opts, ctx)));
 }

@@ -1,7 +1,7 @@
 /** `mara list-providers`: the supported infrastructure types and what each creates. */
-import type { Command } from "commander";
-import { INFRA_TYPES } from "../../config";
-import { action, CommandContext } from "../command";
+// The module, not the contracts barrel: list-providers needs this list only (mara start-up, docs/cli.md).
+import { INFRA_TYPES } from "../../contracts/cluster";
+import type { CommandContext } from "../command";
 import { EXIT, line } from "../io";
 import { PROVIDERS } from "../providersInfo";
 
@@ -17,12 +17,4 @@ export async function listProviders(ctx: CommandContext): Promise<number> {
         line(out, `  credentials: ${p.credentials}`);
     }
     return EXIT.ok;
-}
-
-/** Adds the command to the program. */
-export function register(program: Command, ctx: CommandContext): void {
-    program
-        .command("list-providers")
-        .description("list the supported infrastructure types, with MARA's names, and what each creates")
-        .action(action(ctx, () => listProviders(ctx)));
 }

@@ -1,70 +1,120 @@
 /**
  * `mara plan`: what `pulumi up` would create, offline. The real program runs under Pulumi mocks in
  * preview mode from a stack file; the recorded registrations give the component tree in dependency
- * order (MARA's `show-execution`, but derived rather than hard-coded), resource counts and the
- * dependency graph as Mermaid or DOT.
+ * order (MARA's `show-execution`, but derived rather than hard-coded), resource counts, every Helm release
+ * with its chart@version and every container image with its tag, and the dependency graph as Mermaid or DOT.
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Command } from "commander";
 import program from "../../index";
-import { ConfigError, RawConfig } from "../../config";
-import { action, CommandContext } from "../command";
+import { ConfigError, MaraConfig, RawConfig, Redactor } from "../../config";
+import type { CommandContext } from "../command";
 import { buildPlan, Plan } from "../graph";
-import { CliIo, EXIT, line } from "../io";
+import { CliError, CliIo, EXIT, line, Writer } from "../io";
 import { runOffline } from "../offline";
 import { renderCounts, renderTree, toDot, toMermaid } from "../planOutput";
+import { Inventory, inventory } from "../planInventory";
 import { checkConfig, printProblems, printWarnings } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
 /** Options of {@link plan}. */
 export interface PlanOptions extends StackFileChoice {
-    /** Write the dependency graph as Mermaid to this file. */
+    /** Write the dependency graph as Mermaid to this file, or to standard output with `-`. */
     readonly mermaid?: string;
-    /** Write the dependency graph as Graphviz DOT to this file. */
+    /** Write the dependency graph as Graphviz DOT to this file, or to standard output with `-`. */
     readonly dot?: string;
+    /** Print the plan as JSON on standard output, for scripts. */
+    readonly json?: boolean;
 }
+
+/** Standard output as a file name. */
+const STDOUT = "-";
 
 /**
  * Validates the stack file, runs the program offline and prints the plan; writes the graph files.
  *
- * @returns 0 on success, 1 when the configuration is invalid or the program fails.
+ * @returns 0 on success, 1 when the configuration is invalid or the program fails, 2 for unusable options.
  */
 export async function plan(opts: PlanOptions, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
+    // Where the output goes is checked before anything runs: a mistake here should not cost a program run.
+    const graphs = checkTargets(opts, io);
     const file = locateStackFile(opts, io.cwd);
-    const raw = readStackFile(file, io.env);
+    const raw = readStackFile(file, io.env, io.projectDir);
     // Validate first so every problem is listed, and nothing runs on a bad config.
     const result = checkConfig(io, raw, file.path);
     if (!result) return EXIT.failed;
 
-    const run = await runOffline(raw, program);
+    const run = await runOffline(raw, program, io.projectDir);
+    const redactor = Redactor.of(raw);
     // The program logs the same validation warnings; print only what is new.
-    printWarnings(io, run.logs.filter((l) => l.severity === "warn" && !result.warnings.includes(l.message)).map((l) => l.message));
-    for (const l of run.logs.filter((x) => x.severity === "error")) line(io.stderr, `error: ${l.message}`);
-    if (run.error !== undefined) return programFailed(io, run.error, file.path);
+    printWarnings(io, run.logs.filter((l) => l.severity === "warn" && !result.warnings.includes(l.message)).map((l) => redactor.redact(l.message)));
+    for (const l of run.logs.filter((x) => x.severity === "error")) line(io.stderr, `error: ${redactor.redact(l.message)}`);
+    if (run.error !== undefined) return programFailed(io, run.error, file.path, redactor);
 
     const p = buildPlan(run.resources);
-    printPlan(io, p, raw, file.path);
-    if (opts.mermaid) writeGraph(io, opts.mermaid, toMermaid(p), "Mermaid");
-    if (opts.dot) writeGraph(io, opts.dot, toDot(p), "DOT");
+    const inv = inventory(run.resources, result.config);
+    // With the plan or a graph on standard output, the human-readable plan goes to standard error.
+    const toStdout = opts.json === true || graphs.some((g) => g.target === STDOUT);
+    const human = toStdout ? io.stderr : io.stdout;
+    if (opts.json) line(io.stdout, JSON.stringify(planJson(p, inv, raw, file.path, result.config, run.unansweredInvokes), null, 2));
+    else printPlan(human, p, inv, raw, file.path);
+    for (const g of graphs) writeGraph(io, g.target, g.render(p), g.kind);
     if (run.unansweredInvokes.length > 0) {
         line(io.stderr, `note: lookups answered with empty placeholders offline: ${run.unansweredInvokes.join(", ")}`);
     }
     return EXIT.ok;
 }
 
-function programFailed(io: CliIo, error: unknown, where: string): number {
+/** The graph files asked for, each checked: a directory or a missing parent that is a file is a usage error. */
+function checkTargets(opts: PlanOptions, io: CliIo): { target: string; kind: string; render: (p: Plan) => string }[] {
+    const graphs = [
+        { option: "--mermaid", target: opts.mermaid, kind: "Mermaid", render: toMermaid },
+        { option: "--dot", target: opts.dot, kind: "DOT", render: toDot },
+    ].filter((g): g is typeof g & { target: string } => g.target !== undefined);
+    const onStdout = graphs.filter((g) => g.target === STDOUT).map((g) => g.option);
+    if (onStdout.length + (opts.json ? 1 : 0) > 1) {
+        throw new CliError(`only one of ${[...onStdout, ...(opts.json ? ["--json"] : [])].join(", ")} can write to standard output; give the others a file name`, EXIT.usage);
+    }
+    for (const g of graphs) {
+        if (g.target === STDOUT) continue;
+        const file = path.resolve(io.cwd, g.target);
+        if (g.target.endsWith("/") || g.target.endsWith(path.sep) || isDirectory(file)) {
+            throw new CliError(`${g.option} ${g.target} is a directory; give a file name, such as ${path.join(g.target, g.kind === "DOT" ? "plan.dot" : "plan.mmd")}, or - for standard output`, EXIT.usage);
+        }
+        const parent = existingAncestor(path.dirname(file));
+        if (parent && !isDirectory(parent)) throw new CliError(`${g.option} ${g.target}: ${parent} is a file, so ${g.target} cannot be written`, EXIT.usage);
+    }
+    return graphs;
+}
+
+const isDirectory = (p: string) => {
+    try {
+        return fs.statSync(p).isDirectory();
+    } catch {
+        return false;
+    }
+};
+
+/** The nearest path at or above `dir` that exists. */
+function existingAncestor(dir: string): string | undefined {
+    for (let d = dir; ; d = path.dirname(d)) {
+        if (fs.existsSync(d)) return d;
+        if (path.dirname(d) === d) return undefined;
+    }
+}
+
+function programFailed(io: CliIo, error: unknown, where: string, redactor: Redactor): number {
     if (error instanceof ConfigError) {
         printProblems(io, error.problems, where);
     } else {
-        line(io.stderr, `error: the program stopped before completing the plan: ${(error as Error)?.message ?? String(error)}`);
+        // The message only, never a stack trace; and no secret of the stack, whatever the message holds.
+        line(io.stderr, `error: the program stopped before completing the plan: ${redactor.redact((error as Error)?.message ?? String(error))}`);
     }
     return EXIT.failed;
 }
 
-function printPlan(io: CliIo, p: Plan, raw: RawConfig, where: string): void {
-    const out = io.stdout;
+function printPlan(out: Writer, p: Plan, inv: Inventory, raw: RawConfig, where: string): void {
     line(out, `Plan for stack "${raw.stack}" from ${where}`);
     line(out, "(offline: the program ran under Pulumi mocks as a first `pulumi preview`; no CLI, cloud or credentials were used)");
     line(out);
@@ -78,22 +128,52 @@ function printPlan(io: CliIo, p: Plan, raw: RawConfig, where: string): void {
         const types = [...new Set(p.remoteComponents.map((r) => r.type))].join(", ");
         line(out, `(${types}: components implemented by their provider package; the resources they create inside appear only in a real preview.)`);
     }
+    line(out);
+    line(out, "Helm releases (chart@version):");
+    const width = Math.max(...inv.releases.map((r) => r.resource.length), 0);
+    for (const r of inv.releases) {
+        const where = [r.namespace ? `namespace ${r.namespace}` : undefined, r.repository ? `from ${r.repository}` : undefined].filter(Boolean).join(", ");
+        line(out, `  ${r.resource.padEnd(width)}  ${r.chart}@${r.version}${where ? `  (${where})` : ""}`);
+    }
+    line(out);
+    line(out, "Container images:");
+    for (const i of inv.images) line(out, `  ${i.image}  (${i.usedBy.join(", ")})`);
+    if (inv.unlistedCharts.length > 0) {
+        line(out, `  (and the images of ${inv.unlistedCharts.join(", ")}: chart versions other than the pins, whose images are not recorded offline)`);
+    }
+}
+
+/** The plan for scripts: the tree, counts, releases, images and what was approximated. */
+function planJson(p: Plan, inv: Inventory, raw: RawConfig, where: string, cfg: MaraConfig, unanswered: string[]): unknown {
+    const node = (n: Plan["roots"][number]): unknown => ({
+        type: n.type,
+        name: n.name,
+        step: n.step,
+        resources: n.totalResources,
+        after: n.after.map((a) => a.name),
+        alsoAfter: n.alsoAfter.map((a) => a.name),
+        children: n.children.map(node),
+    });
+    return {
+        stack: raw.stack,
+        stackFile: where,
+        infraType: cfg.infra.type,
+        components: p.roots.map(node),
+        resourcesByType: Object.fromEntries(p.typeCounts),
+        helmReleases: inv.releases,
+        images: inv.images,
+        unlistedCharts: inv.unlistedCharts,
+        offlinePlaceholders: unanswered,
+    };
 }
 
 function writeGraph(io: CliIo, target: string, text: string, kind: string): void {
+    if (target === STDOUT) {
+        io.stdout.write(text);
+        return;
+    }
     const file = path.resolve(io.cwd, target);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
     line(io.stderr, `Wrote the dependency graph (${kind}) to ${target}`);
-}
-
-/** Adds the command to the program. */
-export function register(cli: Command, ctx: CommandContext): void {
-    cli.command("plan")
-        .description("show offline what `pulumi up` would create: component tree, resource counts, dependency graph")
-        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
-        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
-        .option("--mermaid <file>", "write the dependency graph between components as Mermaid")
-        .option("--dot <file>", "write the dependency graph between components as Graphviz DOT")
-        .action(action(ctx, (opts: PlanOptions) => plan(opts, ctx)));
 }

@@ -4,9 +4,9 @@
  * chart; no cluster, cloud or credentials.
  */
 import * as path from "path";
-import { InvalidArgumentError, type Command } from "commander";
 import program from "../../index";
-import { action, CommandContext } from "../command";
+import type { CommandContext } from "../command";
+import { Redactor } from "../../config";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { renderPlatform, RenderResult } from "../render/render";
 import { SecretHandling } from "../render/secrets";
@@ -62,7 +62,7 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     const dirProblem = outputDirProblem(out);
     if (dirProblem) throw new CliError(dirProblem, EXIT.usage);
     const file = locateStackFile(opts, io.cwd);
-    const raw = readStackFile(file, io.env);
+    const raw = readStackFile(file, io.env, io.projectDir);
     const checked = checkConfig(io, raw, file.path);
     if (!checked) return EXIT.failed;
 
@@ -78,9 +78,10 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
 
     let result: RenderResult;
     try {
-        result = await renderPlatform({ raw, config: checked.config, program, outputs, secrets, kubeVersion: opts.kubeVersion });
+        result = await renderPlatform({ raw, config: checked.config, program, projectDir: io.projectDir, outputs, secrets, kubeVersion: opts.kubeVersion });
     } catch (e) {
-        throw new CliError(`cannot render stack "${raw.stack}": ${(e as Error).message}`);
+        // The program's own errors may quote configuration; secrets in it are masked as everywhere else.
+        throw new CliError(`cannot render stack "${raw.stack}": ${Redactor.of(raw).redact((e as Error).message)}`);
     }
     for (const w of result.warnings) line(io.stderr, `warning: ${w}`);
     reportValues(io, result, outputs !== undefined);
@@ -115,36 +116,4 @@ function reportSecrets(io: CliIo, result: RenderResult, secrets: SecretHandling,
         line(io.stdout, `${count} Secrets were left out; create them before syncing. They are listed in ${path.join(out, "omitted-secrets.txt")}:`);
         for (const s of [...new Set(result.secrets.map((x) => `${x.namespace}/${x.secret}`))]) line(io.stdout, `  ${s}`);
     }
-}
-
-function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {
-    if (value === "SecretStore" || value === "ClusterSecretStore") return value;
-    throw new InvalidArgumentError(`must be SecretStore or ClusterSecretStore, not "${value}"`);
-}
-
-function secretsMode(value: string): "omit" {
-    if (value === "omit") return value;
-    throw new InvalidArgumentError(`the only mode is "omit" (for ExternalSecrets give --secret-store NAME), not "${value}"`);
-}
-
-function minorVersion(value: string): string {
-    if (/^\d+\.\d+$/.test(value)) return value;
-    throw new InvalidArgumentError(`must be a Kubernetes minor version such as 1.35, not "${value}"`);
-}
-
-/** Adds the command to the program. */
-export function register(cli: Command, ctx: CommandContext): void {
-    cli.command("render")
-        .description("write every Kubernetes object the stack would create as plain manifests (Kustomize folders, Argo CD sync waves), offline")
-        .requiredOption("-o, --out <dir>", "folder to write to (created; an earlier render there is replaced)")
-        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
-        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
-        .option("--from-stack [file]", "deploy-time values from the stack's outputs: from the Pulumi CLI, or from a file (- for stdin) saved with `pulumi stack output --json`")
-        .option("--allow-placeholders", "write MARA_PLACEHOLDER_… for deploy-time values that are not known, instead of refusing")
-        .option("--secret-store <name>", "each Secret becomes an ExternalSecret reading from this External Secrets Operator store")
-        .option("--secret-store-kind <kind>", "SecretStore or ClusterSecretStore (default)", storeKind)
-        .option("--remote-key-prefix <prefix>", "prefix of every remote key in the store (default mara/)")
-        .option("--secrets <mode>", "omit: leave Secrets out and list them, instead of ExternalSecrets", secretsMode)
-        .option("--kube-version <version>", "Kubernetes minor version the charts render for (default: the stack's cluster version)", minorVersion)
-        .action(action(ctx, (opts: RenderOptions) => render(opts, ctx)));
 }

@@ -1,6 +1,5 @@
 /** `mara validate`: the configuration checks alone, offline, on a stack file. */
-import type { Command } from "commander";
-import { action, CommandContext } from "../command";
+import type { CommandContext } from "../command";
 import { EXIT, line } from "../io";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
@@ -13,20 +12,10 @@ import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource"
 export async function validate(choice: StackFileChoice, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
     const file = locateStackFile(choice, io.cwd);
-    const raw = readStackFile(file, io.env);
+    const raw = readStackFile(file, io.env, io.projectDir);
     const result = checkConfig(io, raw, file.path);
     if (!result) return EXIT.failed;
     const warned = result.warnings.length > 0 ? ` with ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}` : "";
     line(io.stdout, `${file.path}: configuration of stack "${file.stack}" is valid${warned} (infra type ${result.config.infra.type}).`);
     return EXIT.ok;
-}
-
-/** Adds the command to the program. */
-export function register(program: Command, ctx: CommandContext): void {
-    program
-        .command("validate")
-        .description("check a stack file's configuration offline and list every problem (no CLI, no credentials)")
-        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
-        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
-        .action(action(ctx, (opts: StackFileChoice) => validate(opts, ctx)));
 }

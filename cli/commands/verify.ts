@@ -3,10 +3,9 @@
  * readiness, then a login as the stack's demo user. `npm run verify` runs the same command.
  */
 import { readFile } from "fs/promises";
-import { InvalidArgumentError, type Command } from "commander";
-import { action, CommandContext } from "../command";
+import type { CommandContext } from "../command";
 import { CliError, EXIT, Input, line } from "../io";
-import { DEFAULT_TIMEOUT_MS, parseStackOutputs, PIPE_COMMAND, StackTarget, verifyApplication } from "../verify";
+import { parseStackOutputs, PIPE_COMMAND, StackTarget, verifyApplication } from "../verify";
 
 /** Options of {@link verify}. */
 export interface VerifyCommandOptions {
@@ -58,26 +57,4 @@ async function readPiped(stdin: Input | undefined): Promise<string> {
     let text = "";
     for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
     return text;
-}
-
-/** Parses `--timeout`: a positive number of seconds, returned in milliseconds. */
-function seconds(text: string): number {
-    const n = Number(text);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`needs a positive number of seconds, not "${text}"`);
-    return n * 1000;
-}
-
-/** Adds the command to the program. */
-export function register(program: Command, ctx: CommandContext): void {
-    program
-        .command("verify")
-        .description(`log in to the deployed Bank of Sirius as the stack's demo user: ${PIPE_COMMAND}`)
-        .option("--outputs-file <path>", "read the stack outputs JSON from this file instead of standard input")
-        .option("--insecure", "do not verify the TLS certificate (the default self-signed issuer's)")
-        .option("--timeout <seconds>", `limit for each HTTP request (default ${DEFAULT_TIMEOUT_MS / 1000})`, seconds)
-        .action(
-            action(ctx, (o: { outputsFile?: string; insecure?: boolean; timeout?: number }) =>
-                verify({ outputsFile: o.outputsFile, insecure: o.insecure, timeoutMs: o.timeout }, ctx),
-            ),
-        );
 }

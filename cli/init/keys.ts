@@ -34,7 +34,8 @@ export function parseSetFlags(flags: readonly string[]): Map<KeyId, string> {
     for (const flag of flags) {
         const eq = flag.indexOf("=");
         if (eq <= 0) {
-            errors.push(`--set ${flag}: expected key=value, e.g. --set aws:region=us-east-1`);
+            // Without a key, what follows '=' is a value, and may be a secret: it is not repeated.
+            errors.push(`--set ${eq === 0 ? "=…" : flag}: expected key=value, e.g. --set aws:region=us-east-1`);
             continue;
         }
         const key = flag.slice(0, eq).trim();

@@ -55,7 +55,7 @@ export async function runOutdated(opts: OutdatedOptions, io: CliIo): Promise<num
 function choosePins(opts: OutdatedOptions, io: CliIo): { settings: PinSettings; origin: PinOrigin } | undefined {
     if (!opts.configFile && !opts.stack) return { settings: defaultPinSettings(), origin: { defaults: true } };
     const file = locateStackFile(opts, io.cwd);
-    const raw = readStackFile(file, io.env);
+    const raw = readStackFile(file, io.env, io.projectDir);
     const result = checkConfig(io, raw, file.path);
     if (!result) return undefined;
     return { settings: stackPinSettings(result.config), origin: { defaults: false, stack: file.stack, file: path.relative(io.cwd, file.path) || file.path } };

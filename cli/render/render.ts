@@ -23,6 +23,8 @@ export interface RenderRequest {
     config: MaraConfig;
     /** The Pulumi program (index.ts's default export). */
     program: () => unknown;
+    /** The project directory the program runs in (relative paths in the configuration are resolved there). */
+    projectDir?: string;
     /** The stack's outputs (`pulumi stack output --json`), for `--from-stack`; undefined for placeholders. */
     outputs?: Readonly<Record<string, unknown>>;
     /** What to do with Secrets. */
@@ -147,7 +149,7 @@ async function renderRelease(spec: ReleaseSpec, archive: string, kubeVersion: st
 export async function renderPlatform(req: RenderRequest): Promise<RenderResult> {
     const values = deployValues(req.outputs);
     const kubeVersion = req.kubeVersion ?? kubeVersionOf(req.config);
-    const run = await runOffline(req.raw, req.program, {
+    const run = await runOffline(req.raw, req.program, req.projectDir, {
         preview: false,
         state: (args, region) => renderState(args, region, values),
         invoke: (args, region) => renderInvoke(args, region, values),

@@ -1,6 +1,6 @@
 /**
- * The `mara` executable as users start it: the JS shim (bin/mara.js, ts-node transpile-only) through
- * `node`, and `npm run mara --`. Each start loads the whole program, so only a few runs are made.
+ * The `mara` executable as users start it: the JS shim (bin/mara.js, Sucrase's require hook) through
+ * `node`, and `npm run mara --`. Each start is a fresh Node.js process, so only a few runs are made.
  */
 import { execFile, spawn } from "child_process";
 import * as path from "path";

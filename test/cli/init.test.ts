@@ -3,6 +3,7 @@
  * installed on these machines, so the Automation API talks to a recording script placed first on PATH).
  * Prompts are answered by an injected prompter; no terminal is driven.
  */
+import { AWS_REGIONS, AWS_REGIONS_SOURCE } from "../../config/regions.generated";
 import * as fs from "fs";
 import * as path from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -56,7 +57,7 @@ describe("first run, interactive", () => {
         const r = await runMara(["init"], { prompter, env: env(), projectDir: s.projectDir });
         expect(r.code, r.stderr).toBe(0);
         expect(prompter.asked[0]).toMatchObject({ kind: "input", message: "Stack name", default: "dev" });
-        expect(prompter.asked[0]!.rejected[0]).toContain('"bad name!" is not a valid stack name');
+        expect(prompter.asked[0]!.rejected[0]).toContain('"bad name!" is not a stack name');
         expect(s.state().stacks.staging).toBeDefined();
     });
 
@@ -65,7 +66,7 @@ describe("first run, interactive", () => {
         const r = await runMara(["init", "--stack", "dev"], { prompter, env: env(), projectDir: s.projectDir, cwd: s.projectDir });
         expect(r.code, r.stderr).toBe(0);
         const region = prompter.asked.find((q) => q.message.startsWith("aws:region"))!;
-        expect(region.rejected).toEqual(["aws:region has the wrong form. Allowed: an AWS region such as us-east-1"]);
+        expect(region.rejected).toEqual([`aws:region is not an AWS region. Allowed: an AWS region such as us-east-1 (the ${AWS_REGIONS.length} that ${AWS_REGIONS_SOURCE} lists)`]);
         expect(stackFile("dev").values).toEqual({ "mara:infraType": "aws", "aws:region": "us-east-1" });
     });
 
@@ -76,12 +77,12 @@ describe("first run, interactive", () => {
         expect(aws.asked[2]!.default).toBe("ops");
         expect(stackFile("a").values).toMatchObject({ "aws:region": "eu-west-1", "aws:profile": "ops" });
 
-        const linode = scriptedPrompter(["linode", "tok-123", "mara.example.com", "us-central", "1.34", false]);
+        const linode = scriptedPrompter(["linode", "tok-123", "mara.example.com", "us-central", "1.35", false]);
         const r = await runMara(["init", "--stack", "l"], { prompter: linode, env: env(), projectDir: s.projectDir });
         expect(r.code, r.stderr).toBe(0);
         expect(linode.asked[1]).toMatchObject({ kind: "password", message: expect.stringContaining("linode:token") });
         expect(stackFile("l").secretKeys).toEqual(new Set(["linode:token"]));
-        expect(stackFile("l").values).toMatchObject({ "mara:infraType": "linode", "mara:fqdn": "mara.example.com", "mara:lkeRegion": "us-central", "mara:lkeK8sVersion": "1.34" });
+        expect(stackFile("l").values).toMatchObject({ "mara:infraType": "linode", "mara:fqdn": "mara.example.com", "mara:lkeRegion": "us-central", "mara:lkeK8sVersion": "1.35" });
     });
 
     it("uses a token from the environment without asking for it or storing it", async () => {

@@ -37,6 +37,17 @@ const mara = (argv: string[], o: { answers?: (string | boolean)[]; env?: Record<
 const verbs = () => s.calls().map((c) => (["stack", "config"].includes(c.args[0]!) ? c.args.slice(0, 2).join(" ") : c.args[0]!));
 const callOf = (verb: string) => s.calls().find((c) => c.args[0] === verb);
 
+describe("stack names", () => {
+    it("refuses a stack name that is a path, before Pulumi is asked anything about it", async () => {
+        for (const op of ["preview", "up", "destroy", "refresh", "kubeconfig"]) {
+            const r = await mara([op, "--stack", "../../etc", ...(op === "kubeconfig" ? [] : ["--yes"])]);
+            expect(r.code, op).toBe(2);
+            expect(r.stderr).toContain(`mara: "../../etc" is not a stack name`);
+        }
+        expect(s.calls().some((c) => c.args.includes("../../etc"))).toBe(false);
+    });
+});
+
 describe("the operations", () => {
     it("up --yes: checks, then runs `pulumi up` with output streamed", async () => {
         const r = await mara(["up", "--yes"]);

@@ -190,12 +190,12 @@ describe("mara outdated", () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-outdated-"));
         fs.writeFileSync(
             path.join(dir, "Pulumi.ci.yaml"),
-            stringify({ config: { "kubernetes:infra_type": "aws", "aws:region": "us-east-1", "kic-helm:chart_version": "2.7.0", "mara:siriusImageTag": "v1.2.0" } }),
+            stringify({ config: { "kubernetes:infra_type": "aws", "aws:region": "us-east-1", "kic-helm:chart_version": "2.6.4", "mara:siriusImageTag": "v1.2.0" } }),
         );
         try {
             const r = await runMara(["outdated", "--stack", "ci"], { cwd: dir, env: { MARA_OUTDATED_ENDPOINTS: endpoints } });
             expect(r.stdout).toMatch(/^Pins of stack "ci" \(Pulumi\.ci\.yaml\)\.$/m);
-            expect(r.stdout).toMatch(row("chart", "nginx-ingress", "2.7.0", "2.7.1", "2.7.1", "newer patch"));
+            expect(r.stdout).toMatch(row("chart", "nginx-ingress", "2.6.4", "2.7.1", "2.7.1", "newer minor"));
             // The stack pins v1.2.0, which the fixture registry does not list (it lists only the default v1.3.0).
             expect(r.stdout).toMatch(row("image", "ghcr.io/nginxinc/bos-frontend", "v1.2.0", "v1.3.0", "v1.3.0", "newer minor"));
             expect(r.code).toBe(4);
@@ -257,14 +257,14 @@ describe("the mara executable", () => {
 
     it("does not load the command's work, or its YAML and SemVer libraries, until it runs", async () => {
         const script = [
-            `require(${JSON.stringify(path.join(ROOT, "node_modules", "ts-node"))}).register({ transpileOnly: true, project: ${JSON.stringify(path.join(ROOT, "tsconfig.json"))} });`,
-            `require(${JSON.stringify(path.join(ROOT, "cli", "commands", "outdated.ts"))});`,
+            `require(${JSON.stringify(path.join(ROOT, "node_modules", "sucrase", "register", "ts"))});`,
+            `require(${JSON.stringify(path.join(ROOT, "cli", "register", "outdated.ts"))});`,
             `console.log(JSON.stringify(Object.keys(require.cache)));`,
         ].join("\n");
         const loaded = await new Promise<string[]>((resolve, reject) =>
             execFile(process.execPath, ["-e", script], { cwd: ROOT }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as string[]))),
         );
-        expect(loaded.some((f) => f.includes(`${path.sep}commands${path.sep}outdated.ts`))).toBe(true);
+        expect(loaded.some((f) => f.includes(`${path.sep}register${path.sep}outdated.ts`))).toBe(true);
         expect(loaded.filter((f) => /[\\/](outdated[\\/]|js-yaml|semver|@pulumi)/.test(f))).toEqual([]);
     });
 });

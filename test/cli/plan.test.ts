@@ -64,7 +64,7 @@ describe("mara plan on MARA's own stack file format", () => {
     });
 
     it("prints the validation warnings once", () => {
-        expect(r.stderr).toContain("warning: eks:k8s_version = 1.21: EKS no longer creates clusters older than 1.32");
+        expect(r.stderr).toContain("warning: eks:k8s_version = 1.21 is MARA's 2022 pin of the EKS Kubernetes version, which cannot be deployed today; 1.35 is used instead");
         expect(r.stderr).toContain("warning: prometheus:adminpass is stored in plain text");
         expect(r.stderr.split("eks:k8s_version = 1.21").length).toBe(2);
     });
@@ -132,7 +132,7 @@ describe("mara plan on other files", () => {
         expect(r.code).toBe(1);
         expect(r.stderr).toContain('eks:min_size = "three": is not a number. Allowed: a whole number from 0 to 450 nodes.');
         expect(r.stderr).toContain("kubernetes:infra_type: is not set.");
-        expect(r.stderr).toContain('mara:nodeCount = "3": is not a setting this program knows.');
+        expect(r.stderr).toContain("mara:nodeCount: is not a setting this program knows.");
     });
 
     it("reports a file that is not a stack file, or does not exist", async () => {
@@ -148,10 +148,108 @@ describe("mara plan on other files", () => {
 
     it("replaces encrypted values with placeholders instead of failing", async () => {
         const file = path.join(tmp(), "Pulumi.s.yaml");
-        fs.writeFileSync(file, "encryptionsalt: v1:abc\nconfig:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:grafanaAdminPassword:\n    secure: v1:AAAA\n");
+        fs.writeFileSync(file, "encryptionsalt: v1:abc\nconfig:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:grafanaAdminPassword:\n    secure: v1:AAECAwQFBgcICQoL:AAECAwQFBgcICQoLDA0ODxAREhM=\n");
         const r = await runMara(["plan", "--config-file", file]);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).not.toContain("plain text");
+    });
+});
+
+describe("mara plan's outputs", () => {
+    it("lists every Helm release with chart@version and every image with its tag, in text and as JSON", async () => {
+        const text = await runMara(["plan", "-c", fixture("mara-kubeconfig")]);
+        expect(text.code, text.stderr).toBe(0);
+        expect(text.stdout).toMatch(/^ {2}platform-cert-manager-release +cert-manager@v1\.21\.1 {2}\(namespace cert-manager, from https:\/\/charts\.jetstack\.io\)$/m);
+        expect(text.stdout).toMatch(/^ {2}nginx\/nginx-ingress:5\.5\.4 {2}\(platform-ingress-controller-release\)$/m);
+        expect(text.stdout).toMatch(/^ {2}docker\.elastic\.co\/elasticsearch\/elasticsearch:9\.5\.0 {2}\(platform-logstore-elasticsearch\)$/m);
+        const json = await runMara(["plan", "-c", fixture("mara-kubeconfig"), "--json"]);
+        expect(json.code, json.stderr).toBe(0);
+        const plan = JSON.parse(json.stdout) as { stack: string; infraType: string; helmReleases: { resource: string; chart: string; version: string }[]; images: { image: string; usedBy: string[] }[]; components: { type: string }[] };
+        expect(plan).toMatchObject({ stack: "mara-kubeconfig", infraType: "kubeconfig" });
+        expect(plan.helmReleases).toHaveLength(9);
+        expect(plan.helmReleases).toContainEqual(expect.objectContaining({ resource: "platform-prometheus-release", chart: "kube-prometheus-stack", version: "88.5.3", namespace: "prometheus" }));
+        expect(plan.images.map((i) => i.image)).toContain("quay.io/prometheus/prometheus:v3.14.0-distroless");
+        expect(plan.components.map((c) => c.type)).toContain("mara:platform:Platform");
+        // Standard output holds the JSON alone, for a script to parse.
+        expect(json.stdout.trim().startsWith("{")).toBe(true);
+    });
+
+    it("writes the graph to standard output with -, and refuses a directory or two outputs on standard output", async () => {
+        const dir = tmp();
+        const r = await runMara(["plan", "-c", fixture("minimal-aws"), "--mermaid", "-"], { cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout.startsWith("flowchart TD\n")).toBe(true);
+        expect(r.stdout).toBe(fs.readFileSync(path.join(__dirname, "..", "..", "docs", "plan.mmd"), "utf8"));
+        expect(fs.readdirSync(dir)).toEqual([]);
+        for (const target of [dir, `${dir}/`, "."]) {
+            const bad = await runMara(["plan", "-c", fixture("minimal-aws"), "--mermaid", target], { cwd: dir });
+            expect(bad.code, target).toBe(2);
+            expect(bad.stderr).toContain(`mara: --mermaid ${target} is a directory; give a file name, such as ${path.join(target, "plan.mmd")}, or - for standard output`);
+            expect(bad.stderr).not.toMatch(/\n\s+at /);
+            // Refused before anything ran: no plan was printed.
+            expect(bad.stdout).toBe("");
+        }
+        fs.writeFileSync(path.join(dir, "file"), "");
+        const underFile = await runMara(["plan", "-c", fixture("minimal-aws"), "--dot", "file/plan.dot"], { cwd: dir });
+        expect(underFile.code).toBe(2);
+        expect(underFile.stderr).toContain(`mara: --dot file/plan.dot: ${path.join(dir, "file")} is a file, so file/plan.dot cannot be written`);
+        const both = await runMara(["plan", "-c", fixture("minimal-aws"), "--mermaid", "-", "--json"], { cwd: dir });
+        expect(both.code).toBe(2);
+        expect(both.stderr).toContain("mara: only one of --mermaid, --json can write to standard output; give the others a file name");
+    });
+});
+
+describe("--stack names a stack, not a path", () => {
+    it.each(["../Pulumi.other", "a/../../x", "..", "dev/../../../etc/passwd", "a/b/c/d", "with space"])("refuses %j", async (stack) => {
+        const dir = tmp();
+        for (const cmd of ["validate", "plan", "outdated"]) {
+            const r = await runMara([cmd, "--stack", stack], { cwd: dir });
+            expect(r.code, cmd).toBe(2);
+            expect(r.stderr).toContain(`mara: "${stack}" is not a stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack), without '..' or other paths`);
+        }
+    });
+
+    it("reads org/project/stack from the stack's own file name, as the Pulumi CLI does", async () => {
+        const dir = tmp();
+        fs.copyFileSync(fixture("minimal-aws"), path.join(dir, "Pulumi.prod.yaml"));
+        const r = await runMara(["validate", "--stack", "acme/mara/prod"], { cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain(`${path.join(dir, "Pulumi.prod.yaml")}: configuration of stack "acme/mara/prod" is valid`);
+    });
+});
+
+describe("stack-file YAML the CLI parses differently", () => {
+    it("reports what the YAML parser warns about as a warning line with the line number, never as a Node warning", async () => {
+        const file = path.join(tmp(), "Pulumi.tags.yaml");
+        fs.writeFileSync(file, "config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  eks:min_size: !!int 3\n");
+        const nodeWarnings: string[] = [];
+        const onWarning = (w: Error) => nodeWarnings.push(w.name);
+        process.on("warning", onWarning);
+        try {
+            const r = await runMara(["validate", "-c", file]);
+            expect(r.code, r.stderr).toBe(0);
+            expect(r.stderr).toContain("warning: The stack file, line 4, column 17: Unresolved tag: tag:yaml.org,2002:int: the value is read as written.");
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        } finally {
+            process.off("warning", onWarning);
+        }
+        expect(nodeWarnings).toEqual([]);
+    });
+});
+
+describe("typos in provider namespaces", () => {
+    it("suggests the key the program reads, and names provider settings that do not apply", async () => {
+        const file = path.join(tmp(), "Pulumi.typo.yaml");
+        fs.writeFileSync(file, "config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  aws:regoin: us-west-2\n  kubernetes:cluster_nmae: lab\n  digitalocean:tokne: x\n  aws:accessKey: AKIAEXAMPLE\n  kubernetes:namespace: apps\n  pulumi:tags: {}\n");
+        const r = await runMara(["validate", "-c", file]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain("warning: aws:regoin is not a setting this program reads and is ignored; did you mean aws:region?");
+        expect(r.stderr).toContain("warning: kubernetes:cluster_nmae is not a setting this program reads and is ignored; did you mean kubernetes:cluster_name?");
+        expect(r.stderr).toContain("warning: digitalocean:tokne is not a setting this program reads and is ignored; did you mean digitalocean:token?");
+        expect(r.stderr).toContain("warning: aws:accessKey is not read: this program builds its aws provider from aws:region and aws:profile (and the AWS_* environment variables), and default providers are disabled, so provider settings in the stack do not apply.");
+        expect(r.stderr).toContain("warning: kubernetes:namespace is not read: this program builds its kubernetes provider from the cluster's kubeconfig");
+        expect(r.stderr).not.toContain("pulumi:tags");
+        expect(r.stderr).not.toContain("AKIAEXAMPLE");
     });
 });
 

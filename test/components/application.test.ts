@@ -87,7 +87,7 @@ describe("Application argument checks", () => {
 
     it.each([
         [{ namespace: "Bank" }, 'Application: namespace "Bank" is not a name of lower-case letters, digits and \'-\' (at most 63 characters, starting and ending with a letter or digit).'],
-        [{ dbStorageSize: "1GB" }, 'Application: dbStorageSize "1GB" is not a volume size such as 10Gi.'],
+        [{ dbStorageSize: "1GB" }, 'Application: dbStorageSize "1GB" is not a positive volume size in Mi, Gi or Ti, such as 10Gi.'],
         [{ accountsDb: { password: "a", user: "Admin" } }, 'Application: accountsDb.user "Admin" is not a PostgreSQL identifier: lower-case letters, digits and \'_\', at most 63 characters.'],
         [{ routing: "gateway" as "ingress" }, 'Application: routing "gateway" is not "ingress" or "virtualserver".'],
     ])("rejects %j", (override, message) => {

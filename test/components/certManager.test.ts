@@ -24,8 +24,15 @@ describe("CertManager", () => {
             version: "v1.21.1",
             repositoryOpts: { repo: "https://charts.jetstack.io" },
             timeout: 600,
-            values: { crds: { enabled: true, keep: false }, startupapicheck: { enabled: true } },
+            values: { crds: { enabled: true }, startupapicheck: { enabled: true } },
         });
+    });
+
+    it("keeps its CRDs when the release is uninstalled, so a destroy never deletes every Certificate in the cluster", () => {
+        // On an existing cluster nothing may delete cert-manager's CRDs (other teams' Certificates use them); on a
+        // cluster the stack created, the destroy drain removes them (mara:removeCrds). Helm must never do it.
+        const values = find(regs, "kubernetes:helm.sh/v3:Release", "cert-manager-release").inputs!.values as { crds: { keep: boolean } };
+        expect(values.crds.keep).toBe(true);
     });
 
     it("creates the issuers only after the release", () => {

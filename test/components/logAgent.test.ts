@@ -216,10 +216,14 @@ describe("LogAgent", () => {
         expect(checked).toEqual(expect.arrayContaining(["Namespace/log-agent-ns", "Secret/log-agent-credentials"]));
     });
 
+    const allowed = "Allowed: an absolute host path below a system directory, such as /var/log/containers, without '.' or '..' segments.";
     it.each([
-        [{ containerLogPath: "var/log/containers" }, 'LogAgent: containerLogPath must be an absolute host path; got "var/log/containers".'],
-        [{ podLogPath: "pods" }, 'LogAgent: podLogPath must be an absolute host path; got "pods".'],
-        [{ podLogPath: "" }, 'LogAgent: podLogPath must be an absolute host path; got "".'],
+        [{ containerLogPath: "var/log/containers" }, `LogAgent: containerLogPath "var/log/containers" is not an absolute path; it is mounted from every node. ${allowed}`],
+        [{ podLogPath: "pods" }, `LogAgent: podLogPath "pods" is not an absolute path; it is mounted from every node. ${allowed}`],
+        [{ podLogPath: "" }, `LogAgent: podLogPath "" is not an absolute path; it is mounted from every node. ${allowed}`],
+        [{ containerLogPath: "/" }, `LogAgent: containerLogPath "/" is the node's root directory, which must never be mounted into a pod; it is mounted from every node. ${allowed}`],
+        [{ containerLogPath: "/etc" }, `LogAgent: containerLogPath "/etc" is a system directory of the node, which must never be mounted into a pod; it is mounted from every node. ${allowed}`],
+        [{ podLogPath: "/var/log/../../etc" }, `LogAgent: podLogPath "/var/log/../../etc" contains '.' or '..' segments; it is mounted from every node. ${allowed}`],
     ])("rejects %j before creating anything", async (over, message) => {
         const { registrations } = await installMocks();
         expect(() => new LogAgent("bad", { ...ARGS, ...over })).toThrow(new Error(message));

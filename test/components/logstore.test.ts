@@ -85,8 +85,8 @@ describe("validateLogstoreArgs", () => {
         [{ replicas: { master: 0 } }, "Logstore: replicas.master must be a whole number of at least 1; got 0."],
         [{ replicas: { data: 0 } }, "Logstore: replicas.data must be a whole number of at least 1; got 0."],
         [{ replicas: { data: 1.5 } }, "Logstore: replicas.data must be a whole number of at least 1; got 1.5."],
-        [{ storageSize: "10GB" }, 'Logstore: storageSize "10GB" is not a volume size such as 10Gi.'],
-        [{ storageSize: "10" }, 'Logstore: storageSize "10" is not a volume size such as 10Gi.'],
+        [{ storageSize: "10GB" }, 'Logstore: storageSize "10GB" is not a positive volume size in Mi, Gi or Ti, such as 10Gi.'],
+        [{ storageSize: "10" }, 'Logstore: storageSize "10" is not a positive volume size in Mi, Gi or Ti, such as 10Gi.'],
     ])("rejects %j", (args, message) => {
         expect(() => validateLogstoreArgs(args)).toThrow(new Error(message));
     });

@@ -40,6 +40,20 @@ describe("Platform from literals", () => {
         );
     });
 
+    it("makes every volume claim wait for the platform's StorageClass: its name is taken from the class resource", () => {
+        const sc = find(regs, "kubernetes:storage.k8s.io/v1:StorageClass", "edge-storage-class");
+        // Elasticsearch's claims (its node sets) and Prometheus's, Alertmanager's and Grafana's (the release).
+        for (const [type, name] of [
+            ["kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "edge-logstore-elasticsearch"],
+            ["kubernetes:helm.sh/v3:Release", "edge-prometheus-release"],
+        ]) {
+            const r = find(regs, type!, name!);
+            expect(r.dependencies, name).toContain(sc.urn);
+        }
+        const es = find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "edge-logstore-elasticsearch").inputs!.spec as { nodeSets: { volumeClaimTemplates: { spec: { storageClassName: string } }[] }[] };
+        expect(es.nodeSets.map((n) => n.volumeClaimTemplates[0]!.spec.storageClassName)).toEqual(["mara-volumes", "mara-volumes", "mara-volumes", "mara-volumes"]);
+    });
+
     it("pulls the given image directly when there is no registry", () => {
         expect(ofType(regs, "mara:registry:KicImage")).toEqual([]);
         expect(find(regs, "kubernetes:helm.sh/v3:Release", "edge-ingress-controller-release").inputs!.values).toMatchObject({

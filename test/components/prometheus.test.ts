@@ -171,8 +171,8 @@ describe("Prometheus without ingress controller metrics", () => {
 
 describe("Prometheus argument checks", () => {
     it.each([
-        [{ storageSize: "20GB" }, 'Prometheus: storageSize "20GB" is not a volume size such as 10Gi.'],
-        [{ dashboardStorageSize: "5 Gi" }, 'Prometheus: dashboardStorageSize "5 Gi" is not a volume size such as 10Gi.'],
+        [{ storageSize: "20GB" }, 'Prometheus: storageSize "20GB" is not a positive volume size in Mi, Gi or Ti, such as 10Gi.'],
+        [{ dashboardStorageSize: "5 Gi" }, 'Prometheus: dashboardStorageSize "5 Gi" is not a positive volume size in Mi, Gi or Ti, such as 10Gi.'],
     ])("rejects %j before creating anything", async (over, message) => {
         const { registrations } = await installMocks();
         expect(() => new Prometheus("bad", { grafanaAdminPassword: "pw", ...over })).toThrow(new Error(message));

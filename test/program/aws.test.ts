@@ -124,7 +124,8 @@ describe("MARA-format stack file", () => {
     });
 
     it("honours MARA's EKS and VPC keys", () => {
-        expect(find(run.registrations, "eks:index:Cluster", "eks-cluster").inputs).toMatchObject({ name: "mara-dev", version: "1.21" });
+        // MARA's own 1.21, which EKS no longer creates, is read as the default version (with a warning, below).
+        expect(find(run.registrations, "eks:index:Cluster", "eks-cluster").inputs).toMatchObject({ name: "mara-dev", version: "1.35" });
         expect(find(run.registrations, "eks:index:ManagedNodeGroup", "eks-nodes").inputs).toMatchObject({
             instanceTypes: ["t2.large"],
             scalingConfig: { minSize: 3, maxSize: 12, desiredSize: 3 },
@@ -137,8 +138,30 @@ describe("MARA-format stack file", () => {
     it("logs the warnings for its stale settings", () => {
         expect(run.warnings.some((w) => w.startsWith('Keys in the "eks" namespace belong to the eks provider'))).toBe(true);
         expect(run.warnings).toContain(
-            "eks:k8s_version = 1.21: EKS no longer creates clusters older than 1.32, so `pulumi up` would fail. Set eks:k8s_version to 1.35 or remove it to use the default.",
+            "eks:k8s_version = 1.21 is MARA's 2022 pin of the EKS Kubernetes version, which cannot be deployed today; 1.35 is used instead (this platform's default). Delete the key to silence this warning: pulumi config rm eks:k8s_version",
         );
+    });
+
+    it("deploys MARA's 2022 chart and image pins as the versions the platform is tested with, saying so for each", () => {
+        const releases = Object.fromEntries(
+            ofType(run.registrations, "kubernetes:helm.sh/v3:Release").map((r) => [r.name, `${String(r.inputs!.chart)}@${String(r.inputs!.version)}`]),
+        );
+        expect(releases).toMatchObject({
+            "platform-ingress-controller-release": "nginx-ingress@2.6.4",
+            "platform-cert-manager-release": "cert-manager@v1.21.1",
+            "platform-prometheus-release": "kube-prometheus-stack@88.5.3",
+            "platform-prometheus-statsd": "prometheus-statsd-exporter@1.0.0",
+            "bank-of-sirius-accountsdbmon": "prometheus-postgres-exporter@8.2.0",
+        });
+        // The controller image is copied from MARA's repository at the release the chart runs, not 2.4.2.
+        const inputs = JSON.stringify(run.registrations.map((r) => r.inputs));
+        expect(inputs).toContain("nginx/nginx-ingress:5.5.4");
+        expect(inputs).not.toMatch(/nginx-ingress:2\.4\.2|0\.15\.2|v1\.10\.0|41\.5\.0/);
+        for (const key of ["kic-helm:chart_version", "kic:image_name", "certmgr:chart_version", "prometheus:chart_version", "prometheus:statsd_chart_version", "sirius:chart_version"]) {
+            expect(run.warnings.filter((w) => w.startsWith(`${key} = `) && w.endsWith(`pulumi config rm ${key}`)), key).toHaveLength(1);
+        }
+        // Keys of the DigitalOcean section are unused on AWS: their pins are replaced without a word.
+        expect(run.warnings.join("\n")).not.toContain("docean:k8s_version");
     });
 });
 

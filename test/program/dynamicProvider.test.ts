@@ -1,18 +1,25 @@
 /**
- * The program's dynamic providers as Pulumi runs them. The program is loaded the way `pulumi up` loads
- * it (ts-node, in its own process) to get the serialized `__provider` text; Pulumi's own
- * dynamic-provider host is started as Pulumi starts it (plain node, no TypeScript loader) and driven
- * with the engine's gRPC requests: Create, Diff, Update and Delete. Delete runs the drain against fake
- * clouds and a fake Kubernetes API; only the cloud SDK packages are stand-ins.
+ * The program's dynamic providers as Pulumi runs them. The program runs as `pulumi up` runs it: in its own
+ * process, through Pulumi's own entry point (`@pulumi/pulumi/cmd/run`), with the node arguments and
+ * environment the language host derives from Pulumi.yaml's runtime options (the loader the project
+ * chose), against a local resource monitor that records each registration's inputs; that gives the
+ * serialized `__provider` text. Pulumi's own dynamic-provider host is started as Pulumi starts it (plain
+ * node, no TypeScript loader) and driven with the engine's gRPC requests: Create, Diff, Update and Delete.
+ * Delete runs the drain against fake clouds and a fake Kubernetes API; only the cloud SDK packages are
+ * stand-ins.
  */
-import { spawn } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
+import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostedFailure, HostedRun, runHosted, runtimeOptionsOf } from "../../bench/lib/pulumiHost";
 import { EBS_CSI_DRIVER } from "../../components/drain/aws";
 import { DO_CSI_DRIVER, DO_LB_ID_ANNOTATION } from "../../components/drain/digitalocean";
 import { LINODE_CSI_DRIVER } from "../../components/drain/linode";
+import { fixture } from "../support/config";
 import { FakeAws, FakeDigitalOcean, FakeKubernetes, FakeLinode, FakePv, STUCK_CONTROLLER } from "../support/fakeClouds";
 import { FakeApiServer, serveKubernetes } from "../support/fakeKubernetesServer";
+import { unwrapSecrets } from "../support/mocks";
 import { ProviderHost, ROOT, serveFakeClouds, startProviderHost } from "../support/providerHost";
 
 type Inputs = Record<string, unknown> & { __provider: string };
@@ -20,25 +27,32 @@ interface Run {
     fixture: string;
     drain: Inputs;
     retention: Inputs;
+    /** What the program's process loaded (files under the project, and packages). */
+    loaded: string[];
 }
 
-/** Runs the program in a fresh process per call, as each `pulumi preview` or `pulumi up` does. */
-function programRuns(fixtures: string[]): Promise<Run[]> {
-    return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "test", "support", "dynamicInputsChild.ts"), ...fixtures], {
-            cwd: ROOT,
-            env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
+const SECRETS = { "digitalocean:token": "do-token", "linode:token": "linode-token" };
+const PROJECT = parse(fs.readFileSync(path.join(ROOT, "Pulumi.yaml"), "utf8")) as { main?: string; runtime?: unknown };
+
+/** Runs the program once per fixture, each in a fresh process as each `pulumi preview` or `pulumi up` does. */
+async function programRuns(fixtures: string[]): Promise<Run[]> {
+    const runs: Run[] = [];
+    for (const name of fixtures) {
+        const config = fixture(name, { secrets: SECRETS });
+        const run: HostedRun = await runHosted({
+            dir: ROOT,
+            main: PROJECT.main ?? ".",
+            runtime: runtimeOptionsOf(PROJECT),
+            config,
+            env: config.env as Record<string, string>,
+            recordInputs: true,
+            reportLoaded: true,
         });
-        let out = "";
-        let err = "";
-        child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-        child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-        child.on("exit", (code) => {
-            const runs = out.split("\n").filter((l) => l.startsWith("DYNAMIC_INPUTS ")).map((l) => JSON.parse(l.slice("DYNAMIC_INPUTS ".length)) as Run);
-            if (code !== 0 || runs.length !== fixtures.length) reject(new Error(`program run failed (${code}):\n${err}`));
-            else resolve(runs);
-        });
-    });
+        if (run.exitCode !== 0) throw new Error(`program run for ${name} failed: ${hostedFailure(run)}`);
+        const inputs = (n: string) => unwrapSecrets(run.registrations.find((r) => r.type === "pulumi-nodejs:dynamic:Resource" && r.name === n)?.inputs) as Inputs;
+        runs.push({ fixture: name, drain: inputs("drain-drain"), retention: inputs("volume-retention-retain"), loaded: run.report?.loaded ?? [] });
+    }
+    return runs;
 }
 
 const URN = "urn:pulumi:dev::mara::mara:infra:ClusterDrain$pulumi-nodejs:dynamic:Resource::drain-drain";
@@ -52,12 +66,13 @@ let host: ProviderHost;
 const servers: FakeApiServer[] = [];
 
 beforeAll(async () => {
-    const [a, b] = await Promise.all([programRuns(["minimal-aws", "mara-do", "mara-lke", "mara-kubeconfig"]), programRuns(["minimal-aws"])]);
+    const a = await programRuns(["minimal-aws", "mara-do", "mara-lke", "mara-kubeconfig"]);
+    const b = await programRuns(["minimal-aws"]);
     first = Object.fromEntries(a.map((r) => [r.fixture, r]));
     second = b[0]!;
     clouds = await serveFakeClouds(world);
     host = await startProviderHost(clouds.url);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
     host?.close();
@@ -73,6 +88,16 @@ async function cluster(k8s: FakeKubernetes): Promise<string> {
 }
 
 const fast = { graceSeconds: 0, pollSeconds: 0.05, timeoutMinutes: 1 };
+
+describe("the program's process", () => {
+    it("loads the program with the loader Pulumi.yaml names, and never ts-node", () => {
+        for (const run of Object.values(first)) {
+            expect(run.loaded, run.fixture).toContain("index.ts");
+            expect(run.loaded.some((f) => /node_modules\/sucrase\/dist\/register\.js$/.test(f)), run.fixture).toBe(true);
+            expect(run.loaded.filter((f) => f.includes("node_modules/ts-node/")), run.fixture).toEqual([]);
+        }
+    });
+});
 
 describe("the serialized providers", () => {
     it("are the same text in two separate program runs, so an unchanged stack previews no change", () => {

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fixture } from "../support/config";
+import { fixture, stackFile } from "../support/config";
 import { validateKubernetesObjects } from "../support/k8s";
 import { find, isWrappedSecret, ofType, promiseOf, Registration, plainStrings } from "../support/mocks";
 import { ProgramRun, runProgram } from "../support/program";
@@ -147,5 +147,35 @@ describe("platform on AWS", () => {
         expect(await value("otlp_grpc_endpoint")).toBe("simplest-collector.observability.svc.cluster.local:9978");
         expect(await value("statsd_host")).toBe("statsd-prometheus-statsd-exporter.prometheus.svc.cluster.local");
         expect(await value("cluster_issuer")).toBe("selfsigned-issuer");
+    });
+});
+
+describe("mara:kibanaObjects", () => {
+    const KIBANA_JOB = /^platform-logstore-kibana-setup$/;
+    const stack = (extra: string) => `config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n${extra}`;
+
+    it("false: the program registers no Kibana setup Job nor its files, and Elasticsearch and Kibana are still there", async () => {
+        const run = await runProgram(stackFile(stack("  mara:kibanaObjects: false\n")));
+        expect(run.error).toBeUndefined();
+        const names = run.registrations.map((r) => r.name);
+        expect(names.filter((n) => /kibana-setup/.test(n))).toEqual([]);
+        expect(ofType(run.registrations, "mara:observability:Logstore")).toHaveLength(1);
+        expect(ofType(run.registrations, "kubernetes:kibana.k8s.elastic.co/v1:Kibana")).toHaveLength(1);
+    });
+
+    it("unset (the default) and the CLI's spelling \"true\": the Job is registered", async () => {
+        for (const extra of ["", '  mara:kibanaObjects: "true"\n']) {
+            const run = await runProgram(stackFile(stack(extra)));
+            expect(run.error).toBeUndefined();
+            expect(run.registrations.filter((r) => r.type === "kubernetes:batch/v1:Job" && KIBANA_JOB.test(r.name)), extra || "unset").toHaveLength(1);
+        }
+    });
+
+    it("anything but a boolean is refused before a resource is registered: by the Pulumi CLI from Pulumi.yaml's type, and by the program", async () => {
+        const bad = stack("  mara:kibanaObjects: yes please\n");
+        expect(() => stackFile(bad)).toThrow(/kibanaObjects' must be of type 'boolean'/);
+        const run = await runProgram(stackFile(bad, { projectDefaults: false }));
+        expect(String(run.error)).toMatch(/mara:kibanaObjects = "yes please".*Allowed: .*true.*Fix: pulumi config set mara:kibanaObjects/s);
+        expect(run.registrations.filter((r) => !/^pulumi:/.test(r.type))).toEqual([]);
     });
 });

@@ -88,7 +88,7 @@ describe("DigitalOcean", () => {
         expect(find(regs(), "digitalocean:index/kubernetesCluster:KubernetesCluster", "doks-cluster").inputs).toMatchObject({
             name: "mara-dev",
             region: "sfo3",
-            version: "1.34.4-do.0",
+            version: "1.35.1-do.0",
             tags: ["mara-cluster-mara-dev"],
             nodePool: { name: "mara-dev-pool", size: "s-4vcpu-8gb", nodeCount: 3 },
         });
@@ -137,7 +137,7 @@ describe("Linode", () => {
         expect(find(run.registrations, "linode:index/lkeCluster:LkeCluster", "lke-cluster").inputs).toMatchObject({
             label: "mara-dev",
             region: "us-central",
-            k8sVersion: "1.34",
+            k8sVersion: "1.35",
             controlPlane: { highAvailability: true },
             pools: [{ type: "g6-standard-8", count: 3 }],
         });
@@ -213,19 +213,18 @@ describe("existing cluster", () => {
 
 describe("bad input on the other infra types stops the program before anything is registered", () => {
     it.each([
-        ["missing Linode region", { "kubernetes:infra_type": "LKE", "linode:k8s_version": "1.34", "kic-helm:fqdn": "mara.example.net" }, "linode:region: is not set"],
-        ["zero Linode nodes", { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.34", "linode:node_count": "0", "kic-helm:fqdn": "mara.example.net" }, 'linode:node_count = "0": is below the minimum of 1'],
+        ["missing Linode region", { "kubernetes:infra_type": "LKE", "linode:k8s_version": "1.35", "kic-helm:fqdn": "mara.example.net" }, "linode:region: is not set"],
+        ["zero Linode nodes", { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.35", "linode:node_count": "0", "kic-helm:fqdn": "mara.example.net" }, 'linode:node_count = "0": is below the minimum of 1'],
         ["zero DigitalOcean nodes", { "kubernetes:infra_type": "DO", "docean:node_count": "0", "kic-helm:fqdn": "mara.example.com" }, 'docean:node_count = "0": is below the minimum of 1'],
         ["invalid FQDN", { "kubernetes:infra_type": "DO", "kic-helm:fqdn": "mara_example" }, 'kic-helm:fqdn = "mara_example": is not a valid domain name'],
         ["FQDN without a host in a domain", { "kubernetes:infra_type": "DO", "kic-helm:fqdn": "example.com" }, 'kic-helm:fqdn = "example.com": has no host part'],
         ["missing FQDN", { "kubernetes:infra_type": "kubeconfig", "kubernetes:kubeconfig": "./test/fixtures/kubeconfig.yaml" }, "kic-helm:fqdn: is not set"],
-        ["missing kubeconfig path", { "kubernetes:infra_type": "kubeconfig", "kubernetes:kubeconfig": "/nowhere/kubeconfig", "kic-helm:fqdn": "mara.example.org" }, 'kubernetes:kubeconfig = "/nowhere/kubeconfig": names a file that does not exist on this machine'],
+        ["missing kubeconfig path", { "kubernetes:infra_type": "kubeconfig", "kubernetes:kubeconfig": "/nowhere/kubeconfig", "kic-helm:fqdn": "mara.example.org" }, 'kubernetes:kubeconfig = "/nowhere/kubeconfig": names a file that does not exist'],
         ["no kubeconfig at all", { "kubernetes:infra_type": "kubeconfig", "kic-helm:fqdn": "mara.example.org" }, "kubernetes:kubeconfig: is not set"],
-        ["LKE label too long", { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.34", "kic-helm:fqdn": "mara.example.net", "kubernetes:cluster_name": "a-very-long-cluster-name-for-linode-lke" }, "kubernetes:cluster_name"],
-        ["half a registry", { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.34", "kic-helm:fqdn": "mara.example.net", "mara:registryServer": "ghcr.io" }, "mara:registryRepository: is not set, but mara:registryServer is"],
+        ["LKE label too long", { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.35", "kic-helm:fqdn": "mara.example.net", "kubernetes:cluster_name": "a-very-long-cluster-name-for-linode-lke" }, "kubernetes:cluster_name"],
+        ["half a registry", { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.35", "kic-helm:fqdn": "mara.example.net", "mara:registryServer": "ghcr.io" }, "mara:registryRepository: is not set, but mara:registryServer is"],
     ])("%s", async (_, values, message) => {
-        const raw = rawConfig(values, { files: [] });
-        const run = await runProgram({ ...raw, fileExists: (p) => p === "./test/fixtures/kubeconfig.yaml" });
+        const run = await runProgram(rawConfig(values));
         expect(run.error).toBeInstanceOf(ConfigError);
         expect((run.error as Error).message).toContain(message);
         expect(run.registrations).toEqual([]);

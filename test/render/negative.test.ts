@@ -1,13 +1,14 @@
 /**
  * One negative fixture per rule of the render tier: each breaks exactly one thing Helm or Kubernetes would
- * refuse or ignore, and the tier must name it. Rules a stack file can break (a chart version, an image) use a
- * stack file in test/render/fixtures/; rules the program's own validation keeps out of config (a values key,
- * an object field, a dependency) break a valid run's registrations the way a code change would.
+ * refuse or ignore, and the tier must name it. The program's validation keeps every such value out of the
+ * configuration (the stack files in test/render/fixtures/ show it refusing a chart version and an image), so
+ * each rule is broken in a valid run's registrations, the way a code change would break it.
  */
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
+import { validateConfig } from "../../config";
 import { stackFile } from "../support/config";
 import { find, Registration } from "../support/mocks";
 import { runProgram } from "../support/program";
@@ -40,15 +41,24 @@ describe("render tier: each rule fails when broken", () => {
     });
 
     it("chart-archive: a chart version without a vendored archive", async () => {
-        const run = await runProgram(load("unvendored-chart"));
-        expect(of(await checkRun(run.registrations, { probeIgnoredKeys: false }), "chart-archive")).toEqual([
+        // Validation refuses the stack that would install it (an nginx-ingress chart whose flags are not recorded),
+        // so the tier is shown a run whose registration was changed the way a code change to the catalogue would.
+        expect(validateConfig(load("unvendored-chart")).problems.map((p) => p.key)).toEqual(["mara:ingressChartVersion"]);
+        const regs = await baseRun();
+        find(regs, RELEASE_TYPE, "platform-ingress-controller-release").inputs!.version = "2.6.3";
+        expect(of(await checkRun(regs, { probeIgnoredKeys: false }), "chart-archive")).toEqual([
             "release platform-ingress-controller-release (nginx-ingress@2.6.3): no vendored archive test/charts/nginx-ingress-2.6.3.tgz: the chart version the program installs cannot be rendered; vendor it (tools/refresh-charts.ts) or pin a vendored version in contracts/charts.ts",
         ]);
     }, 300_000);
 
     it("controller-flags: an ingress controller image older than the chart's flags (MARA's 2.4.2 with chart 2.6.4)", async () => {
-        const run = await runProgram(load("old-controller-image"));
-        const found = of(await checkRun(run.registrations, { probeIgnoredKeys: false }), "controller-flags");
+        // Validation refuses such an image (and reads MARA's own 2.4.2 pin as 5.5.4): the tier sees it in the values.
+        expect(validateConfig(load("old-controller-image")).problems.map((p) => p.problem)).toEqual([
+            expect.stringContaining("is not an image the chart runs: controller 2.4.1 is outside 5.5.0 to 5.5.x"),
+        ]);
+        const regs = await baseRun();
+        (values(regs, "platform-ingress-controller-release").controller!.image as Record<string, unknown>).tag = "2.4.2";
+        const found = of(await checkRun(regs, { probeIgnoredKeys: false }), "controller-flags");
         expect(found).toHaveLength(1);
         expect(found[0]).toMatch(/^release platform-ingress-controller-release \(nginx-ingress@2\.6\.4\): nginx\/nginx-ingress:2\.4\.2 does not define the flags the chart renders: /);
         expect(found[0]).toContain("-allow-empty-ingress-host");

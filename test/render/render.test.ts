@@ -28,21 +28,10 @@ const INFRA_FIXTURES = fs
 
 /**
  * Defects the tier finds that belong to another issue, by fixture: the findings expected, as `rule subject`.
- * mara-aws is MARA's own example file, which pins MARA's 2022 charts (nginx-ingress 0.15.2 with controller image
- * 2.4.2, cert-manager v1.10.0, kube-prometheus-stack 41.5.0, statsd 0.6.2, postgres-exporter 2.3.5). The program
- * installs those versions with values written for the current charts, and none of them can be rendered here.
- * Issue 13 ("MARA's own legacy pins") decides between replacing them with a warning and refusing them.
+ * Empty: MARA's own example file (mara-aws), which pins MARA's 2022 charts and images, deploys with those pins
+ * read as the versions the platform is tested with (config/legacyPins.ts), so it renders clean too.
  */
-const KNOWN_DEFECTS: Record<string, string[]> = {
-    "mara-aws": [
-        "chart-archive release bank-of-sirius-accountsdbmon (prometheus-postgres-exporter@2.3.5)",
-        "chart-archive release bank-of-sirius-ledgerdbmon (prometheus-postgres-exporter@2.3.5)",
-        "chart-archive release platform-cert-manager-release (cert-manager@v1.10.0)",
-        "chart-archive release platform-ingress-controller-release (nginx-ingress@0.15.2)",
-        "chart-archive release platform-prometheus-release (kube-prometheus-stack@41.5.0)",
-        "chart-archive release platform-prometheus-statsd (prometheus-statsd-exporter@0.6.2)",
-    ],
-};
+const KNOWN_DEFECTS: Record<string, string[]> = {};
 
 const summary = (findings: Finding[]) => findings.map((f) => `${f.rule} ${f.subject}`).sort();
 const report = (findings: Finding[]) => findings.map((f) => `[${f.rule}] ${f.subject}: ${f.message}`).join("\n");

@@ -1,7 +1,7 @@
 /** Helpers that build raw config for tests, from fixture files or inline key maps. */
 import * as fs from "fs";
 import * as path from "path";
-import { applyProjectConfig, parseStackFile, RawConfig, StackFileOptions } from "../../config";
+import { applyProjectConfig, LocalPath, parseStackFile, RawConfig, StackFileOptions } from "../../config";
 
 export const FIXTURES = path.join(__dirname, "..", "fixtures");
 /** The project file whose `config:` defaults the Pulumi CLI merges into every stack's config. */
@@ -23,20 +23,49 @@ export function fixture(name: string, opts: FixtureOptions = {}): RawConfig {
 
 /** Stack file text to raw config, with the project defaults merged in unless `projectDefaults` is false. */
 export function stackFile(text: string, opts: FixtureOptions = {}): RawConfig {
-    const raw = parseStackFile(text, { stack: "dev", ...opts });
+    const raw = parseStackFile(text, { stack: "dev", today: TEST_TODAY, ...opts });
     return opts.projectDefaults === false ? raw : applyProjectConfig(raw, fs.readFileSync(PULUMI_YAML, "utf8"));
 }
+
+/** The fixture kubeconfig (one context, `lab-admin`, of cluster `lab`). */
+export const KUBECONFIG_TEXT = fs.readFileSync(path.join(FIXTURES, "kubeconfig.yaml"), "utf8");
+
+/** Local files a test config sees: paths (holding the fixture kubeconfig) or paths with their text; directories. */
+export interface LocalFiles {
+    files?: string[] | Record<string, string>;
+    directories?: string[];
+}
+
+/** An `inspectPath` that sees only the given files and directories. */
+export function localFiles(l: LocalFiles): (p: string) => LocalPath {
+    const files = Array.isArray(l.files) ? Object.fromEntries(l.files.map((f) => [f, KUBECONFIG_TEXT])) : (l.files ?? {});
+    const dirs = new Set(l.directories ?? []);
+    return (p) => (p in files ? { kind: "file", text: files[p]! } : dirs.has(p) ? { kind: "directory" } : { kind: "missing" });
+}
+
+/** The day tests check configuration for, so date-dependent rules (which versions EKS creates) are stable. */
+export const TEST_DAY = "2026-11-20";
+export const TEST_TODAY = new Date(`${TEST_DAY}T00:00:00Z`);
 
 /** Raw config from an inline key map; `secret` lists keys stored encrypted. */
 export function rawConfig(
     values: Record<string, string>,
-    opts: { secret?: string[]; env?: Record<string, string>; stack?: string; files?: string[] } = {},
+    opts: { secret?: string[]; env?: Record<string, string>; stack?: string; today?: Date; baseDir?: string } & LocalFiles = {},
 ): RawConfig {
-    const files = new Set(opts.files ?? []);
-    return { project: "mara", stack: opts.stack ?? "dev", values, secretKeys: new Set(opts.secret ?? []), env: opts.env ?? {}, fileExists: (p) => files.has(p) };
+    return {
+        project: "mara",
+        stack: opts.stack ?? "dev",
+        values,
+        secretKeys: new Set(opts.secret ?? []),
+        env: opts.env ?? {},
+        // The listed files and directories only, when a test names some; else this machine's file system.
+        inspectPath: opts.files || opts.directories ? localFiles(opts) : undefined,
+        baseDir: opts.baseDir,
+        today: opts.today ?? TEST_TODAY,
+    };
 }
 
 /** Minimal valid AWS config plus overrides. */
-export function aws(overrides: Record<string, string> = {}, opts: { secret?: string[]; env?: Record<string, string>; files?: string[] } = {}): RawConfig {
+export function aws(overrides: Record<string, string> = {}, opts: Parameters<typeof rawConfig>[1] = {}): RawConfig {
     return rawConfig({ "kubernetes:infra_type": "aws", "aws:region": "us-east-1", ...overrides }, opts);
 }

@@ -3,10 +3,11 @@ import * as pulumi from "@pulumi/pulumi";
 import { vi } from "vitest";
 import program from "../../index";
 import type { RawConfig } from "../../config";
+import { TEST_DAY } from "./config";
 import { installMocks, Registration, settle } from "./mocks";
 
 /** Environment variables the program consults; cleared so the host's settings cannot leak into tests. */
-const PROGRAM_ENV = ["AWS_REGION", "AWS_DEFAULT_REGION", "DIGITALOCEAN_TOKEN", "LINODE_TOKEN"];
+const PROGRAM_ENV = ["AWS_REGION", "AWS_DEFAULT_REGION", "DIGITALOCEAN_TOKEN", "LINODE_TOKEN", "MARA_TODAY"];
 
 export interface ProgramRun {
     registrations: Registration[];
@@ -18,8 +19,11 @@ export interface ProgramRun {
 
 /** Runs the program; a thrown error is returned (with what was registered before it), not rethrown. */
 export async function runProgram(raw: RawConfig, opts: { preview?: boolean; engineUrns?: boolean } = {}): Promise<ProgramRun> {
-    const saved = Object.fromEntries(PROGRAM_ENV.map((k) => [k, process.env[k]]));
+    const touched = [...new Set([...PROGRAM_ENV, ...Object.keys(raw.env)])];
+    const saved = Object.fromEntries(touched.map((k) => [k, process.env[k]]));
     PROGRAM_ENV.forEach((k) => delete process.env[k]);
+    // Rules that depend on the day (which Kubernetes versions a cloud creates) are checked for a fixed one.
+    process.env.MARA_TODAY = TEST_DAY;
     Object.entries(raw.env).forEach(([k, v]) => (process.env[k] = v));
     const warnings: string[] = [];
     const warn = vi.spyOn(pulumi.log, "warn").mockImplementation((msg: string) => {
@@ -46,6 +50,6 @@ export async function runProgram(raw: RawConfig, opts: { preview?: boolean; engi
         return { registrations, calls, outputs, warnings, error };
     } finally {
         warn.mockRestore();
-        PROGRAM_ENV.forEach((k) => (saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k])));
+        touched.forEach((k) => (saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k])));
     }
 }

@@ -8,6 +8,8 @@ import { KEYS, KeySpec, parseStackFile, validateConfig } from "../../config";
 import { CONFIGURATION_PAGE, renderConfigReference } from "../../tools/configReference";
 import { renderPulumiYaml } from "../../tools/pulumiYaml";
 import { renderStackExample } from "../../tools/stackExample";
+import { renderRegions, sdkRegions } from "../../tools/regions";
+import { AWS_REGIONS, DIGITALOCEAN_REGIONS } from "../../config/regions.generated";
 
 const ROOT = path.join(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
@@ -21,8 +23,27 @@ describe("generated files", () => {
         expect(read("Pulumi.dev.yaml.example"), "run `npm run gen`").toBe(renderStackExample());
     });
 
+    it("config/regions.generated.ts holds the region enums of the installed provider SDKs", () => {
+        expect(read("config/regions.generated.ts"), "run `npm run gen`").toBe(renderRegions());
+        // The copy is of the SDKs' own lists, not a hand-made one.
+        expect(AWS_REGIONS).toEqual(expect.arrayContaining(["us-east-1", "eu-west-1", "ap-southeast-2"]));
+        expect(DIGITALOCEAN_REGIONS).toEqual(sdkRegions("@pulumi/digitalocean").regions);
+    });
+
     it("the configuration reference in docs/configuration.md is up to date", () => {
         expect(read(CONFIGURATION_PAGE), "run `npm run gen`").toContain(renderConfigReference());
+    });
+
+    it("describes each key by what it takes: no prefix range of one, and the ACME server is not a Helm repository", () => {
+        const reference = renderConfigReference();
+        expect(reference).not.toContain("from /16 to /16");
+        const acme = reference.split("\n").find((l) => l.startsWith("| `mara:acmeServer` |"))!;
+        expect(acme).toContain("an https:// ACME directory URL");
+        expect(acme).not.toMatch(/Helm|oci:\/\//);
+        // And the value types behind the words: an ACME directory is https, a Helm chart source is not.
+        expect(KEYS.acmeServer.type.parse("oci://ghcr.io/x")).toEqual({ ok: false, reason: 'uses the scheme "oci:", and this URL must be https://' });
+        expect(KEYS.acmeServer.type.parse("http://acme.example.com/directory").ok).toBe(false);
+        expect(KEYS.vpcCidr.type.allowed).toBe("a /16 IPv4 CIDR block inside a private range (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16), e.g. 10.100.0.0/16");
     });
 
     it("the reference names every key, its MARA keys and its default", () => {
@@ -39,9 +60,13 @@ describe("generated files", () => {
 describe("Pulumi.yaml", () => {
     const project = parse(read("Pulumi.yaml"));
 
-    it("is a TypeScript nodejs project named mara", () => {
+    it("is a TypeScript nodejs project named mara, loaded by Sucrase's hook rather than Pulumi's ts-node", () => {
         expect(project.name).toBe("mara");
-        expect(project.runtime).toEqual({ name: "nodejs", options: { typescript: true, packagemanager: "npm" } });
+        expect(project.runtime).toEqual({ name: "nodejs", options: { typescript: false, nodeargs: "--require sucrase/register/ts", packagemanager: "npm" } });
+        // The hook nodeargs names must be installed for `pulumi up` (a runtime dependency, not a dev one).
+        const manifest = JSON.parse(read("package.json"));
+        expect(Object.keys(manifest.dependencies)).toContain("sucrase");
+        expect(require.resolve("sucrase/register/ts", { paths: [ROOT] })).toMatch(/node_modules/);
     });
 
     it("disables the default providers of every package whose configuration matters", () => {
@@ -69,7 +94,7 @@ describe("Pulumi.yaml", () => {
         }
     });
 
-    it("runs transpile-only under Pulumi (ts-node reads tsconfig's ts-node section)", () => {
+    it("keeps ts-node transpile-only where it still runs (npm run bench's comparison with Pulumi's default loader)", () => {
         expect(JSON.parse(read("tsconfig.json"))["ts-node"]).toEqual({ transpileOnly: true });
     });
 });

@@ -86,9 +86,15 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
 });
 
 describe("mara:kicSrcUrl (kic:src_url)", () => {
-    it("keeps MARA's git URL and the version it names", () => {
-        const cfg = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginxinc/kubernetes-ingress.git#v2.2.0" })).config!;
-        expect(cfg.kic).toMatchObject({ source: "https://github.com/nginxinc/kubernetes-ingress.git#v2.2.0", version: "2.2.0" });
+    it("keeps MARA's git URL and the version it names, and refuses a release the pinned chart cannot run", () => {
+        const cfg = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginxinc/kubernetes-ingress.git#v5.5.3" })).config!;
+        expect(cfg.kic).toMatchObject({ source: "https://github.com/nginxinc/kubernetes-ingress.git#v5.5.3", version: "5.5.3" });
+        // MARA's example names v2.2.0, which lacks flags nginx-ingress 2.6.4 renders: the build would crash-loop.
+        expect(only({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginxinc/kubernetes-ingress.git#v2.2.0" })).toMatchObject({
+            key: "kic:src_url",
+            problem: expect.stringMatching(/^builds a controller that does not run with the chart: controller 2\.2\.0 is outside 5\.5\.0 to 5\.5\.x/),
+            fix: "build the v5.5.4 release: pulumi config set kic:src_url 'https://github.com/nginxinc/kubernetes-ingress.git#v5.5.4'",
+        });
     });
 
     it("splits file://…#ref into the directory and the version, and makes the directory absolute", () => {

@@ -5,7 +5,6 @@
  * a component that the list does not know.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -73,10 +72,10 @@ describe("a stack's pins", () => {
     it("follow its overrides, MARA's keys included", () => {
         const cfg = valid(
             aws({
-                "kic-helm:chart_version": "2.7.0",
+                "prometheus:chart_version": "88.6.0",
                 "mara:prometheusHelmRepoUrl": "https://mirror.example.com/prometheus",
                 "mara:certManagerHelmRepoUrl": "oci://registry.example.com/charts",
-                "kic:image_name": "registry.example.com:5000/nginx/nginx-ingress:5.6.0-ubi",
+                "kic:image_name": "registry.example.com:5000/nginx/nginx-ingress:5.5.3-ubi",
                 "mara:siriusImageRegistry": "mirror.example.com/bos",
                 "mara:siriusImageTag": "v1.2.0",
                 "mara:logstoreVersion": "8.19.3",
@@ -84,12 +83,12 @@ describe("a stack's pins", () => {
         );
         const pins = pinsOf(stackPinSettings(cfg));
         const pin = (name: string) => pins.find((p) => p.name === name)!;
-        expect(pin("nginx-ingress").pinned).toBe("2.7.0");
+        expect(pin("kube-prometheus-stack").pinned).toBe("88.6.0");
         expect(pin("kube-prometheus-stack").source).toMatchObject({ type: "helm-index", repositoryUrl: "https://mirror.example.com/prometheus" });
         // The statsd chart shares the key of MARA's section only through MARA's key; the canonical key is per chart.
         expect(pin("prometheus-statsd-exporter").source).toMatchObject({ repositoryUrl: CHARTS.statsd.repositoryUrl });
         expect(pin("cert-manager").source).toEqual({ type: "oci-chart", repositoryUrl: "oci://registry.example.com/charts", chart: "cert-manager" });
-        expect(pin("registry.example.com:5000/nginx/nginx-ingress")).toMatchObject({ pinned: "5.6.0-ubi", source: { registry: "registry.example.com:5000" } });
+        expect(pin("registry.example.com:5000/nginx/nginx-ingress")).toMatchObject({ pinned: "5.5.3-ubi", source: { registry: "registry.example.com:5000" } });
         expect(pin("mirror.example.com/bos/bos-frontend")).toMatchObject({ pinned: "v1.2.0", setBy: "mara:siriusImageTag" });
         expect(pin("docker.elastic.co/kibana/kibana").pinned).toBe("8.19.3");
     });
@@ -98,12 +97,10 @@ describe("a stack's pins", () => {
         const digest = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageName": `nginx/nginx-ingress@sha256:${"a".repeat(64)}` }))));
         expect(digest.find((p) => p.name === "nginx/nginx-ingress")?.source).toEqual({ type: "none", reason: "pinned by digest; digests have no newer versions" });
 
-        // A real checkout: validation looks for its build/Dockerfile.
-        const checkout = fs.mkdtempSync(path.join(os.tmpdir(), "mara-kic-"));
-        fs.mkdirSync(path.join(checkout, "build"));
-        fs.writeFileSync(path.join(checkout, "build", "Dockerfile"), "FROM scratch\n");
-        const source = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageOrigin": "source", "mara:kicSrcUrl": checkout }))));
-        fs.rmSync(checkout, { recursive: true, force: true });
+        // A checkout, as validation sees it: a directory with build/Dockerfile.
+        const checkout = "/src/kubernetes-ingress";
+        const files = { directories: [checkout], files: { [`${checkout}/build/Dockerfile`]: "FROM scratch\n" } };
+        const source = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageOrigin": "source", "mara:kicSrcUrl": checkout }, files))));
         const kic = source.find((p) => p.kind === "image" && p.usedBy === "NGINX Ingress Controller")!;
         expect(kic).toMatchObject({ pinned: checkout, setBy: "mara:kicSrcUrl", source: { type: "none" } });
     });

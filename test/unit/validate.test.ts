@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ConfigProblem, formatProblem, validateConfig } from "../../config";
+import { AWS_REGIONS, AWS_REGIONS_SOURCE } from "../../config/regions.generated";
 import { aws, fixture, rawConfig } from "../support/config";
 
 /** Problems of a config as the one-line messages users see. */
 const problems = (values: Record<string, string>) => validateConfig(aws(values)).problems.map(formatProblem);
-const only = (values: Record<string, string>): ConfigProblem => {
-    const found = validateConfig(aws(values)).problems;
+const only = (values: Record<string, string>, opts: Parameters<typeof aws>[1] = {}): ConfigProblem => {
+    const found = validateConfig(aws(values, opts)).problems;
     expect(found, found.map(formatProblem).join("\n")).toHaveLength(1);
     return found[0]!;
 };
@@ -34,7 +35,7 @@ describe("infrastructure type", () => {
         ["kubeconfig", "kubeconfig"],
     ])("accepts %s case-insensitively as %s", (written, type) => {
         const values: Record<string, string> = { "kubernetes:infra_type": written, "aws:region": "us-east-1", "kic-helm:fqdn": "mara.example.com" };
-        if (type === "linode") Object.assign(values, { "linode:region": "us-central", "linode:k8s_version": "1.34" });
+        if (type === "linode") Object.assign(values, { "linode:region": "us-central", "linode:k8s_version": "1.35" });
         if (type === "kubeconfig") values["kubernetes:kubeconfig"] = "/home/me/.kube/config";
         const result = validateConfig(rawConfig(values, { files: ["/home/me/.kube/config"] }));
         expect(result.problems.map(formatProblem)).toEqual([]);
@@ -127,14 +128,18 @@ describe("availability zones", () => {
 describe("region", () => {
     it("is required for AWS, from config or environment", () => {
         expect(validateConfig(rawConfig({ "kubernetes:infra_type": "aws" })).problems.map(formatProblem)).toEqual([
-            "aws:region: is not set. Allowed: an AWS region such as us-east-1. Fix: pulumi config set aws:region us-east-1 (or export AWS_REGION)",
+            `aws:region: is not set. Allowed: an AWS region such as us-east-1 (the ${AWS_REGIONS.length} that ${AWS_REGIONS_SOURCE} lists). Fix: pulumi config set aws:region us-east-1 (or export AWS_REGION)`,
         ]);
         const fromEnv = validateConfig(rawConfig({ "kubernetes:infra_type": "aws" }, { env: { AWS_DEFAULT_REGION: "eu-west-1" } }));
         expect(fromEnv.config?.infra).toMatchObject({ type: "aws", region: "eu-west-1" });
     });
 
-    it("rejects a malformed region", () => {
-        expect(only({ "aws:region": "us_east_1" })).toMatchObject({ key: "aws:region", problem: "has the wrong form" });
+    it("rejects a region the AWS SDK does not list, suggesting the nearest", () => {
+        expect(only({ "aws:region": "us_east_1" })).toMatchObject({ key: "aws:region", problem: "is not an AWS region; did you mean us-east-1?" });
+        expect(only({ "aws:region": "us-east-7" })).toMatchObject({ key: "aws:region", problem: "is not an AWS region; did you mean us-east-1?" });
+        expect(only({ "aws:region": "moon-base-1" }).problem).toBe("is not an AWS region");
+        // Regions the SDK lists, including the newest and the partitions' own.
+        for (const region of ["eusc-de-east-1", "mx-central-1", "us-gov-west-1", "cn-north-1"]) expect(problems({ "aws:region": region }), region).toEqual([]);
     });
 });
 
@@ -189,10 +194,10 @@ describe("image names and enums", () => {
     });
 
     it.each([
-        "nginx/nginx-ingress:2.4.2",
-        "docker.io/nginx/nginx-ingress:2.4.2-alpine",
-        "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:2.4.2-ot",
-        "localhost:5000/kic:dev",
+        "nginx/nginx-ingress:5.5.4",
+        "docker.io/nginx/nginx-ingress:5.5.0-alpine",
+        "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4-ubi",
+        "localhost:5000/kic:5.5.4",
         `nginx/nginx-ingress@sha256:${"a".repeat(64)}`,
     ])("accepts kic:image_name %s", (image) => {
         // NGINX's private registry needs the JWT (kicSettings.test.ts).
@@ -211,8 +216,8 @@ describe("image names and enums", () => {
     });
 
     it("composes MARA's existing-cluster image keys into the image name", () => {
-        expect(validateConfig(aws({ "kic-helm:nginx_repository": "nginx/nginx-ingress", "kic-helm:nginx_tag": "5.4.0" })).config?.kic.imageName).toBe(
-            "nginx/nginx-ingress:5.4.0",
+        expect(validateConfig(aws({ "kic-helm:nginx_repository": "nginx/nginx-ingress", "kic-helm:nginx_tag": "5.5.1" })).config?.kic.imageName).toBe(
+            "nginx/nginx-ingress:5.5.1",
         );
     });
 });
@@ -267,7 +272,7 @@ describe("MARA keys and canonical keys", () => {
 
     it("rejects unknown keys in the mara namespace with a suggestion", () => {
         expect(formatProblem(only({ "mara:eksMinSzie": "3" }))).toBe(
-            'mara:eksMinSzie = "3": is not a setting this program knows. Allowed: the keys listed in docs/configuration.md and Pulumi.yaml. Fix: did you mean mara:eksMinSize? Remove it with: pulumi config rm mara:eksMinSzie',
+            "mara:eksMinSzie: is not a setting this program knows. Allowed: the keys listed in docs/configuration.md and Pulumi.yaml. Fix: did you mean mara:eksMinSize? Remove it with: pulumi config rm mara:eksMinSzie",
         );
     });
 
@@ -287,27 +292,36 @@ describe("MARA keys and canonical keys", () => {
         expect(validateConfig(aws({ "logstore:chart_version": "19.4.4" })).config?.logstore.chart.version).toBe("3.5.0");
     });
 
-    it("warns about chart pins older than the tested version", () => {
+    it("reads MARA's own chart pin as the tested version, with a warning naming the key to delete", () => {
         const result = validateConfig(aws({ "certmgr:chart_version": "v1.10.0" }));
-        expect(result.config?.certManager.chart.version).toBe("v1.10.0");
+        expect(result.config?.certManager.chart.version).toBe("v1.21.1");
         expect(result.warnings).toEqual([
-            "certmgr:chart_version = v1.10.0 pins an older cert-manager chart than the v1.21.1 this platform is written and tested for; its values may not apply. Remove the key to use v1.21.1.",
+            "certmgr:chart_version = v1.10.0 is MARA's 2022 pin of the cert-manager chart, which cannot be deployed today; v1.21.1 is used instead (this platform's default). Delete the key to silence this warning: pulumi config rm certmgr:chart_version",
         ]);
     });
 
     it("warns that a chart pinned to another version than the program's gets its crds/ CRDs installed once, never upgraded", () => {
         const crds = (v: string) => `: the program applies and upgrades the CRDs of kube-prometheus-stack's crds/ directory for 88.5.3 only, so for ${v} Helm installs them once and never upgrades them. Remove the key to use 88.5.3.`;
-        // Newer, older (with the older-chart warning too), and the pinned version itself (nothing).
-        expect(validateConfig(aws({ "mara:prometheusChartVersion": "88.6.0" })).warnings).toEqual([`mara:prometheusChartVersion = 88.6.0${crds("88.6.0")}`]);
+        const crdWarnings = (w: readonly string[]) => w.filter((x) => x.includes("crds/ directory"));
+        // Newer (with the newer-chart warning too), older (an error, and the CRD warning), and the pinned version itself (nothing).
+        expect(crdWarnings(validateConfig(aws({ "mara:prometheusChartVersion": "88.6.0" })).warnings)).toEqual([`mara:prometheusChartVersion = 88.6.0${crds("88.6.0")}`]);
         expect(validateConfig(aws({ "prometheus:chart_version": "88.5.2" })).warnings).toContain(`prometheus:chart_version = 88.5.2${crds("88.5.2")}`);
         expect(validateConfig(aws({ "mara:prometheusChartVersion": "88.5.3" })).warnings).toEqual([]);
         // A chart whose CRDs are templates (Helm upgrades them itself) draws no such warning.
-        expect(validateConfig(aws({ "mara:otelOperatorChartVersion": "0.123.0" })).warnings).toEqual([]);
+        expect(crdWarnings(validateConfig(aws({ "mara:otelOperatorChartVersion": "0.123.0" })).warnings)).toEqual([]);
     });
 
-    it("warns that EKS no longer offers MARA's default Kubernetes version", () => {
-        expect(validateConfig(aws({ "eks:k8s_version": "1.21" })).warnings).toContain(
-            "eks:k8s_version = 1.21: EKS no longer creates clusters older than 1.32, so `pulumi up` would fail. Set eks:k8s_version to 1.35 or remove it to use the default.",
+    it("refuses a chart version older than the tested one that is not MARA's pin", () => {
+        expect(formatProblem(only({ "certmgr:chart_version": "v1.14.0" }))).toBe(
+            'certmgr:chart_version = "v1.14.0": is older than the cert-manager chart v1.21.1 the platform\'s values are written and tested for; older charts lack values it sets, so `pulumi up` would fail or install something other than what validation checked. Allowed: v1.21.1, or a newer release of the chart. Fix: pulumi config rm certmgr:chart_version (to install v1.21.1)',
+        );
+    });
+
+    it("reads MARA's EKS 1.21 as the default version, with a warning", () => {
+        const result = validateConfig(aws({ "eks:k8s_version": "1.21" }));
+        expect(result.config?.infra).toMatchObject({ eks: { version: "1.35" } });
+        expect(result.warnings).toContain(
+            "eks:k8s_version = 1.21 is MARA's 2022 pin of the EKS Kubernetes version, which cannot be deployed today; 1.35 is used instead (this platform's default). Delete the key to silence this warning: pulumi config rm eks:k8s_version",
         );
     });
 });

@@ -2,6 +2,7 @@
 import * as os from "os";
 import { main } from "../../../cli/mara";
 import type { CliIo } from "../../../cli/io";
+import { TEST_DAY } from "../../support/config";
 import type { Choice, Prompter, Validate } from "../../../cli/prompts";
 
 /** A question the scripted prompter was asked. */
@@ -88,7 +89,8 @@ export async function runMara(argv: string[], o: RunOptions = {}): Promise<Run> 
         stderr: { write: (s: string) => (stderr += s) },
         stdin: o.stdin,
         prompter: o.prompter ?? noTerminal,
-        env: o.env ?? { HOME: os.tmpdir(), PATH: process.env.PATH },
+        // Rules that depend on the day are checked for a fixed one, unless the test names another.
+        env: { MARA_TODAY: TEST_DAY, ...(o.env ?? { HOME: os.tmpdir(), PATH: process.env.PATH }) },
         cwd: o.cwd ?? process.cwd(),
         projectDir: o.projectDir ?? process.cwd(),
         colour: false,

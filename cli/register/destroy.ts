@@ -1,7 +1,7 @@
 /** `mara destroy` (alias `down`, as in MARA's runner): remove every resource of the stack. */
 import type { Command } from "commander";
 import type { CommandContext } from "../command";
-import { registerOperation } from "../operation";
+import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */
 export function register(program: Command, ctx: CommandContext): void {

@@ -1,7 +1,7 @@
 /** `mara refresh`: bring the stack's state in line with what exists in the cloud. */
 import type { Command } from "commander";
 import type { CommandContext } from "../command";
-import { registerOperation } from "../operation";
+import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */
 export function register(program: Command, ctx: CommandContext): void {

@@ -1,7 +1,7 @@
 /** `mara up`: deploy the stack (preview, confirm, update), with pre-flight checks and the provider lock. */
 import type { Command } from "commander";
 import type { CommandContext } from "../command";
-import { registerOperation } from "../operation";
+import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */
 export function register(program: Command, ctx: CommandContext): void {

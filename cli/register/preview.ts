@@ -1,7 +1,7 @@
 /** `mara preview`: what an update would change, from the real stack state (needs the CLI and credentials). */
 import type { Command } from "commander";
 import type { CommandContext } from "../command";
-import { registerOperation } from "../operation";
+import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */
 export function register(program: Command, ctx: CommandContext): void {

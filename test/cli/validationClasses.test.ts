@@ -1,0 +1,302 @@
+/**
+ * Validation's yes means deployable. Every class of value the program hands to Kubernetes, Helm or a cloud is
+ * checked before any resource is registered, with the rule that system applies; each class has stack files that
+ * pass and stack files that fail, and each is run three ways, which must agree:
+ *
+ * - `mara validate -c <file>` and `mara plan -c <file>` in-process, run from a directory that is not the project
+ *   (relative paths resolve against the project directory, where `pulumi` runs the program);
+ * - the program itself, under mocks, with the configuration as the Pulumi CLI delivers it (Pulumi.yaml defaults
+ *   merged in) and the working directory the CLI gives it (the project directory).
+ *
+ * Rules that depend on the day (which Kubernetes versions a cloud still creates) are checked for TEST_DAY, or
+ * for the day a case names in MARA_TODAY.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { stringify } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError } from "../../config";
+import { FIXTURES, KUBECONFIG_TEXT, PULUMI_YAML, stackFile, TEST_DAY } from "../support/config";
+import { runProgram } from "../support/program";
+import { runMara } from "./support/io";
+
+/** One stack file and the verdict all three runs must reach. */
+interface Case {
+    readonly name: string;
+    /** Config keys and values (objects become `secure:` values and YAML lists as written). */
+    readonly config: Record<string, unknown>;
+    /** Other top-level keys of the stack file (encryptionsalt). */
+    readonly file?: Record<string, unknown>;
+    readonly env?: Record<string, string>;
+    /** Decrypted values the Pulumi CLI would hand the program for `secure:` keys. */
+    readonly secrets?: Record<string, string>;
+    /** A problem's text every run prints; or a valid stack, optionally with a warning every run prints. */
+    readonly expect: { readonly problem: string } | { readonly valid: true; readonly warning?: string };
+    /** Why the program is not run: the Pulumi CLI stops before starting it (it cannot decrypt the value). */
+    readonly cliStops?: string;
+    /** Run `mara plan` on this valid stack too (each costs a whole offline program run). */
+    readonly plan?: boolean;
+}
+
+const AWS = { "kubernetes:infra_type": "AWS", "aws:region": "us-east-1" };
+const KUBECONFIG = { "kubernetes:infra_type": "kubeconfig", "kubernetes:kubeconfig": "./kube/good.yaml", "kic-helm:fqdn": "mara.lab.example.org" };
+const LKE = { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.35", "kic-helm:fqdn": "mara.example.net" };
+const DO = { "kubernetes:infra_type": "DO", "kic-helm:fqdn": "mara.example.com" };
+const label63 = "a".repeat(63);
+const NONCE = "AAECAwQFBgcICQoL";
+const CIPHER = "AAECAwQFBgcICQoLDA0ODxAREhM=";
+
+/** The classes of the issue, each with passing and failing stack files. */
+const CLASSES: Record<string, Case[]> = {
+    "host names and DNS": [
+        { name: "an IP address as the host", config: { ...DO, "kic-helm:fqdn": "203.0.113.7" }, expect: { problem: 'kic-helm:fqdn = "203.0.113.7": is an IP address, and an Ingress host or certificate name must be a DNS name' } },
+        { name: "a label of 64 characters", config: { ...AWS, "mara:siriusHostname": `${"a".repeat(64)}.example.com` }, expect: { problem: "has a label of 64 characters" } },
+        { name: "a name of 254 characters", config: { ...AWS, "mara:siriusHostname": `${label63}.${label63}.${label63}.${"a".repeat(58)}.com` }, expect: { problem: "is 254 characters long (a DNS name has at most 253)" } },
+        { name: "an underscore", config: { ...DO, "kic-helm:fqdn": "mara_bank.example.com" }, expect: { problem: 'kic-helm:fqdn = "mara_bank.example.com": is not a valid domain name: it has a label "mara_bank"' } },
+        { name: "a DigitalOcean record without a host in a domain", config: { ...DO, "kic-helm:fqdn": "example.com" }, expect: { problem: 'kic-helm:fqdn = "example.com": has no host part' } },
+        {
+            name: "an ACME certificate for a special-use domain",
+            config: { ...AWS, "sirius:cert_type": "http01", "sirius:cert_email": "ops@example.com", "kic-helm:fqdn": "bank.example.test" },
+            expect: { problem: 'kic-helm:fqdn = "bank.example.test": is under .test, a special-use domain for which the ACME issuer (Let\'s Encrypt) issues no certificate' },
+        },
+        { name: "a 63-character label in a 253-character name", config: { ...AWS, "mara:siriusHostname": `${label63}.${label63}.${label63}.${"a".repeat(57)}.com` }, expect: { valid: true } },
+    ],
+    paths: [
+        { name: "the node's root as the log path", config: { ...AWS, "mara:containerLogPath": "/" }, expect: { problem: 'mara:containerLogPath = "/": is the node\'s root directory, which must never be mounted into a pod' } },
+        { name: "a system directory", config: { ...AWS, "mara:containerLogPath": "/etc" }, expect: { problem: "is a system directory of the node" } },
+        { name: "'..' in a host path", config: { ...AWS, "mara:containerLogPath": "/var/log/../../etc" }, expect: { problem: "contains '.' or '..' segments" } },
+        { name: "a relative host path", config: { ...AWS, "mara:containerLogPath": "var/log/containers" }, expect: { problem: 'mara:containerLogPath = "var/log/containers": is not an absolute path' } },
+        { name: "a host path below /var/log", config: { ...AWS, "mara:containerLogPath": "/var/log/k3s-containers" }, expect: { valid: true } },
+        {
+            name: "a source checkout under ~ that is not there",
+            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "~/nowhere/kubernetes-ingress#v5.5.4" },
+            expect: { problem: "kic:src_url = \"~/nowhere/kubernetes-ingress#v5.5.4\": names <home>/nowhere/kubernetes-ingress, which does not exist on this machine" },
+        },
+        {
+            name: "a file:// checkout with its #ref, and ~ expanded",
+            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "file://<home>/kic#v5.5.4", "mara:kicMakeTarget": "alpine-image" },
+            expect: { valid: true },
+        },
+    ],
+    "quantities and sizes": [
+        { name: "a zero volume", config: { ...AWS, "mara:logstoreStorageSize": "0Gi" }, expect: { problem: 'mara:logstoreStorageSize = "0Gi": has the wrong form. Allowed: a positive volume size in Mi, Gi or Ti, such as 10Gi' } },
+        { name: "a size without a unit", config: { ...AWS, "mara:prometheusStorageSize": "10" }, expect: { problem: "a positive volume size in Mi, Gi or Ti" } },
+        { name: "more EKS nodes than a managed node group holds", config: { ...AWS, "eks:max_size": "451" }, expect: { problem: 'eks:max_size = "451": is above the maximum of 450' } },
+        { name: "no ingress controller", config: { ...AWS, "mara:ingressReplicas": "0" }, expect: { problem: 'mara:ingressReplicas = "0": is below the minimum of 1' } },
+        { name: "a fraction of a Gi and the node group's maximum", config: { ...AWS, "mara:siriusDbStorageSize": "0.5Gi", "eks:max_size": "450" }, expect: { valid: true } },
+    ],
+    namespaces: [
+        { name: "the platform's Prometheus namespace", config: { ...AWS, "mara:siriusNamespace": "prometheus" }, expect: { problem: 'mara:siriusNamespace = "prometheus": is the namespace of the platform\'s Prometheus and Grafana' } },
+        { name: "cert-manager's namespace", config: { ...AWS, "mara:siriusNamespace": "cert-manager" }, expect: { problem: "is the namespace of the platform's cert-manager" } },
+        { name: "kube-system", config: { ...AWS, "mara:siriusNamespace": "kube-system" }, expect: { problem: 'mara:siriusNamespace = "kube-system": is a namespace Kubernetes owns' } },
+        { name: "default", config: { ...AWS, "mara:siriusNamespace": "default" }, expect: { problem: 'mara:siriusNamespace = "default": is a namespace Kubernetes owns' } },
+        { name: "a kube- name", config: { ...AWS, "mara:siriusNamespace": "kube-bank" }, expect: { problem: "is a namespace Kubernetes owns" } },
+        { name: "a name like the platform's", config: { ...AWS, "mara:siriusNamespace": "prometheus-bank" }, expect: { valid: true } },
+    ],
+    "versions and regions": [
+        { name: "EKS 1.30, whose extended support ended", config: { ...AWS, "mara:eksVersion": "1.30" }, expect: { problem: 'mara:eksVersion = "1.30": is a version EKS no longer creates clusters at: its extended support ended on 2026-07-23' } },
+        { name: "EKS 1.28, older than the calendar", config: { ...AWS, "eks:k8s_version": "1.28" }, expect: { problem: 'eks:k8s_version = "1.28": is a version EKS no longer creates clusters at' } },
+        { name: "EKS 1.36, newer than any EKS release", config: { ...AWS, "mara:eksVersion": "1.36" }, expect: { problem: 'mara:eksVersion = "1.36": is not a version in the EKS release calendar this program knows (newest: 1.35)' } },
+        { name: "EKS 1.31 on the last day of its extended support", config: { ...AWS, "mara:eksVersion": "1.31" }, env: { MARA_TODAY: "2026-11-25" }, expect: { valid: true, warning: "mara:eksVersion = 1.31: EKS keeps 1.31 in extended support until 2026-11-26" }, plan: true },
+        { name: "EKS 1.31 the day its extended support ends", config: { ...AWS, "mara:eksVersion": "1.31" }, env: { MARA_TODAY: "2026-11-26" }, expect: { problem: "its extended support ended on 2026-11-26" } },
+        { name: "LKE 1.34, past its upstream end of life", config: { ...LKE, "linode:k8s_version": "1.34" }, expect: { problem: 'linode:k8s_version = "1.34": is a version LKE no longer creates: Kubernetes 1.34 reached its upstream end of life on 2026-10-27' } },
+        { name: "LKE 1.38, not released", config: { ...LKE, "linode:k8s_version": "1.38" }, expect: { problem: "names Kubernetes 1.38, newer than any release this program knows (newest: 1.37), so LKE cannot create it" } },
+        { name: "a DOKS slug of an unreleased version", config: { ...DO, "docean:k8s_version": "1.40.1-do.0" }, expect: { problem: "names Kubernetes 1.40, newer than any release this program knows" } },
+        { name: "an AWS region the SDK does not list", config: { ...AWS, "aws:region": "us-east-7" }, expect: { problem: 'aws:region = "us-east-7": is not an AWS region; did you mean us-east-1?' } },
+        { name: "a DigitalOcean region the SDK does not list", config: { ...DO, "docean:region": "nyc4" }, expect: { problem: 'docean:region = "nyc4": is not a DigitalOcean region; did you mean nyc1?' } },
+        { name: "LKE 1.35 and a DOKS region the SDK lists", config: { ...LKE }, expect: { valid: true }, plan: true },
+        { name: "DOKS 1.35 in syd1", config: { ...DO, "docean:k8s_version": "1.35.1-do.0", "docean:region": "syd1" }, expect: { valid: true } },
+    ],
+    "network ranges": [
+        { name: "a public range", config: { ...AWS, "mara:vpcCidr": "8.8.0.0/16" }, expect: { problem: 'mara:vpcCidr = "8.8.0.0/16": is not a private range (RFC 1918), so it is not an address space a VPC should use' } },
+        { name: "172.32.0.0/16, just past 172.16.0.0/12", config: { ...AWS, "mara:vpcCidr": "172.32.0.0/16" }, expect: { problem: "is not a private range (RFC 1918)" } },
+        { name: "a multicast range", config: { ...AWS, "mara:vpcCidr": "224.1.0.0/16" }, expect: { problem: "is not a private range (RFC 1918)" } },
+        { name: "a /17", config: { ...AWS, "mara:vpcCidr": "10.0.0.0/17" }, expect: { problem: 'has prefix /17. Allowed: a /16 IPv4 CIDR block inside a private range' } },
+        { name: "172.31.0.0/16, the last /16 of 172.16.0.0/12", config: { ...AWS, "mara:vpcCidr": "172.31.0.0/16" }, expect: { valid: true } },
+    ],
+    "image and chart compatibility": [
+        { name: "a controller older than the chart's flags", config: { ...AWS, "kic:image_name": "nginx/nginx-ingress:5.4.1" }, expect: { problem: 'kic:image_name = "nginx/nginx-ingress:5.4.1": is not an image the chart runs: controller 5.4.1 is outside 5.5.0 to 5.5.x' } },
+        { name: "a controller newer than the chart's line", config: { ...AWS, "mara:kicImageName": "nginx/nginx-ingress:5.6.0" }, expect: { problem: "controller 5.6.0 is outside 5.5.0 to 5.5.x" } },
+        { name: "a moving tag", config: { ...AWS, "kic:image_name": "nginx/nginx-ingress:latest" }, expect: { problem: 'image tag "latest" is not a controller version' } },
+        { name: "MARA's tag key with an old controller", config: { ...KUBECONFIG, "kic-helm:nginx_repository": "nginx/nginx-ingress", "kic-helm:nginx_tag": "3.7.2" }, expect: { problem: 'kic-helm:nginx_tag = "3.7.2": is not an image the chart runs' } },
+        { name: "an nginx-ingress chart without recorded flags", config: { ...AWS, "kic-helm:chart_version": "2.7.0" }, expect: { problem: 'kic-helm:chart_version = "2.7.0": is an nginx-ingress chart version whose controller flags this program has not recorded' } },
+        { name: "a chart older than the one tested", config: { ...AWS, "certmgr:chart_version": "v1.14.0" }, expect: { problem: 'certmgr:chart_version = "v1.14.0": is older than the cert-manager chart v1.21.1' } },
+        { name: "the oldest controller the chart runs, and a newer chart with a warning", config: { ...AWS, "kic:image_name": "nginx/nginx-ingress:5.5.0", "prometheus:chart_version": "88.6.0" }, expect: { valid: true, warning: "prometheus:chart_version = 88.6.0 pins a newer kube-prometheus-stack chart" } },
+    ],
+    "kubeconfig paths and contents": [
+        { name: "a directory", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube" }, expect: { problem: 'kubernetes:kubeconfig = "./kube": names a directory (resolved to <project>/kube), not a kubeconfig file' } },
+        { name: "an empty file", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube/empty.yaml" }, expect: { problem: 'kubernetes:kubeconfig = "./kube/empty.yaml": names a file that is empty' } },
+        { name: "a file that is not a kubeconfig", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./Pulumi.yaml" }, expect: { problem: 'kubernetes:kubeconfig = "./Pulumi.yaml": names a file that is not a kubeconfig: it defines no contexts' } },
+        { name: "a context the kubeconfig does not have", config: { ...KUBECONFIG, "kubernetes:context_name": "prod-admin" }, expect: { problem: 'kubernetes:context_name = "prod-admin": is not a context of <project>/kube/good.yaml. Allowed: a context the kubeconfig defines: lab-admin' } },
+        { name: "no current-context and no context set", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube/no-current.yaml" }, expect: { problem: "names a kubeconfig with no current-context, and mara:kubeContext is not set" } },
+        { name: "a missing file", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "/nowhere/kubeconfig" }, expect: { problem: 'kubernetes:kubeconfig = "/nowhere/kubeconfig": names a file that does not exist' } },
+        {
+            name: "a file next to the shell, not in the project",
+            config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./only-in-shell-dir.yaml" },
+            expect: { problem: 'kubernetes:kubeconfig = "./only-in-shell-dir.yaml": names a file that does not exist (resolved to <project>/only-in-shell-dir.yaml)' },
+        },
+        { name: "an inline kubeconfig without the context asked for", config: { ...KUBECONFIG, "kubernetes:kubeconfig": KUBECONFIG_TEXT, "kubernetes:context_name": "prod-admin" }, expect: { problem: "kubernetes:context_name = \"prod-admin\": is not a context of the inline kubeconfig. Allowed: a context the kubeconfig defines. Fix: pulumi config set kubernetes:context_name <context>" } },
+        { name: "a path relative to the project, its context chosen", config: { ...KUBECONFIG, "kubernetes:context_name": "lab-admin" }, expect: { valid: true }, plan: true },
+        { name: "~ expanded to the home directory", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "~/.kube/config" }, expect: { valid: true } },
+    ],
+    "secure: values": [
+        {
+            name: "passphrase ciphertext that is not v1:<nonce>:<ciphertext>",
+            file: { encryptionsalt: `v1:${NONCE}:v1:AAAA:BBBB` },
+            config: { ...AWS, "mara:grafanaAdminPassword": { secure: "hunter2-typed-by-hand" } },
+            expect: { problem: "mara:grafanaAdminPassword: has a `secure:` value that is not passphrase ciphertext" },
+            cliStops: "pulumi cannot decrypt the value and stops before the program starts",
+        },
+        {
+            name: "a nonce of the wrong size",
+            file: { encryptionsalt: `v1:${NONCE}:v1:AAAA:BBBB` },
+            config: { ...AWS, "mara:grafanaAdminPassword": { secure: `v1:AAAA:${CIPHER}` } },
+            expect: { problem: "whose nonce is not 12 bytes of base64" },
+            cliStops: "pulumi cannot decrypt the value and stops before the program starts",
+        },
+        {
+            name: "service ciphertext that is not base64",
+            config: { ...AWS, "mara:grafanaAdminPassword": { secure: "not base64!" } },
+            expect: { problem: "has a `secure:` value that is not base64 ciphertext of the stack's secrets provider" },
+            cliStops: "pulumi cannot decrypt the value and stops before the program starts",
+        },
+        {
+            name: "secure: on a key that is not a secret",
+            config: { ...AWS, "mara:eksInstanceType": { secure: CIPHER } },
+            secrets: { "mara:eksInstanceType": "m6i.large" },
+            expect: { problem: "mara:eksInstanceType: is stored encrypted (secure:), but it is not a secret setting" },
+        },
+        {
+            name: "passphrase ciphertext as pulumi config set --secret writes it",
+            file: { encryptionsalt: `v1:${NONCE}:v1:AAAA:BBBB` },
+            config: { ...AWS, "mara:grafanaAdminPassword": { secure: `v1:${NONCE}:${CIPHER}` } },
+            secrets: { "mara:grafanaAdminPassword": "s3cret-grafana" },
+            expect: { valid: true },
+        },
+    ],
+};
+
+let project: string;
+let shell: string;
+let stacks: string;
+let home: string;
+const made: string[] = [];
+const tmp = (prefix: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    made.push(dir);
+    return dir;
+};
+const at = (text: string) => text.replaceAll("<project>", project).replaceAll("<home>", home);
+const resolveAll = (v: unknown): unknown => (typeof v === "string" ? at(v) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveAll(x)])) : v);
+const textOf = (c: Case) => stringify({ ...(c.file ?? {}), config: resolveAll(c.config) });
+
+beforeAll(() => {
+    // The project: Pulumi.yaml, kubeconfigs and a source checkout. The shell runs from elsewhere, where a
+    // kubeconfig of the same relative name must not be found.
+    project = tmp("mara-project-");
+    shell = tmp("mara-shell-");
+    stacks = tmp("mara-stacks-");
+    home = tmp("mara-home-");
+    fs.copyFileSync(PULUMI_YAML, path.join(project, "Pulumi.yaml"));
+    fs.mkdirSync(path.join(project, "kube"));
+    fs.writeFileSync(path.join(project, "kube", "good.yaml"), KUBECONFIG_TEXT);
+    fs.writeFileSync(path.join(project, "kube", "empty.yaml"), "\n");
+    fs.writeFileSync(path.join(project, "kube", "no-current.yaml"), KUBECONFIG_TEXT.replace(/^current-context:.*$/m, ""));
+    fs.writeFileSync(path.join(shell, "only-in-shell-dir.yaml"), KUBECONFIG_TEXT);
+    fs.mkdirSync(path.join(home, ".kube"));
+    fs.writeFileSync(path.join(home, ".kube", "config"), KUBECONFIG_TEXT);
+    fs.mkdirSync(path.join(home, "kic", "build"), { recursive: true });
+    fs.writeFileSync(path.join(home, "kic", "build", "Dockerfile"), "FROM scratch\n");
+});
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+async function cli(command: "validate" | "plan", c: Case, file: string) {
+    return runMara([command, "-c", file], { cwd: shell, projectDir: project, env: { HOME: home, PATH: process.env.PATH, MARA_TODAY: TEST_DAY, ...c.env } });
+}
+
+/** The program as `pulumi up` runs it: in the project directory, with the CLI's view of the configuration. */
+async function program(c: Case) {
+    const before = process.cwd();
+    process.chdir(project);
+    try {
+        const raw = stackFile(textOf(c), { secrets: c.secrets, env: { HOME: home, ...c.env }, baseDir: project });
+        return await runProgram(raw);
+    } finally {
+        process.chdir(before);
+    }
+}
+
+for (const [klass, cases] of Object.entries(CLASSES)) {
+    describe(klass, () => {
+        it("has stack files that pass and stack files that fail", () => {
+            expect(cases.some((c) => "valid" in c.expect)).toBe(true);
+            expect(cases.some((c) => "problem" in c.expect)).toBe(true);
+        });
+
+        for (const c of cases) {
+            it(`${"problem" in c.expect ? "fails" : "passes"}: ${c.name}`, async () => {
+                const file = path.join(stacks, `Pulumi.${klass.replace(/\W+/g, "-")}-${cases.indexOf(c)}.yaml`);
+                fs.writeFileSync(file, textOf(c));
+                const validate = await cli("validate", c, file);
+                if ("problem" in c.expect) {
+                    const problem = at(c.expect.problem);
+                    expect(validate.code, validate.stdout).toBe(1);
+                    expect(validate.stderr).toContain(problem);
+                    // Plan stops at the same problem, before running the program.
+                    const plan = await cli("plan", c, file);
+                    expect(plan.code).toBe(1);
+                    expect(plan.stderr).toContain(problem);
+                    expect(plan.stdout).toBe("");
+                    if (c.cliStops) return;
+                    const run = await program(c);
+                    if (c.secrets && Object.keys(c.secrets).some((k) => problem.startsWith(k))) {
+                        // The CLI decrypts the value for the program: it can be checked, and the message stays.
+                        expect(run.error).toBeUndefined();
+                        expect(run.warnings.join("\n")).toContain(problem.replace(/^[^:]+:[^:]+: /, ""));
+                        return;
+                    }
+                    expect(run.error).toBeInstanceOf(ConfigError);
+                    expect((run.error as Error).message).toContain(problem);
+                    expect(run.registrations).toEqual([]);
+                } else {
+                    expect(validate.code, validate.stderr).toBe(0);
+                    if (c.expect.warning) expect(validate.stderr).toContain(c.expect.warning);
+                    if (c.plan) {
+                        const plan = await cli("plan", c, file);
+                        expect(plan.code, plan.stderr).toBe(0);
+                        expect(plan.stdout).toContain("Helm releases (chart@version):");
+                    }
+                    const run = await program(c);
+                    expect(run.error).toBeUndefined();
+                    expect(run.registrations.length).toBeGreaterThan(50);
+                    if (c.expect.warning) expect(run.warnings.join("\n")).toContain(c.expect.warning);
+                }
+            }, 120_000);
+        }
+    });
+}
+
+describe("MARA's legacy pins", () => {
+    const text = fs.readFileSync(path.join(FIXTURES, "Pulumi.mara-aws.yaml"), "utf8");
+    const REPLACED = ["eks:k8s_version = 1.21", "kic-helm:chart_version = 0.15.2", "kic:image_name = nginx/nginx-ingress:2.4.2", "certmgr:chart_version = v1.10.0", "prometheus:chart_version = 41.5.0", "prometheus:statsd_chart_version = 0.6.2", "sirius:chart_version = 2.3.5"];
+
+    it("MARA's example stack file validates, plans and runs as it is, each pin replaced with a warning", async () => {
+        const file = path.join(stacks, "Pulumi.mara-example.yaml");
+        fs.writeFileSync(file, text);
+        const c: Case = { name: "MARA", config: {}, expect: { valid: true } };
+        const validate = await cli("validate", c, file);
+        expect(validate.code, validate.stderr).toBe(0);
+        const plan = await cli("plan", c, file);
+        expect(plan.code, plan.stderr).toBe(0);
+        for (const out of [validate.stderr, plan.stderr]) for (const pin of REPLACED) expect(out, pin).toContain(`warning: ${pin} is MARA's 2022 pin`);
+        // What plan shows is what is installed: the tested versions, none of MARA's.
+        for (const shown of ["nginx-ingress@2.6.4", "cert-manager@v1.21.1", "kube-prometheus-stack@88.5.3", "prometheus-statsd-exporter@1.0.0", "prometheus-postgres-exporter@8.2.0", "nginx/nginx-ingress:5.5.4"]) {
+            expect(plan.stdout, shown).toContain(shown);
+        }
+        expect(plan.stdout).not.toMatch(/0\.15\.2|:2\.4\.2|v1\.10\.0|41\.5\.0|@0\.6\.2|@2\.3\.5/);
+        const run = await runProgram(stackFile(text));
+        expect(run.error).toBeUndefined();
+        for (const pin of REPLACED) expect(run.warnings.join("\n"), pin).toContain(`${pin} is MARA's 2022 pin`);
+    }, 120_000);
+});
