@@ -38,15 +38,11 @@ const INFRA_FIXTURES = fs
     .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
     .filter((f): f is string => f !== undefined)
     .sort();
-/**
- * mara-aws is MARA's own example file, pinning MARA's 2022 chart versions, which are not vendored: it renders only
- * where `helm pull` can fetch them (the render tier lists the same defect; issue 13 owns the legacy pins).
- */
-const NEEDS_NETWORK = ["mara-aws"];
 /** The deploy-time values each fixture cannot know before `pulumi up`. */
 const PLACEHOLDERS: Record<string, string[]> = {
     "canonical-aws": ["kicImageDigest", "loadBalancerHostname", "registryRepository"],
     "minimal-aws": ["kicImageDigest", "loadBalancerHostname", "registryRepository"],
+    "mara-aws": ["kicImageDigest", "loadBalancerHostname", "registryRepository"],
     "mara-do": ["kicImageDigest", "registryEndpoint"],
     "mara-kubeconfig": [],
     "mara-lke": [],
@@ -166,10 +162,10 @@ async function schemaProblems(files: Map<string, string>): Promise<string[]> {
 describe("mara render: every infra fixture, as Kubernetes would take it", () => {
     it("covers every fixture stack file", () => {
         expect(INFRA_FIXTURES).toEqual(["canonical-aws", "mara-aws", "mara-do", "mara-kubeconfig", "mara-lke", "minimal-aws"]);
-        expect(Object.keys(PLACEHOLDERS).sort()).toEqual(INFRA_FIXTURES.filter((f) => !NEEDS_NETWORK.includes(f)));
+        expect(Object.keys(PLACEHOLDERS).sort()).toEqual(INFRA_FIXTURES);
     });
 
-    for (const name of INFRA_FIXTURES.filter((f) => !NEEDS_NETWORK.includes(f))) {
+    for (const name of INFRA_FIXTURES) {
         describe(name, () => {
             it("every file is valid: built-in objects for Kubernetes 1.35, custom resources against their CRDs, ExternalSecrets against ESO's v1 API", async () => {
                 const { result } = await rendered(name);
@@ -241,15 +237,6 @@ describe("mara render: every infra fixture, as Kubernetes would take it", () => 
             }, 180_000);
         });
     }
-
-    it("mara-aws (MARA's 2022 chart pins) fails offline naming every chart that is not vendored and how to fetch it", async () => {
-        await expect(render("mara-aws", { secrets: EXTERNAL })).rejects.toThrow(/^6 charts cannot be rendered:\n {2}1\. release /);
-        const error = await render("mara-aws").catch((e: Error) => e.message);
-        for (const chart of ["cert-manager v1.10.0", "nginx-ingress 0.15.2", "kube-prometheus-stack 41.5.0", "prometheus-statsd-exporter 0.6.2", "prometheus-postgres-exporter 2.3.5"]) {
-            expect(error).toContain(`chart ${chart} is not vendored`);
-        }
-        expect(error).toContain("Fetch it with that command where there is network access");
-    }, 180_000);
 });
 
 describe("mara render: determinism, --from-stack and --secrets=omit", () => {
