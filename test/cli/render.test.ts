@@ -6,6 +6,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { MARKER } from "../../cli/render/outputDir";
 import { runMara } from "./support/io";
@@ -20,6 +21,13 @@ const tmp = () => {
     return dir;
 };
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+/** Every file under a folder. */
+function* files(dir: string): Generator<string> {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) yield* files(path.join(dir, e.name));
+        else yield path.join(dir, e.name);
+    }
+}
 
 describe("mara render refuses before rendering", () => {
     it("without --secret-store or --secrets=omit: Secrets are never written in plain text", async () => {
@@ -83,16 +91,25 @@ describe("mara render writes", () => {
         expect(r.stdout).toMatch(/^Wrote \d{3} objects in 8 components to out \(charts rendered for Kubernetes 1\.35\)\.$/m);
         expect(r.stdout).toMatch(/\d+ Secrets became ExternalSecrets reading from ClusterSecretStore "vault"; the \d+ keys it must hold are listed in out\/secret-keys\.txt\./);
         expect(r.stderr).not.toContain("MARA_PLACEHOLDER");
-        expect(fs.readFileSync(path.join(dir, "out", "platform-ingress-controller", "deployment-kic-nginx-ingress-controller.yaml"), "utf8")).toContain(
-            "image: 210987654321.dkr.ecr.us-east-1.amazonaws.com/mara-nginx-ingress@sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
-        );
+        const outputs = JSON.parse(fs.readFileSync(OUTPUTS, "utf8")) as Record<string, string>;
+        const deployment = parse(fs.readFileSync(path.join(dir, "out", "platform-ingress-controller", "deployment-kic-nginx-ingress-controller.yaml"), "utf8")) as { spec: { template: { spec: { containers: { image: string }[] } } } };
+        expect(deployment.spec.template.spec.containers[0]!.image).toBe(`${outputs.repository_url}@${outputs.kic_image_digest}`);
+        const ingress = parse(fs.readFileSync(path.join(dir, "out", "bank-of-sirius", "ingress-bosingress.yaml"), "utf8")) as { spec: { rules: { host: string }[]; tls: { hosts: string[] }[] } };
+        expect(ingress.spec.rules[0]!.host).toBe(outputs.lb_ingress_hostname);
+        expect(ingress.spec.tls[0]!.hosts).toEqual([outputs.lb_ingress_hostname]);
+        // No placeholder in any file, in any case.
+        const all = [...files(path.join(dir, "out"))].map((f) => fs.readFileSync(f, "utf8")).join("\n");
+        expect(all).not.toMatch(/mara_placeholder_/i);
     }, 120_000);
 
-    it("an earlier render is replaced as a whole: files it no longer produces are gone", async () => {
+    it("with --secrets=omit no Secret data; then an ExternalSecret render replaces it whole, listing the same Secrets for the store", async () => {
         const dir = tmp();
         const omit = await runMara(["render", "--config-file", fixture("mara-kubeconfig"), "--out", "out", "--secrets", "omit"], { cwd: dir });
         expect(omit.code, omit.stderr).toBe(0);
         expect(omit.stdout).toMatch(/\d+ Secrets were left out; create them before syncing\. They are listed in out\/omitted-secrets\.txt:\n {2}bos\/accounts-db-credentials\n/);
+        const omitted = fs.readFileSync(path.join(dir, "out", "omitted-secrets.txt"), "utf8");
+        const omitFiles = [...files(path.join(dir, "out"))].filter((f) => f.endsWith(".yaml")).map((f) => parse(fs.readFileSync(f, "utf8")) as { kind: string; data?: unknown; stringData?: unknown });
+        expect(omitFiles.filter((o) => o.kind === "ExternalSecret" || (o.kind === "Secret" && (o.data || o.stringData)))).toEqual([]);
         fs.writeFileSync(path.join(dir, "out", "bank-of-sirius", "stale.yaml"), "kind: ConfigMap\n");
         const external = await runMara(["render", "--config-file", fixture("mara-kubeconfig"), "--out", "out", "--secret-store", "tenant", "--secret-store-kind", "SecretStore"], { cwd: dir });
         expect(external.code, external.stderr).toBe(0);
@@ -100,5 +117,11 @@ describe("mara render writes", () => {
         expect(fs.existsSync(path.join(dir, "out", "omitted-secrets.txt"))).toBe(false);
         expect(fs.readFileSync(path.join(dir, "out", "bank-of-sirius", "externalsecret-jwt-key.yaml"), "utf8")).toContain("secretStoreRef:\n    kind: SecretStore\n    name: tenant\n");
         expect(fs.readdirSync(dir)).toEqual(["out"]);
+        // The Secrets left out before are exactly those the store now fills, key for key.
+        const keys = fs.readFileSync(path.join(dir, "out", "secret-keys.txt"), "utf8").split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split("\t"));
+        const bySecret = new Map<string, string[]>();
+        for (const [, secret, key] of keys) bySecret.set(secret!, [...(bySecret.get(secret!) ?? []), key!]);
+        expect(bySecret.size).toBeGreaterThan(5);
+        expect(omitted.split("\n").filter((l) => l && !l.startsWith("#")).sort()).toEqual([...bySecret].map(([s, k]) => `${s}\t${k.join(" ")}`).sort());
     }, 120_000);
 });

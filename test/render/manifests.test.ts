@@ -3,7 +3,8 @@
  * against its schema, custom resources against the CRDs in the output, ExternalSecrets against the External Secrets
  * Operator's v1 API), laid out as Kustomize folders with Argo CD sync waves, byte-identical across two renders, and
  * free of every secret value the program or a chart had. Renders run one after another (the program runs under
- * Pulumi's process-wide mocks) and each fixture is rendered once for all its checks.
+ * Pulumi's process-wide mocks) and each fixture is rendered once for all its checks. `--from-stack` and
+ * `--secrets=omit` are checked through the command (test/cli/render.test.ts), which renders anyway.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -74,7 +75,7 @@ function secretStrings(v: unknown, out: Set<string>): void {
     else if (isMap(v)) Object.values(v).forEach((x) => secretStrings(x, out));
 }
 
-function render(name: string, opts: { secrets?: SecretHandling; outputs?: Record<string, unknown> } = {}): Promise<Rendered> {
+function render(name: string): Promise<Rendered> {
     return serial(async () => {
         const raw = fixture(name, { secrets: SECRETS });
         const config = validateConfig(raw).config!;
@@ -83,8 +84,7 @@ function render(name: string, opts: { secrets?: SecretHandling; outputs?: Record
             raw,
             config,
             program,
-            outputs: opts.outputs,
-            secrets: opts.secrets ?? EXTERNAL,
+            secrets: EXTERNAL,
             observe: ({ resources, objects }) => {
                 for (const r of resources) secretStrings(r.inputs, secretValues);
                 for (const o of objects.filter((x) => x.object.kind === "Secret")) {
@@ -239,7 +239,7 @@ describe("mara render: every infra fixture, as Kubernetes would take it", () => 
     }
 });
 
-describe("mara render: determinism, --from-stack and --secrets=omit", () => {
+describe("mara render: determinism", () => {
     it("two renders of a stack are byte-identical, written folder and all", async () => {
         const first = (await rendered("canonical-aws")).result;
         const second = (await render("canonical-aws")).result;
@@ -248,33 +248,5 @@ describe("mara render: determinism, --from-stack and --secrets=omit", () => {
         const b = readTree(written(second.files));
         expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
         for (const [file, bytes] of a) expect(b.get(file)!.equals(bytes), file).toBe(true);
-    }, 180_000);
-
-    it("--from-stack: the recorded outputs of a deployed stack fill every deploy-time value, and no placeholder is left", async () => {
-        const outputs = JSON.parse(fs.readFileSync(path.join(FIXTURES, "render", "outputs.minimal-aws.json"), "utf8")) as Record<string, string>;
-        const { result } = await render("minimal-aws", { outputs });
-        expect(result.placeholders).toEqual([]);
-        expect(result.fromStack).toEqual(["kicImageDigest", "loadBalancerHostname", "registryRepository"]);
-        expect([...result.files.values()].some((t) => PLACEHOLDER_PATTERN.test(t))).toBe(false);
-        const deployment = parse(result.files.get("platform-ingress-controller/deployment-kic-nginx-ingress-controller.yaml")!) as { spec: { template: { spec: { containers: { image: string }[] } } } };
-        expect(deployment.spec.template.spec.containers[0]!.image).toBe(`${outputs.repository_url}@${outputs.kic_image_digest}`);
-        const ingress = parse(result.files.get("bank-of-sirius/ingress-bosingress.yaml")!) as { spec: { rules: { host: string }[]; tls: { hosts: string[] }[] } };
-        expect(ingress.spec.rules[0]!.host).toBe(outputs.lb_ingress_hostname);
-        expect(ingress.spec.tls[0]!.hosts).toEqual([outputs.lb_ingress_hostname]);
-        expect(await schemaProblems(result.files)).toEqual([]);
-    }, 180_000);
-
-    it("--secrets=omit leaves every Secret with data out and lists the same Secrets an external store would fill", async () => {
-        const external = (await rendered("mara-kubeconfig")).result;
-        const { result } = await render("mara-kubeconfig", { secrets: { mode: "omit" } });
-        const objects = objectFiles(result.files).map((o) => o.object);
-        expect(objects.filter((o) => o.kind === "ExternalSecret")).toEqual([]);
-        expect(objects.filter((o) => o.kind === "Secret" && (o.data || o.stringData))).toEqual([]);
-        expect(result.files.has("secret-keys.txt")).toBe(false);
-        const omitted = result.files.get("omitted-secrets.txt")!;
-        const secrets = [...new Set(external.secrets.map((s) => `${s.namespace}/${s.secret}`))];
-        expect(secrets.length).toBeGreaterThan(5);
-        for (const s of secrets) expect(omitted).toMatch(new RegExp(`^${s}\\t`, "m"));
-        expect(result.secrets.map((s) => `${s.namespace}/${s.secret}/${s.key}`)).toEqual(external.secrets.map((s) => `${s.namespace}/${s.secret}/${s.key}`));
     }, 180_000);
 });
