@@ -145,7 +145,10 @@ async function renderRelease(spec: ReleaseSpec, archive: string, kubeVersion: st
     return parseManifest(result.manifest);
 }
 
-/** Renders the platform; throws {@link RenderError} (or the chart's or Helm's own error) when it cannot. */
+/**
+ * Renders the platform; throws {@link RenderError} (or Helm's own error) when it cannot. One render at a time per
+ * process: the program runs under Pulumi's process-wide mocks, as `mara plan` does.
+ */
 export async function renderPlatform(req: RenderRequest): Promise<RenderResult> {
     const values = deployValues(req.outputs);
     const kubeVersion = req.kubeVersion ?? kubeVersionOf(req.config);
