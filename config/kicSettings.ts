@@ -207,7 +207,7 @@ function repoCredentials(
         key: keyOf("kicMakeTarget"),
         value: makeTarget,
         problem: "builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set",
-        allowed: `${KEYS.kicNginxPlusCertPath.key} and ${KEYS.kicNginxPlusKeyPath.key} (MARA's kic:nginx_plus cert_path and key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables ${NGINX_REPO_ENV.certificate} and ${NGINX_REPO_ENV.key} holding them`,
+        allowed: `${KEYS.kicNginxPlusCertPath.key} and ${KEYS.kicNginxPlusKeyPath.key} (MARA's kic:nginx_plus fields kic:cert_path and kic:key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables ${NGINX_REPO_ENV.certificate} and ${NGINX_REPO_ENV.key} holding them`,
         fix: `${configSetCommand(KEYS.kicNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")} && ${configSetCommand(KEYS.kicNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")}`,
     });
     return undefined;

@@ -8,6 +8,7 @@ import { checkAcmeHostname } from "./certificateNames";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterVersion } from "./clusterVersions";
 import { checkKicImage } from "./kicImageCompatibility";
+import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkProviderKeys } from "./providerKeys";
 import { Redactor } from "./redact";
@@ -56,6 +57,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const raw = checkSecureValues(given, findings);
     const today = checkDay(raw, findings);
     checkKeyNames(raw, findings);
+    checkLegacyObjects(raw, findings);
     checkProviderKeys(raw, KNOWN_KEYS, findings);
     const ignoredLegacyCharts = legacyChartsToIgnore(raw, findings);
 

@@ -27,7 +27,7 @@ Sources: each chart's Helm repository index (or OCI registry), each image's regi
 Exit status:
   0  no pin has a newer version (pins that cannot be compared, such as digests, aside)
   4  a newer version exists for at least one pin
-  5  at least one source could not be checked (the others are still reported)
+  5  at least one source could not be checked (the others are still reported; 5 wins over 4)
   1  the stack's configuration is invalid
   2  wrong command line, or a malformed MARA_OUTDATED_ENDPOINTS
 

@@ -114,7 +114,7 @@ describe("the README", () => {
     it("is short, with the front door's sections", () => {
         expect(readme.split("\n").length).toBeLessThanOrEqual(200);
         const headings = readme.split("\n").filter((l) => l.startsWith("## "));
-        expect(headings).toEqual(["## Quick start (offline)", "## Deploy to AWS", "## Other clouds", "## Components", "## Layout", "## Tests"]);
+        expect(headings).toEqual(["## Quick start (offline)", "## Deploy to AWS", "## Other clouds", "## Tear down", "## Components", "## Layout", "## Tests"]);
         for (const command of ["npm ci", "npx mara plan --config-file test/fixtures/Pulumi.minimal-aws.yaml", "npm test", ". .toolchain/activate"]) {
             expect(readme).toContain(command);
         }

@@ -173,7 +173,25 @@ describe("NGINX Plus source builds: the repository certificate and key", () => {
     it("needs both, and says the two ways to give them", () => {
         const p = only(plus, { NGINX_REPO_CRT: "only the certificate" });
         expect(formatProblem(p)).toBe(
-            'kic:make_target = "debian-image-plus": builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set. Allowed: mara:kicNginxPlusCertPath and mara:kicNginxPlusKeyPath (MARA\'s kic:nginx_plus cert_path and key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY holding them. Fix: pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt && pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key',
+            'kic:make_target = "debian-image-plus": builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set. Allowed: mara:kicNginxPlusCertPath and mara:kicNginxPlusKeyPath (MARA\'s kic:nginx_plus fields kic:cert_path and kic:key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY holding them. Fix: pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt && pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key',
+        );
+    });
+
+    it("names a kic:nginx_plus field spelled without MARA's namespace, instead of reporting no certificate or key", () => {
+        const found = problemsOf({ ...plus, "kic:nginx_plus": JSON.stringify({ cert_path: crt, key_path: key }) }).map(formatProblem);
+        expect(found.slice(0, 2)).toEqual([
+            "kic:nginx_plus.cert_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:cert_path, or use pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt",
+            "kic:nginx_plus.key_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:key_path, or use pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key",
+        ]);
+        // A field next to the right ones is named too, whatever the origin.
+        expect(problemsOf({ "kic:nginx_plus": JSON.stringify({ "kic:cert_path": crt, "kic:key_path": key, "kic:jwt_path": "/x" }) }).map(formatProblem)).toEqual([
+            "kic:nginx_plus.kic:jwt_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:key_path, or use pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key",
+        ]);
+    });
+
+    it("refuses a kic:nginx_plus that is not an object, which MARA never read either", () => {
+        expect(formatProblem(only({ "kic:nginx_plus": "/etc/ssl/nginx" }))).toBe(
+            'kic:nginx_plus = "/etc/ssl/nginx": is not an object, so none of its fields (kic:key_path, kic:cert_path) is read. Allowed: an object with the fields kic:key_path and kic:cert_path, as in MARA\'s example stack file: kic:nginx_plus: { kic:key_path: <path>, kic:cert_path: <path> }. Fix: pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key && pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt',
         );
     });
 
