@@ -10,6 +10,7 @@ import { availabilityZoneProblem } from "./zones";
 import { checkKubeconfig } from "./kubeconfigFile";
 import { isInlineKubeconfig } from "./redact";
 import { ENCRYPTED_PLACEHOLDER } from "./stackFile";
+import { dropletSizeFinding, ec2InstanceTypeFinding, NodeSizeFinding } from "./nodeSizes";
 
 /** Builds the settings of the configured infrastructure type, recording its problems. */
 export function buildInfra(type: NonNullable<KeyValue<"infraType">>, raw: RawConfig, keys: Lookup, findings: Findings): InfraConfig | undefined {
@@ -74,6 +75,8 @@ function buildAws(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings
         }
     }
 
+    checkNodeSize(keyOf("eksInstanceType"), v("eksInstanceType"), ec2InstanceTypeFinding, DEFAULTS.eks.instanceType, findings);
+
     // Whether EKS creates this version is checked against its calendar (clusterVersions.ts).
     const version = v("eksVersion");
 
@@ -122,6 +125,14 @@ function buildAws(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings
     };
 }
 
+/** Records a set node size that the provider SDK's list refutes: an error, or a warning where the SDK may lag the cloud. */
+function checkNodeSize(key: string, value: string | undefined, finding: (v: string) => NodeSizeFinding | undefined, example: string, findings: Findings): void {
+    const found = value === undefined ? undefined : finding(value);
+    if (!found) return;
+    if (found.severity === "warning") findings.warn(`${key} = ${value}: ${found.problem}.`);
+    else findings.problem({ key, value, problem: found.problem, allowed: found.allowed, fix: configSetCommand(key, found.suggestion ?? example) });
+}
+
 function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings): DigitalOceanInfraConfig {
     const token = secretOutput(r("doToken")) ?? secretOutput({ value: raw.env.DIGITALOCEAN_TOKEN });
     if (!token) findings.warn(missingToken("DigitalOcean", "digitalocean:token", "DIGITALOCEAN_TOKEN"));
@@ -135,6 +146,7 @@ function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings:
             fix: configSetCommand(keyOf("fqdn"), `mara.${fqdn}`),
         });
     }
+    checkNodeSize(keyOf("doInstanceSize"), v("doInstanceSize"), dropletSizeFinding, DEFAULTS.doks.nodeSize, findings);
     const adopt = d("doRegistryAdopt");
     if (adopt && v("doRegistryName") === undefined) {
         findings.problem({

@@ -240,9 +240,10 @@ export const KEYS = {
     eksInstanceType: spec({
         key: "mara:eksInstanceType",
         legacy: ["eks:instance_type"],
-        type: text({ pattern: /^[a-z][a-z0-9-]*\.[a-z0-9]+$/, allowed: "an EC2 instance type such as t3.large" }),
+        // Checked against @pulumi/aws's list, and for an Arm family, in nodeSizes.ts.
+        type: text({ pattern: /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/, allowed: "an x86_64 EC2 instance type such as t3.large" }),
         default: DEFAULTS.eks.instanceType,
-        description: "EC2 instance type of the managed node group.",
+        description: "EC2 instance type of the managed node group; x86_64, because the platform's images (the ingress controller's is copied for linux/amd64) do not run on Arm (Graviton) nodes.",
         group: "AWS",
     }),
     eksMinSize: spec({
@@ -358,7 +359,9 @@ export const KEYS = {
         legacy: ["linode:k8s_version"],
         type: k8sMinorVersion,
         description: "Kubernetes version of the LKE cluster.",
-        example: "1.34",
+        // The version the program is written and tested for (its EKS default); the fix hint for a missing
+        // version suggests it, so it must be one validation accepts.
+        example: DEFAULTS.eks.version,
         group: "Linode",
     }),
     lkeInstanceType: spec({

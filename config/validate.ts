@@ -10,6 +10,7 @@ import { checkClusterVersion } from "./clusterVersions";
 import { checkKicImage } from "./kicImageCompatibility";
 import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
+import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkProviderKeys } from "./providerKeys";
 import { Redactor } from "./redact";
 import { checkSecureValues } from "./secureValues";
@@ -59,6 +60,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkKeyNames(raw, findings);
     checkLegacyObjects(raw, findings);
     checkProviderKeys(raw, KNOWN_KEYS, findings);
+    checkKeyNamespaces(raw, KNOWN_KEYS, findings);
     const ignoredLegacyCharts = legacyChartsToIgnore(raw, findings);
 
     const resolved = new Map<KeyId, Resolved<unknown>>();

@@ -1,8 +1,8 @@
 /**
  * `npm run gen`: writes the files generated from the key table (config/keys.ts): Pulumi.yaml,
  * Pulumi.dev.yaml.example and the reference in docs/configuration.md, the CRD data of the pinned charts
- * from their vendored archives (tools/chartCrds.ts), and the region lists of the provider SDKs
- * (config/regions.generated.ts). test/unit/generated.test.ts and test/render/crds.test.ts fail when any of
+ * from their vendored archives (tools/chartCrds.ts), and the region and node-size lists of the provider SDKs
+ * (config/regions.generated.ts, config/nodeSizes.generated.ts). test/unit/generated.test.ts and test/render/crds.test.ts fail when any of
  * them is stale. A development tool: not part of the program or the published library.
  */
 import * as fs from "fs";
@@ -10,6 +10,7 @@ import * as path from "path";
 import { writeCrdData } from "./chartCrds";
 import { CONFIGURATION_PAGE, spliceConfigReference } from "./configReference";
 import { renderPulumiYaml } from "./pulumiYaml";
+import { renderNodeSizes } from "./nodeSizes";
 import { renderRegions } from "./regions";
 import { renderStackExample } from "./stackExample";
 
@@ -20,6 +21,7 @@ export const ROOT = path.join(__dirname, "..");
 export function writeGeneratedFiles(root = ROOT): void {
     // First: the key table reads the region lists.
     fs.writeFileSync(path.join(root, "config", "regions.generated.ts"), renderRegions());
+    fs.writeFileSync(path.join(root, "config", "nodeSizes.generated.ts"), renderNodeSizes());
     fs.writeFileSync(path.join(root, "Pulumi.yaml"), renderPulumiYaml());
     fs.writeFileSync(path.join(root, "Pulumi.dev.yaml.example"), renderStackExample());
     const page = path.join(root, CONFIGURATION_PAGE);

@@ -85,6 +85,23 @@ const CLASSES: Record<string, Case[]> = {
         { name: "more EKS nodes than a managed node group holds", config: { ...AWS, "eks:max_size": "451" }, expect: { problem: 'eks:max_size = "451": is above the maximum of 450' } },
         { name: "no ingress controller", config: { ...AWS, "mara:ingressReplicas": "0" }, expect: { problem: 'mara:ingressReplicas = "0": is below the minimum of 1' } },
         { name: "a fraction of a Gi and the node group's maximum", config: { ...AWS, "mara:siriusDbStorageSize": "0.5Gi", "eks:max_size": "450" }, expect: { valid: true } },
+        {
+            name: "an EC2 size its family does not have",
+            config: { ...AWS, "eks:instance_type": "t3.lrage" },
+            expect: { problem: 'eks:instance_type = "t3.lrage": is not an instance type: the t3 family has no size "lrage". Allowed: an EC2 instance type @pulumi/aws 7.48.0 lists, such as t3.2xlarge, t3.large, t3.medium, t3.micro. Fix: pulumi config set eks:instance_type t3.large' },
+        },
+        {
+            name: "an Arm (Graviton) node group",
+            config: { ...AWS, "eks:instance_type": "m7g.large" },
+            expect: { problem: 'eks:instance_type = "m7g.large": is an Arm (Graviton) instance type, and the platform\'s images are copied and run for linux/amd64' },
+        },
+        { name: "a droplet size one typo from a listed one", config: { ...DO, "docean:instance_size": "s-4vcpu-8g" }, expect: { problem: 'docean:instance_size = "s-4vcpu-8g": is not a droplet size @pulumi/digitalocean 4.80.1 lists (a typo of s-4vcpu-8gb?)' } },
+        {
+            name: "an EC2 family newer than the SDK",
+            config: { ...AWS, "mara:eksInstanceType": "q9x.large" },
+            expect: { valid: true, warning: "mara:eksInstanceType = q9x.large: is not an instance type @pulumi/aws 7.48.0 lists (no q9x family" },
+        },
+        { name: "a droplet size newer than the SDK", config: { ...DO, "docean:instance_size": "zz-128vcpu-1tb" }, expect: { valid: true, warning: "docean:instance_size = zz-128vcpu-1tb: is not a droplet size @pulumi/digitalocean 4.80.1 lists" } },
     ],
     namespaces: [
         { name: "the platform's Prometheus namespace", config: { ...AWS, "mara:siriusNamespace": "prometheus" }, expect: { problem: 'mara:siriusNamespace = "prometheus": is the namespace of the platform\'s Prometheus and Grafana' } },

@@ -10,6 +10,8 @@ import { renderPulumiYaml } from "../../tools/pulumiYaml";
 import { renderStackExample } from "../../tools/stackExample";
 import { renderRegions, sdkRegions } from "../../tools/regions";
 import { AWS_REGIONS, DIGITALOCEAN_REGIONS } from "../../config/regions.generated";
+import { DROPLET_SIZES, EC2_INSTANCE_FAMILIES } from "../../config/nodeSizes.generated";
+import { renderNodeSizes, sdkEnum } from "../../tools/nodeSizes";
 
 const ROOT = path.join(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
@@ -28,6 +30,15 @@ describe("generated files", () => {
         // The copy is of the SDKs' own lists, not a hand-made one.
         expect(AWS_REGIONS).toEqual(expect.arrayContaining(["us-east-1", "eu-west-1", "ap-southeast-2"]));
         expect(DIGITALOCEAN_REGIONS).toEqual(sdkRegions("@pulumi/digitalocean").regions);
+    });
+
+    it("config/nodeSizes.generated.ts holds the node-size enums of the installed provider SDKs", () => {
+        expect(read("config/nodeSizes.generated.ts"), "run `npm run gen`").toBe(renderNodeSizes());
+        // The copy is of the SDKs' own lists, every entry of them, not a hand-made one.
+        const ec2 = sdkEnum("@pulumi/aws", "types/enums/ec2", "InstanceType").values;
+        expect(Object.entries(EC2_INSTANCE_FAMILIES).flatMap(([f, sizes]) => sizes.map((s) => `${f}.${s}`)).sort()).toEqual(ec2);
+        expect(EC2_INSTANCE_FAMILIES.t3).toContain("large");
+        expect(DROPLET_SIZES).toEqual(sdkEnum("@pulumi/digitalocean", "types/enums", "DropletSlug").values);
     });
 
     it("the configuration reference in docs/configuration.md is up to date", () => {

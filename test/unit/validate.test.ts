@@ -282,6 +282,33 @@ describe("MARA keys and canonical keys", () => {
         ]);
     });
 
+    it("warns about keys in a misspelled namespace, which nothing reads, naming the key without its value", () => {
+        const result = validateConfig(
+            aws({
+                "kic-hlem:fqdn": "bank.example.com",
+                "Kubernetes:cluster_name": "lab",
+                "vcp:azs": '["us-east-1a","us-east-1b"]',
+                "Mara:siriusAccountsPassword": "marker-secret-in-a-misspelled-namespace",
+                "docena:region": "sfo3",
+            }),
+        );
+        expect(result.problems).toEqual([]);
+        expect(result.warnings).toEqual([
+            'kic-hlem:fqdn is ignored: nothing reads the "kic-hlem" namespace; did you mean kic-helm:fqdn?',
+            'Kubernetes:cluster_name is ignored: nothing reads the "Kubernetes" namespace; did you mean kubernetes:cluster_name?',
+            'vcp:azs is ignored: nothing reads the "vcp" namespace; did you mean vpc:azs?',
+            'Mara:siriusAccountsPassword is ignored: nothing reads the "Mara" namespace; did you mean mara:siriusAccountsPassword?',
+            'docena:region is ignored: nothing reads the "docena" namespace; did you mean docean:region?',
+        ]);
+    });
+
+    it("leaves namespaces alone that are not near one it reads (another tool's, Pulumi's own)", () => {
+        // gcp is two edits from vpc, too far for a three-letter name; kic-helm-x is the namespace plus a suffix.
+        expect(validateConfig(aws({ "gcp:project": "p", "pulumi:tags": '{"team":"edge"}', "kic-helm-extra:x": "y", "eks:instance_type": "t3.large" })).warnings).toEqual([
+            expect.stringContaining('Keys in the "eks" namespace'),
+        ]);
+    });
+
     it("ignores MARA's Bitnami Elasticsearch settings rather than applying them to the ECK operator", () => {
         const result = validateConfig(aws({ "logstore:chart_name": "elasticsearch", "logstore:chart_version": "19.4.4" }));
         expect(result.config?.logstore.chart).toMatchObject({ chart: "eck-operator", version: "3.5.0" });
