@@ -19,6 +19,7 @@ import * as outdated from "./register/outdated";
 import * as plan from "./register/plan";
 import * as preview from "./register/preview";
 import * as refresh from "./register/refresh";
+import * as render from "./register/render";
 import * as up from "./register/up";
 import * as validate from "./register/validate";
 import * as verify from "./register/verify";
@@ -28,7 +29,7 @@ import * as verify from "./register/verify";
  * its name, options and help, and an action that loads the command's implementation only when it runs,
  * so `mara --help` and every command's `--help` load none of them (docs/cli.md, "Adding a command").
  */
-const COMMANDS = [init, plan, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig, verify];
+const COMMANDS = [init, plan, render, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig, verify];
 
 /** The real terminal, environment and working directory. */
 export function processIo(): CliIo {

@@ -32,6 +32,19 @@ export interface RecordedResource {
     readonly inputs?: Record<string, unknown>;
 }
 
+/** Options of {@link runOffline}. */
+export interface OfflineOptions {
+    /**
+     * Run as a first `pulumi preview` (computed outputs unknown, the default), or as `pulumi up` with the computed
+     * outputs {@link OfflineOptions.state} gives.
+     */
+    readonly preview?: boolean;
+    /** Computed outputs of a resource beyond its inputs, for a run that is not a preview. */
+    readonly state?: (args: pulumi.runtime.MockResourceArgs, region: string) => Record<string, unknown>;
+    /** Answers to lookups; the simulated cloud's by default. Undefined for a lookup it does not know. */
+    readonly invoke?: (args: pulumi.runtime.MockCallArgs, region: string) => Record<string, unknown> | undefined;
+}
+
 /** A message the program logged. */
 export interface LoggedMessage {
     readonly severity: "info" | "warn" | "error";
@@ -49,13 +62,16 @@ export interface OfflineRun {
 }
 
 /**
- * Runs `program` under mocks in preview (dry-run) mode with the given config and records every
- * registration. The program's own exception is returned, not thrown, with what it registered before.
+ * Runs `program` under mocks with the given config and records every registration: as a first `pulumi preview`
+ * (dry run, computed outputs unknown) by default, or as `pulumi up` with the computed outputs `opts.state` gives.
+ * The program's own exception is returned, not thrown, with what it registered before.
  *
  * @param projectDir - the project directory: the Pulumi CLI starts the program there, so relative paths in the
  *   configuration (a kubeconfig, a source checkout) name the same files here as under `pulumi up`.
+ * @param opts - preview or not, and the computed outputs and lookup answers of a run that is not a preview.
  */
-export async function runOffline(raw: RawConfig, program: () => unknown, projectDir?: string): Promise<OfflineRun> {
+export async function runOffline(raw: RawConfig, program: () => unknown, projectDir?: string, opts: OfflineOptions = {}): Promise<OfflineRun> {
+    const preview = opts.preview ?? true;
     const resources: RecordedResource[] = [];
     const logs: LoggedMessage[] = [];
     const unansweredInvokes: string[] = [];
@@ -63,16 +79,19 @@ export async function runOffline(raw: RawConfig, program: () => unknown, project
 
     const mocks: pulumi.runtime.Mocks = {
         // A first preview knows no IDs and no computed outputs: return the inputs and leave the rest unknown.
-        newResource: (args) => ({ id: undefined as unknown as string, state: { ...args.inputs } }),
+        newResource: (args) => {
+            if (preview) return { id: undefined as unknown as string, state: { ...args.inputs } };
+            return { id: args.custom ? `${args.name}-id` : (undefined as unknown as string), state: { ...args.inputs, ...opts.state?.(args, region) } };
+        },
         call: (args) => {
-            const answer = invokeAnswer(args, region);
+            const answer = (opts.invoke ?? invokeAnswer)(args, region);
             if (answer) return answer;
             if (!unansweredInvokes.includes(args.token)) unansweredInvokes.push(args.token);
             return {};
         },
     };
     pulumi.runtime.setAllConfig({ ...raw.values }, [...raw.secretKeys]);
-    await pulumi.runtime.setMocks(mocks, raw.project, raw.stack, true);
+    await pulumi.runtime.setMocks(mocks, raw.project, raw.stack, preview);
     recordRegistrations(resources, mocks);
 
     const restoreLog = captureLog(logs);

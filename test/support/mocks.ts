@@ -10,6 +10,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
 import { computedState, invokeAnswer } from "../../cli/simulatedCloud";
+import { isWrappedSecret, unwrapSecrets } from "../../cli/render/collect";
+
+export { isWrappedSecret, unwrapSecrets };
 
 export { sampleKubeconfig } from "../../cli/simulatedCloud";
 
@@ -175,22 +178,6 @@ export function promiseOf<T>(output: pulumi.Output<T>): Promise<T> {
 /** Whether an Output is marked secret. */
 export function isSecret(output: pulumi.Output<unknown>): Promise<boolean> {
     return pulumi.isSecret(output);
-}
-
-/** Replaces the SDK's secret sentinels in mock inputs by their plain values. */
-export function unwrapSecrets(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map(unwrapSecrets);
-    if (value && typeof value === "object") {
-        const v = value as Record<string, unknown>;
-        if (v[pulumi.runtime.specialSigKey] === pulumi.runtime.specialSecretSig) return unwrapSecrets(v.value);
-        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
-    }
-    return value;
-}
-
-/** Whether a mock input value is a wrapped secret. */
-export function isWrappedSecret(value: unknown): boolean {
-    return !!value && typeof value === "object" && (value as Record<string, unknown>)[pulumi.runtime.specialSigKey] === pulumi.runtime.specialSecretSig;
 }
 
 /** Every string in a mock input value that is not inside a secret wrapper: what would be stored in plain text. */

@@ -4,8 +4,37 @@
  * Values still unknown (a first preview) become placeholders so the release can be rendered anyway.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isMap } from "../support/charts";
-import { Registration, unwrapSecrets } from "../support/mocks";
+import { isMap } from "./charts";
+
+/** What collecting needs of one registration; both the offline run's records and the tests' mock records fit. */
+export interface Registration {
+    type: string;
+    name: string;
+    /** URN, once the (mock) engine answered. */
+    urn?: string;
+    /** Inputs as the monitor received them (secrets still wrapped). */
+    inputs?: Record<string, unknown>;
+    /** A `Resource.get` read of an existing object (not created by the program). */
+    read?: boolean;
+    /** URNs this resource waits for. */
+    dependencies: readonly string[];
+}
+
+/** Whether a monitor input value is a wrapped secret. */
+export function isWrappedSecret(value: unknown): boolean {
+    return !!value && typeof value === "object" && (value as Record<string, unknown>)[pulumi.runtime.specialSigKey] === pulumi.runtime.specialSecretSig;
+}
+
+/** A monitor input value with every secret wrapper replaced by the value inside. */
+export function unwrapSecrets(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(unwrapSecrets);
+    if (value && typeof value === "object") {
+        const v = value as Record<string, unknown>;
+        if (isWrappedSecret(v)) return unwrapSecrets(v.value);
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
+    }
+    return value;
+}
 
 /** The type token of Helm releases. */
 export const RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
@@ -14,6 +43,8 @@ export const PLACEHOLDER = "placeholder-unknown-at-preview";
 
 /** One Helm release as the program declares it. */
 export interface ReleaseSpec {
+    /** Helm repository URL the release installs from. */
+    repositoryUrl: string;
     /** Pulumi resource name (names the release in messages). */
     resource: string;
     /** URN, for the dependency graph. */
@@ -73,7 +104,11 @@ export function releasesOf(regs: Registration[]): ReleaseSpec[] {
                 resource: r.name,
                 urn: r.urn!,
                 release: String(inputs.name),
-                chart: String(inputs.chart),
+                repositoryUrl: String(inputs.chart).startsWith("oci://")
+                    ? String(inputs.chart).split("/").slice(0, -1).join("/")
+                    : String((inputs.repositoryOpts as { repo?: string } | undefined)?.repo ?? ""),
+                // An OCI chart is given as its full reference; its name is the last path segment.
+                chart: String(inputs.chart).startsWith("oci://") ? String(inputs.chart).split("/").at(-1)! : String(inputs.chart),
                 version: String(inputs.version),
                 namespace: String(fillUnknowns(inputs.namespace, "namespace", placeholders)),
                 values,

@@ -1,0 +1,119 @@
+/**
+ * `mara render`: the whole platform as plain Kubernetes manifests, for review, for committing, and for a GitOps
+ * controller (docs/gitops.md). Offline: the program runs under Pulumi mocks, Helm 3 renders each release from its
+ * chart; no cluster, cloud or credentials.
+ */
+import * as path from "path";
+import program from "../../index";
+import type { CommandContext } from "../command";
+import { Redactor } from "../../config";
+import { CliError, CliIo, EXIT, line } from "../io";
+import { renderPlatform, RenderResult } from "../render/render";
+import { SecretHandling } from "../render/secrets";
+import { outputDirProblem, writeOutputDir } from "../render/outputDir";
+import { outputsFromFile, outputsFromPulumi } from "../render/stackOutputs";
+import { checkConfig } from "../report";
+import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
+
+/** Options of {@link render}. */
+export interface RenderOptions extends StackFileChoice {
+    /** Folder to write the manifests to (created; an earlier render there is replaced). */
+    readonly out: string;
+    /** Read deploy-time values from the stack's outputs: `true` asks the Pulumi CLI, a path (or "-") reads saved `pulumi stack output --json`. */
+    readonly fromStack?: boolean | string;
+    /** Write placeholders for deploy-time values that are not known, instead of refusing. */
+    readonly allowPlaceholders?: boolean;
+    /** Name of the External Secrets Operator store each Secret's ExternalSecret reads from. */
+    readonly secretStore?: string;
+    /** Kind of that store. Default ClusterSecretStore. */
+    readonly secretStoreKind?: "SecretStore" | "ClusterSecretStore";
+    /** Prefix of every remote key. Default "mara/". */
+    readonly remoteKeyPrefix?: string;
+    /** "omit": leave Secrets out and list them, instead of ExternalSecrets. */
+    readonly secrets?: "omit";
+    /** Kubernetes version charts render for; by default the stack's cluster version. */
+    readonly kubeVersion?: string;
+}
+
+/** How Secrets are written, from the options; a usage error when neither or both ways are chosen. */
+export function secretHandling(opts: RenderOptions): SecretHandling {
+    if (opts.secrets === "omit" && opts.secretStore) throw new CliError("give either --secret-store NAME or --secrets=omit, not both", EXIT.usage);
+    if (opts.secrets === "omit") return { mode: "omit" };
+    if (!opts.secretStore) {
+        throw new CliError(
+            "Secrets are never written in plain text: give --secret-store NAME (each Secret becomes an ExternalSecret reading from that External Secrets Operator store; " +
+                "add --secret-store-kind SecretStore for a namespaced store) or --secrets=omit (Secrets are left out and listed, for you to create)",
+            EXIT.usage,
+        );
+    }
+    return { mode: "external", store: opts.secretStore, storeKind: opts.secretStoreKind ?? "ClusterSecretStore", remoteKeyPrefix: opts.remoteKeyPrefix ?? "mara/" };
+}
+
+/**
+ * Renders the stack's manifests into `--out`.
+ *
+ * @returns 0 when written; 1 when the configuration is invalid, a chart cannot be rendered, or deploy-time values
+ *   would be placeholders without --allow-placeholders (nothing is written then); 2 for a wrong command line.
+ */
+export async function render(opts: RenderOptions, ctx: CommandContext): Promise<number> {
+    const { io } = ctx;
+    const secrets = secretHandling(opts);
+    const out = path.resolve(io.cwd, opts.out);
+    const dirProblem = outputDirProblem(out);
+    if (dirProblem) throw new CliError(dirProblem, EXIT.usage);
+    const file = locateStackFile(opts, io.cwd);
+    const raw = readStackFile(file, io.env, io.projectDir);
+    const checked = checkConfig(io, raw, file.path);
+    if (!checked) return EXIT.failed;
+
+    let outputs: Record<string, unknown> | undefined;
+    if (opts.fromStack !== undefined && opts.fromStack !== false) {
+        try {
+            if (opts.fromStack === true) outputs = await outputsFromPulumi(raw.stack, io.projectDir, io.env);
+            else outputs = await outputsFromFile(opts.fromStack === "-" ? "-" : path.resolve(io.cwd, opts.fromStack), io.stdin);
+        } catch (e) {
+            throw new CliError((e as Error).message);
+        }
+    }
+
+    let result: RenderResult;
+    try {
+        result = await renderPlatform({ raw, config: checked.config, program, projectDir: io.projectDir, outputs, secrets, kubeVersion: opts.kubeVersion });
+    } catch (e) {
+        // The program's own errors may quote configuration; secrets in it are masked as everywhere else.
+        throw new CliError(`cannot render stack "${raw.stack}": ${Redactor.of(raw).redact((e as Error).message)}`);
+    }
+    for (const w of result.warnings) line(io.stderr, `warning: ${w}`);
+    reportValues(io, result, outputs !== undefined);
+    if (result.placeholders.length > 0 && !opts.allowPlaceholders) {
+        line(io.stderr, `error: ${result.placeholders.length} deploy-time value${result.placeholders.length === 1 ? " is" : "s are"} not known, so nothing was written.`);
+        line(io.stderr, "  Deploy the stack and render again with --from-stack (or --from-stack outputs.json, saved with `pulumi stack output --json`),");
+        line(io.stderr, "  or pass --allow-placeholders and replace each MARA_PLACEHOLDER_… before applying the manifests.");
+        return EXIT.failed;
+    }
+    writeOutputDir(out, result.files, `Written by mara render from stack "${raw.stack}". The next render replaces this whole folder.\n`);
+    const components = [...new Set([...result.files.keys()].filter((f) => f.includes("/")).map((f) => f.split("/")[0]!))];
+    const objects = [...result.files.keys()].filter((f) => f.includes("/") && !f.endsWith("/kustomization.yaml")).length;
+    line(io.stdout, `Wrote ${objects} objects in ${components.length} components to ${opts.out} (charts rendered for Kubernetes ${result.kubeVersion}).`);
+    reportSecrets(io, result, secrets, opts.out);
+    return EXIT.ok;
+}
+
+function reportValues(io: CliIo, result: RenderResult, fromStack: boolean): void {
+    if (fromStack && result.fromStack.length > 0) line(io.stdout, `Deploy-time values from the stack's outputs: ${result.fromStack.join(", ")}.`);
+    if (result.placeholders.length === 0) return;
+    line(io.stderr, `Deploy-time values written as placeholders${fromStack ? " (the stack's outputs do not give them)" : " (no --from-stack)"}:`);
+    for (const p of result.placeholders) {
+        line(io.stderr, `  ${p.placeholder}: ${p.what}; stack output ${p.output}; in ${p.files.join(", ")}`);
+    }
+}
+
+function reportSecrets(io: CliIo, result: RenderResult, secrets: SecretHandling, out: string): void {
+    const count = new Set(result.secrets.map((s) => `${s.namespace}/${s.secret}`)).size;
+    if (secrets.mode === "external") {
+        line(io.stdout, `${count} Secrets became ExternalSecrets reading from ${secrets.storeKind} "${secrets.store}"; the ${result.secrets.length} keys it must hold are listed in ${path.join(out, "secret-keys.txt")}.`);
+    } else {
+        line(io.stdout, `${count} Secrets were left out; create them before syncing. They are listed in ${path.join(out, "omitted-secrets.txt")}:`);
+        for (const s of [...new Set(result.secrets.map((x) => `${x.namespace}/${x.secret}`))]) line(io.stdout, `  ${s}`);
+    }
+}

@@ -1,0 +1,37 @@
+/** Registration of `mara render`; the command itself (cli/commands/render.ts, which runs the program and Helm) is loaded when it runs. */
+import { InvalidArgumentError, type Command } from "commander";
+import { action, CommandContext } from "../command";
+import type { RenderOptions } from "../commands/render";
+
+function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {
+    if (value === "SecretStore" || value === "ClusterSecretStore") return value;
+    throw new InvalidArgumentError(`must be SecretStore or ClusterSecretStore, not "${value}"`);
+}
+
+function secretsMode(value: string): "omit" {
+    if (value === "omit") return value;
+    throw new InvalidArgumentError(`the only mode is "omit" (for ExternalSecrets give --secret-store NAME), not "${value}"`);
+}
+
+function minorVersion(value: string): string {
+    if (/^\d+\.\d+$/.test(value)) return value;
+    throw new InvalidArgumentError(`must be a Kubernetes minor version such as 1.35, not "${value}"`);
+}
+
+/** Adds the command to the program. */
+export function register(cli: Command, ctx: CommandContext): void {
+    cli.command("render")
+        .description("write every Kubernetes object the stack would create as plain manifests (Kustomize folders, Argo CD sync waves), offline")
+        .requiredOption("-o, --out <dir>", "folder to write to (created; an earlier render there is replaced)")
+        .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
+        .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
+        .option("--from-stack [file]", "deploy-time values from the stack's outputs: from the Pulumi CLI, or from a file (- for stdin) saved with `pulumi stack output --json`")
+        .option("--allow-placeholders", "write MARA_PLACEHOLDER_… for deploy-time values that are not known, instead of refusing")
+        .option("--secret-store <name>", "each Secret becomes an ExternalSecret reading from this External Secrets Operator store")
+        .option("--secret-store-kind <kind>", "SecretStore or ClusterSecretStore (default)", storeKind)
+        .option("--remote-key-prefix <prefix>", "prefix of every remote key in the store (default mara/)")
+        .option("--secrets <mode>", "omit: leave Secrets out and list them, instead of ExternalSecrets", secretsMode)
+        .option("--kube-version <version>", "Kubernetes minor version the charts render for (default: the stack's cluster version)", minorVersion)
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        .action(action(ctx, (opts: RenderOptions) => (require("../commands/render") as typeof import("../commands/render")).render(opts, ctx)));
+}

@@ -1,0 +1,133 @@
+/**
+ * Values the cloud computes only when `pulumi up` creates something (the registry's repository URL, the digest of
+ * the pushed controller image, the ingress load balancer's address), and that end up in Kubernetes manifests.
+ * `mara render` runs the program as `pulumi up` would, with the simulated cloud's answers for everything else, but
+ * these values come either from the stack's outputs (`--from-stack`) or are clear placeholders
+ * (`MARA_PLACEHOLDER_<NAME>`), never from the simulated cloud: a manifest must not carry an invented value.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { computedState, invokeAnswer } from "../simulatedCloud";
+
+/** One value the cloud computes at deploy time. */
+export interface DeployValue {
+    /** Placeholder written when the value is not known: `MARA_PLACEHOLDER_<NAME>`. */
+    readonly placeholder: string;
+    /** What it is, for the report. */
+    readonly what: string;
+    /** The stack output it is read from with `--from-stack`. */
+    readonly output: string;
+    /** The value, from the stack output's value (undefined when the output does not give it). */
+    readonly fromOutput: (value: unknown) => string | undefined;
+}
+
+/** A plain, non-empty text output; `pulumi stack output --json` shows a secret output as "[secret]", which is no value. */
+const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== "[secret]" ? v : undefined);
+/** DOCR repositories are `<registry endpoint>/nginx-ingress` (components/docr.ts). */
+const DOCR_REPOSITORY = "/nginx-ingress";
+
+/** The deploy-time values, by key. */
+export const DEPLOY_VALUES = {
+    registryRepository: {
+        placeholder: "MARA_PLACEHOLDER_REGISTRY_REPOSITORY",
+        what: "URL of the container registry repository the ingress controller image is pushed to (ECR)",
+        output: "repository_url",
+        fromOutput: text,
+    },
+    registryEndpoint: {
+        placeholder: "MARA_PLACEHOLDER_REGISTRY_ENDPOINT",
+        what: "endpoint of the DigitalOcean container registry the ingress controller image is pushed to",
+        output: "repository_url",
+        fromOutput: (v: unknown) => text(v)?.replace(new RegExp(`${DOCR_REPOSITORY}$`), ""),
+    },
+    kicImageDigest: {
+        placeholder: "MARA_PLACEHOLDER_KIC_IMAGE_DIGEST",
+        what: "digest (sha256:…) of the ingress controller image as the registry stored it",
+        output: "kic_image_digest",
+        fromOutput: (v: unknown) => (typeof v === "string" && /^sha256:[0-9a-f]{64}$/.test(v) ? v : undefined),
+    },
+    loadBalancerHostname: {
+        placeholder: "MARA_PLACEHOLDER_LB_HOSTNAME",
+        what: "host name of the ingress controller's load balancer (the application's host when no FQDN is configured)",
+        output: "lb_ingress_hostname",
+        fromOutput: text,
+    },
+    loadBalancerIp: {
+        placeholder: "MARA_PLACEHOLDER_LB_IP",
+        what: "IP address of the ingress controller's load balancer",
+        output: "lb_ingress_ip",
+        fromOutput: text,
+    },
+} as const satisfies Record<string, DeployValue>;
+
+/** Key of a deploy-time value. */
+export type DeployValueKey = keyof typeof DEPLOY_VALUES;
+
+/** Where each deploy-time value came from in one render. */
+export interface DeployValueSource {
+    /** The value to use for a key: the stack output's, or its placeholder. */
+    value(key: DeployValueKey): string;
+    /** Keys the run asked for whose values came from the stack's outputs. */
+    readonly fromStack: ReadonlySet<DeployValueKey>;
+}
+
+/**
+ * Deploy-time values from a stack's outputs (as `pulumi stack output --json` prints them), or placeholders for
+ * those the outputs do not give. Secret outputs are not needed and not expected: none of these values is secret.
+ */
+export function deployValues(outputs: Readonly<Record<string, unknown>> | undefined): DeployValueSource {
+    const known = new Map<DeployValueKey, string>();
+    for (const [key, dv] of Object.entries(DEPLOY_VALUES) as [DeployValueKey, DeployValue][]) {
+        const v = outputs ? dv.fromOutput(outputs[dv.output]) : undefined;
+        if (v !== undefined) known.set(key, v);
+    }
+    const fromStack = new Set<DeployValueKey>();
+    return {
+        value: (key) => {
+            const v = known.get(key);
+            if (v === undefined) return DEPLOY_VALUES[key].placeholder;
+            fromStack.add(key);
+            return v;
+        },
+        fromStack,
+    };
+}
+
+/** Placeholders found in rendered text, as deploy-value keys (Helm templates may lower-case a placeholder). */
+export function placeholdersIn(text: string): DeployValueKey[] {
+    const lower = text.toLowerCase();
+    return (Object.entries(DEPLOY_VALUES) as [DeployValueKey, DeployValue][]).filter(([, dv]) => lower.includes(dv.placeholder.toLowerCase())).map(([k]) => k);
+}
+
+/** Any `MARA_PLACEHOLDER_` text, whatever follows: what a check must never find in a file written without placeholders. */
+export const PLACEHOLDER_PATTERN = /mara_placeholder_/i;
+
+/**
+ * Computed outputs of a resource for a render run: the simulated cloud's, with every deploy-time value that can
+ * reach a manifest replaced by its stack output or placeholder.
+ */
+export function renderState(args: pulumi.runtime.MockResourceArgs, region: string, values: DeployValueSource): Record<string, unknown> {
+    const state = computedState(args, region);
+    switch (args.type) {
+        case "aws:ecr/repository:Repository":
+            return { ...state, repositoryUrl: values.value("registryRepository") };
+        case "digitalocean:index/containerRegistry:ContainerRegistry":
+            return { ...state, endpoint: values.value("registryEndpoint") };
+        case "docker:index/registryImage:RegistryImage":
+            return { ...state, sha256Digest: values.value("kicImageDigest") };
+        case "kubernetes:core/v1:Service": {
+            const ingress = (state.status as { loadBalancer?: { ingress?: { hostname?: string; ip?: string }[] } } | undefined)?.loadBalancer?.ingress?.[0];
+            if (!ingress) return state;
+            const address = ingress.hostname !== undefined ? { hostname: values.value("loadBalancerHostname") } : { ip: values.value("loadBalancerIp") };
+            return { ...state, status: { loadBalancer: { ingress: [address] } } };
+        }
+        default:
+            return state;
+    }
+}
+
+/** Answers to lookups for a render run: the simulated cloud's, with an adopted registry's endpoint as a deploy-time value. */
+export function renderInvoke(args: Pick<pulumi.runtime.MockCallArgs, "token" | "inputs">, region: string, values: DeployValueSource): Record<string, unknown> | undefined {
+    const answer = invokeAnswer(args, region);
+    if (answer && args.token === "digitalocean:index/getContainerRegistry:getContainerRegistry") return { ...answer, endpoint: values.value("registryEndpoint") };
+    return answer;
+}

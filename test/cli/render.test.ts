@@ -1,0 +1,127 @@
+/**
+ * `mara render` end to end, in-process: what it refuses before rendering anything (no way to write Secrets, a
+ * folder that is not an earlier render, placeholders without --allow-placeholders), what it writes, and how it
+ * replaces an earlier render. The manifests themselves are checked in test/render/manifests.test.ts.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { parse } from "yaml";
+import { afterAll, describe, expect, it } from "vitest";
+import { MARKER } from "../../cli/render/outputDir";
+import { runMara } from "./support/io";
+
+const FIXTURES = path.join(__dirname, "..", "fixtures");
+const fixture = (name: string) => path.join(FIXTURES, `Pulumi.${name}.yaml`);
+const OUTPUTS = path.join(FIXTURES, "render", "outputs.minimal-aws.json");
+const made: string[] = [];
+const tmp = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-render-cli-"));
+    made.push(dir);
+    return dir;
+};
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+/** Every file under a folder. */
+function* files(dir: string): Generator<string> {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) yield* files(path.join(dir, e.name));
+        else yield path.join(dir, e.name);
+    }
+}
+
+describe("mara render refuses before rendering", () => {
+    it("without --secret-store or --secrets=omit: Secrets are never written in plain text", async () => {
+        const dir = tmp();
+        const r = await runMara(["render", "--config-file", fixture("mara-lke"), "--out", "out"], { cwd: dir });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain("mara: Secrets are never written in plain text: give --secret-store NAME");
+        expect(r.stderr).toContain("or --secrets=omit");
+        expect(fs.existsSync(path.join(dir, "out"))).toBe(false);
+    });
+
+    it("with both --secret-store and --secrets=omit, or an unknown mode or store kind", async () => {
+        const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out"];
+        expect((await runMara([...base, "--secret-store", "vault", "--secrets", "omit"], { cwd: tmp() })).stderr).toContain("give either --secret-store NAME or --secrets=omit, not both");
+        const mode = await runMara([...base, "--secrets", "plain"], { cwd: tmp() });
+        expect(mode.code).toBe(2);
+        expect(mode.stderr).toContain(`the only mode is "omit" (for ExternalSecrets give --secret-store NAME), not "plain"`);
+        const kind = await runMara([...base, "--secret-store", "vault", "--secret-store-kind", "Vault"], { cwd: tmp() });
+        expect(kind.code).toBe(2);
+        expect(kind.stderr).toContain(`must be SecretStore or ClusterSecretStore, not "Vault"`);
+    });
+
+    it("into a folder that holds something else, leaving it as it was", async () => {
+        const dir = tmp();
+        fs.mkdirSync(path.join(dir, "out"));
+        fs.writeFileSync(path.join(dir, "out", "notes.txt"), "mine");
+        const r = await runMara(["render", "--config-file", fixture("mara-lke"), "--out", "out", "--secrets", "omit"], { cwd: dir });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`out is not empty and was not written by mara render (no ${MARKER} in it); choose an empty or new folder`);
+        expect(fs.readdirSync(path.join(dir, "out"))).toEqual(["notes.txt"]);
+    });
+
+    it("--from-stack without the Pulumi CLI says how to pass saved outputs instead", async () => {
+        const r = await runMara(["render", "--config-file", fixture("minimal-aws"), "--out", "out", "--secrets", "omit", "--from-stack"], {
+            cwd: tmp(),
+            env: { HOME: os.tmpdir(), PATH: "/nonexistent" },
+        });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain("--from-stack needs the Pulumi CLI (`pulumi` is not on PATH); or save the outputs where it is, with `pulumi stack output --json > outputs.json`, and pass --from-stack outputs.json");
+    });
+});
+
+describe("mara render writes", () => {
+    it("nothing when deploy-time values would be placeholders, and lists them with the stack output that gives each", async () => {
+        const dir = tmp();
+        const r = await runMara(["render", "--config-file", fixture("minimal-aws"), "--out", "out", "--secret-store", "vault"], { cwd: dir });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain("Deploy-time values written as placeholders (no --from-stack):");
+        expect(r.stderr).toMatch(/MARA_PLACEHOLDER_KIC_IMAGE_DIGEST: .*; stack output kic_image_digest; in platform-ingress-controller\/deployment-kic-nginx-ingress-controller\.yaml/);
+        expect(r.stderr).toMatch(/MARA_PLACEHOLDER_LB_HOSTNAME: .*; stack output lb_ingress_hostname; in bank-of-sirius\/ingress-bosingress\.yaml/);
+        expect(r.stderr).toContain("MARA_PLACEHOLDER_REGISTRY_REPOSITORY");
+        expect(r.stderr).toContain("error: 3 deploy-time values are not known, so nothing was written.");
+        expect(fs.existsSync(path.join(dir, "out"))).toBe(false);
+    }, 120_000);
+
+    it("the manifests with values from saved stack outputs (--from-stack FILE)", async () => {
+        const dir = tmp();
+        const r = await runMara(["render", "--config-file", fixture("minimal-aws"), "--out", "out", "--secret-store", "vault", "--from-stack", OUTPUTS], { cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain("Deploy-time values from the stack's outputs: kicImageDigest, loadBalancerHostname, registryRepository.");
+        expect(r.stdout).toMatch(/^Wrote \d{3} objects in 8 components to out \(charts rendered for Kubernetes 1\.35\)\.$/m);
+        expect(r.stdout).toMatch(/\d+ Secrets became ExternalSecrets reading from ClusterSecretStore "vault"; the \d+ keys it must hold are listed in out\/secret-keys\.txt\./);
+        expect(r.stderr).not.toContain("MARA_PLACEHOLDER");
+        const outputs = JSON.parse(fs.readFileSync(OUTPUTS, "utf8")) as Record<string, string>;
+        const deployment = parse(fs.readFileSync(path.join(dir, "out", "platform-ingress-controller", "deployment-kic-nginx-ingress-controller.yaml"), "utf8")) as { spec: { template: { spec: { containers: { image: string }[] } } } };
+        expect(deployment.spec.template.spec.containers[0]!.image).toBe(`${outputs.repository_url}@${outputs.kic_image_digest}`);
+        const ingress = parse(fs.readFileSync(path.join(dir, "out", "bank-of-sirius", "ingress-bosingress.yaml"), "utf8")) as { spec: { rules: { host: string }[]; tls: { hosts: string[] }[] } };
+        expect(ingress.spec.rules[0]!.host).toBe(outputs.lb_ingress_hostname);
+        expect(ingress.spec.tls[0]!.hosts).toEqual([outputs.lb_ingress_hostname]);
+        // No placeholder in any file, in any case.
+        const all = [...files(path.join(dir, "out"))].map((f) => fs.readFileSync(f, "utf8")).join("\n");
+        expect(all).not.toMatch(/mara_placeholder_/i);
+    }, 120_000);
+
+    it("with --secrets=omit no Secret data; then an ExternalSecret render replaces it whole, listing the same Secrets for the store", async () => {
+        const dir = tmp();
+        const omit = await runMara(["render", "--config-file", fixture("mara-kubeconfig"), "--out", "out", "--secrets", "omit"], { cwd: dir });
+        expect(omit.code, omit.stderr).toBe(0);
+        expect(omit.stdout).toMatch(/\d+ Secrets were left out; create them before syncing\. They are listed in out\/omitted-secrets\.txt:\n {2}bos\/accounts-db-credentials\n/);
+        const omitted = fs.readFileSync(path.join(dir, "out", "omitted-secrets.txt"), "utf8");
+        const omitFiles = [...files(path.join(dir, "out"))].filter((f) => f.endsWith(".yaml")).map((f) => parse(fs.readFileSync(f, "utf8")) as { kind: string; data?: unknown; stringData?: unknown });
+        expect(omitFiles.filter((o) => o.kind === "ExternalSecret" || (o.kind === "Secret" && (o.data || o.stringData)))).toEqual([]);
+        fs.writeFileSync(path.join(dir, "out", "bank-of-sirius", "stale.yaml"), "kind: ConfigMap\n");
+        const external = await runMara(["render", "--config-file", fixture("mara-kubeconfig"), "--out", "out", "--secret-store", "tenant", "--secret-store-kind", "SecretStore"], { cwd: dir });
+        expect(external.code, external.stderr).toBe(0);
+        expect(fs.existsSync(path.join(dir, "out", "bank-of-sirius", "stale.yaml"))).toBe(false);
+        expect(fs.existsSync(path.join(dir, "out", "omitted-secrets.txt"))).toBe(false);
+        expect(fs.readFileSync(path.join(dir, "out", "bank-of-sirius", "externalsecret-jwt-key.yaml"), "utf8")).toContain("secretStoreRef:\n    kind: SecretStore\n    name: tenant\n");
+        expect(fs.readdirSync(dir)).toEqual(["out"]);
+        // The Secrets left out before are exactly those the store now fills, key for key.
+        const keys = fs.readFileSync(path.join(dir, "out", "secret-keys.txt"), "utf8").split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split("\t"));
+        const bySecret = new Map<string, string[]>();
+        for (const [, secret, key] of keys) bySecret.set(secret!, [...(bySecret.get(secret!) ?? []), key!]);
+        expect(bySecret.size).toBeGreaterThan(5);
+        expect(omitted.split("\n").filter((l) => l && !l.startsWith("#")).sort()).toEqual([...bySecret].map(([s, k]) => `${s}\t${k.join(" ")}`).sort());
+    }, 120_000);
+});

@@ -1,0 +1,193 @@
+/**
+ * The pure parts of `mara render`: deploy-time values from stack outputs, file names in a component folder, where
+ * Helm comes from when the checkout has no toolchain copy, and a chart version nobody vendored (fetched once by
+ * `helm pull` into the cache, or a clear error when that fails).
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { afterAll, describe, expect, it } from "vitest";
+import { archiveName, chartArchive, chartCacheDir, ChartUnavailableError, CHARTS_DIR } from "../../cli/render/charts";
+import { DEPLOY_VALUES, deployValues, placeholdersIn } from "../../cli/render/deployValues";
+import { helmBinary, HelmMissingError } from "../../cli/render/helm";
+import { layoutFiles, PlacedObject } from "../../cli/render/layout";
+import { externalSecretFor, remoteKey, secretListFile, withoutSecretValues } from "../../cli/render/secrets";
+
+const made: string[] = [];
+const tmp = () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), "mara-render-unit-"));
+    made.push(d);
+    return d;
+};
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+describe("deploy-time values", () => {
+    it("come from the stack outputs that give them, and only when the run asks for them", () => {
+        const v = deployValues({ repository_url: "reg.example/mara", kic_image_digest: `sha256:${"a".repeat(64)}`, lb_ingress_hostname: "lb.example" });
+        expect(v.value("registryRepository")).toBe("reg.example/mara");
+        expect(v.value("kicImageDigest")).toBe(`sha256:${"a".repeat(64)}`);
+        expect([...v.fromStack].sort()).toEqual(["kicImageDigest", "registryRepository"]);
+        expect(v.value("loadBalancerIp")).toBe("MARA_PLACEHOLDER_LB_IP");
+    });
+
+    it("a secret output ([secret]), an empty one, a digest that is not sha256 with 64 hex digits, and a missing one stay placeholders", () => {
+        const v = deployValues({ lb_ingress_hostname: "[secret]", repository_url: "", kic_image_digest: `sha256:${"a".repeat(63)}` });
+        expect(v.value("loadBalancerHostname")).toBe(DEPLOY_VALUES.loadBalancerHostname.placeholder);
+        expect(v.value("registryRepository")).toBe(DEPLOY_VALUES.registryRepository.placeholder);
+        expect(v.value("kicImageDigest")).toBe(DEPLOY_VALUES.kicImageDigest.placeholder);
+        expect(v.value("loadBalancerIp")).toBe(DEPLOY_VALUES.loadBalancerIp.placeholder);
+        expect(v.fromStack.size).toBe(0);
+        expect(deployValues(undefined).value("registryEndpoint")).toBe("MARA_PLACEHOLDER_REGISTRY_ENDPOINT");
+    });
+
+    it("a DOCR registry endpoint is the repository URL without its /nginx-ingress repository", () => {
+        expect(deployValues({ repository_url: "registry.digitalocean.com/mara-x7/nginx-ingress" }).value("registryEndpoint")).toBe("registry.digitalocean.com/mara-x7");
+    });
+
+    it("placeholders are found even where a chart lower-cased them", () => {
+        expect(placeholdersIn("image: mara_placeholder_registry_repository@MARA_PLACEHOLDER_KIC_IMAGE_DIGEST")).toEqual(["registryRepository", "kicImageDigest"]);
+        expect(placeholdersIn("image: nginx/nginx-ingress:5.5.4")).toEqual([]);
+    });
+});
+
+describe("layout", () => {
+    const obj = (kind: string, name: string, namespace?: string, apiVersion = "v1"): PlacedObject => ({
+        object: { apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) } },
+        component: "c",
+        source: "test",
+        custom: false,
+    });
+
+    it("names a file by kind and name, adding the namespace, then the API group, only where two would collide", () => {
+        const files = layoutFiles([obj("ConfigMap", "a", "x"), obj("ConfigMap", "a", "y"), obj("Service", "a", "x"), obj("Certificate", "a", "x", "cert-manager.io/v1"), obj("Certificate", "a", "x", "other.io/v1")], "");
+        expect([...files.keys()].sort()).toEqual([
+            "c/certificate.cert-manager.io-x-a.yaml",
+            "c/certificate.other.io-x-a.yaml",
+            "c/configmap-x-a.yaml",
+            "c/configmap-y-a.yaml",
+            "c/kustomization.yaml",
+            "c/service-a.yaml",
+            "kustomization.yaml",
+        ]);
+    });
+
+    it("refuses two declarations of one object", () => {
+        expect(() => layoutFiles([obj("ConfigMap", "a", "x"), obj("ConfigMap", "a", "x")], "")).toThrow("two objects would be written as one: v1 ConfigMap x/a appears twice in c");
+    });
+});
+
+describe("ExternalSecret of a Secret", () => {
+    it("keeps the Secret's name, type, labels and annotations, and reads each key from <prefix><namespace>/<secret>/<key>", () => {
+        const es = externalSecretFor(
+            { apiVersion: "v1", kind: "Secret", type: "kubernetes.io/dockerconfigjson", metadata: { name: "pull", labels: { a: "b" }, annotations: { c: "d" } }, data: { ".dockerconfigjson": "e30=" } },
+            "ns",
+            { mode: "external", store: "vault", storeKind: "SecretStore", remoteKeyPrefix: "team/" },
+        );
+        expect(es).toEqual({
+            apiVersion: "external-secrets.io/v1",
+            kind: "ExternalSecret",
+            metadata: { name: "pull", namespace: "ns", labels: { a: "b" } },
+            spec: {
+                refreshInterval: "1h",
+                secretStoreRef: { kind: "SecretStore", name: "vault" },
+                target: { name: "pull", creationPolicy: "Owner", template: { type: "kubernetes.io/dockerconfigjson", metadata: { labels: { a: "b" }, annotations: { c: "d" } } } },
+                data: [{ secretKey: ".dockerconfigjson", remoteRef: { key: "team/ns/pull/.dockerconfigjson" } }],
+            },
+        });
+        expect(remoteKey("mara/", "bos", "jwt-key", "jwtRS256.key")).toBe("mara/bos/jwt-key/jwtRS256.key");
+    });
+});
+
+describe("Secrets in the output", () => {
+    const secret = (name: string, data?: Record<string, string>): PlacedObject => ({
+        object: { apiVersion: "v1", kind: "Secret", metadata: { name, namespace: "ns" }, ...(data ? { stringData: data } : {}) },
+        component: "c",
+        source: `resource ${name}`,
+        custom: false,
+    });
+    const placed = [secret("b", { y: "value-of-y", x: "value-of-x" }), secret("token"), secret("a", { k: "value-of-k" })];
+
+    it("with a store: each Secret with data becomes its ExternalSecret, a Secret without data stays, keys listed in order", () => {
+        const handling = { mode: "external", store: "s", storeKind: "ClusterSecretStore", remoteKeyPrefix: "p/" } as const;
+        const { objects, entries } = withoutSecretValues(placed, handling);
+        expect(objects.map((o) => `${o.object.kind}/${o.object.metadata!.name}`)).toEqual(["ExternalSecret/b", "Secret/token", "ExternalSecret/a"]);
+        expect(JSON.stringify(objects)).not.toContain("value-of-");
+        expect(secretListFile(entries, handling)).toEqual({
+            name: "secret-keys.txt",
+            text:
+                '# Keys the ClusterSecretStore "s" must hold, one per line: remote key, then the Secret (namespace/name) and key it fills.\n' +
+                "# Generated by `mara render`; values are never written here.\n" +
+                "p/ns/a/k\tns/a\tk\np/ns/b/x\tns/b\tx\np/ns/b/y\tns/b\ty\n",
+        });
+    });
+
+    it("omitted: each Secret with data is left out and listed with its keys", () => {
+        const { objects, entries } = withoutSecretValues(placed, { mode: "omit" });
+        expect(objects.map((o) => `${o.object.kind}/${o.object.metadata!.name}`)).toEqual(["Secret/token"]);
+        expect(secretListFile(entries, { mode: "omit" }).text.split("\n").slice(1)).toEqual(["ns/a\tk", "ns/b\tx y", ""]);
+    });
+});
+
+describe("Helm without the toolchain copy", () => {
+    const fakeHelm = (dir: string, version = "v3.17.3") => {
+        const file = path.join(dir, "helm");
+        fs.writeFileSync(file, `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
+        return file;
+    };
+
+    it("is taken from PATH, and must be Helm 3 there too", () => {
+        const dir = tmp();
+        const helm = fakeHelm(dir);
+        expect(helmBinary({ PATH: `/nonexistent${path.delimiter}${dir}` }, false)).toEqual({ path: helm, version: "v3.17.3" });
+        fakeHelm(dir, "v4.1.4");
+        expect(() => helmBinary({ PATH: dir }, false)).toThrow(`${helm} is Helm v4.1.4; rendering needs Helm 3`);
+    });
+
+    it("missing from PATH too: the error names HELM, PATH and the toolchain", () => {
+        expect(() => helmBinary({ PATH: tmp() }, false)).toThrow(HelmMissingError);
+        expect(() => helmBinary({ PATH: tmp() }, false)).toThrow(/^No Helm 3 binary: HELM is not set and there is no helm on PATH\. Set HELM=\/path\/to\/helm \(Helm 3\.x\), or put Helm 3 on PATH as `helm`/);
+    });
+});
+
+describe("a chart version nobody vendored", () => {
+    /** A stand-in helm that answers `version`, logs each pull, and "pulls" by copying a vendored archive under the asked name. */
+    function pullingHelm(dir: string, ok: boolean): { helm: string; log: string } {
+        const log = path.join(dir, "pulls.log");
+        const helm = path.join(dir, "helm");
+        const source = path.join(CHARTS_DIR, archiveName("fluent-bit", fs.readdirSync(CHARTS_DIR).find((f) => f.startsWith("fluent-bit-"))!.slice("fluent-bit-".length, -4)));
+        fs.writeFileSync(
+            helm,
+            [
+                "#!/bin/sh",
+                'if [ "$1" = version ]; then echo v3.17.3; exit 0; fi',
+                `echo "$@" >> ${log}`,
+                ok ? 'while [ $# -gt 0 ]; do if [ "$1" = --destination ]; then dest=$2; fi; shift; done' : "",
+                ok ? `cp ${source} "$dest/fluent-bit-9.9.9.tgz"` : 'echo \'Error: looks like "https://fluent.github.io/helm-charts" is not a valid chart repository or cannot be reached: dial tcp: lookup fluent.github.io: no such host\' >&2; exit 1',
+            ].join("\n"),
+            { mode: 0o755 },
+        );
+        return { helm, log };
+    }
+    const cached = path.join(chartCacheDir(), "pulled", "fluent-bit-9.9.9.tgz");
+    afterAll(() => fs.rmSync(cached, { force: true }));
+
+    it("without network: an error naming the chart, the vendored versions, the command and where to put the archive", () => {
+        fs.rmSync(cached, { force: true });
+        const { helm } = pullingHelm(tmp(), false);
+        const src = { chart: "fluent-bit", version: "9.9.9", repositoryUrl: "https://fluent.github.io/helm-charts" };
+        expect(() => chartArchive(src, { HELM: helm })).toThrow(ChartUnavailableError);
+        expect(() => chartArchive(src, { HELM: helm })).toThrow(
+            /^chart fluent-bit 9\.9\.9 is not vendored \(vendored: [0-9.]+\) and `helm pull fluent-bit --repo https:\/\/fluent\.github\.io\/helm-charts --version 9\.9\.9` failed: Error: looks like .* no such host\. Fetch it with that command where there is network access and put fluent-bit-9\.9\.9\.tgz in .*pulled, or pin a vendored version\.$/,
+        );
+    });
+
+    it("pulled once into the cache, then read from there", () => {
+        fs.rmSync(cached, { force: true });
+        const { helm, log } = pullingHelm(tmp(), true);
+        const src = { chart: "fluent-bit", version: "9.9.9", repositoryUrl: "https://fluent.github.io/helm-charts" };
+        expect(chartArchive(src, { HELM: helm })).toBe(cached);
+        expect(chartArchive(src, { HELM: helm })).toBe(cached);
+        expect(fs.readFileSync(log, "utf8").trim().split("\n")).toHaveLength(1);
+        expect(fs.readFileSync(log, "utf8")).toMatch(/^pull fluent-bit --repo https:\/\/fluent\.github\.io\/helm-charts --version 9\.9\.9 --destination /);
+    });
+});
