@@ -119,6 +119,9 @@ while :; do
 done
 `;
 
+/** Name of the setup Job in the log store's namespace; its ConfigMap adds `-files`. */
+export const KIBANA_SETUP_NAME = "kibana-setup";
+
 /**
  * Creates the ConfigMap (objects and script, nothing secret) and the Job. The Job is replaced whenever the objects
  * or the script change, so a `pulumi up` that changes them imports them again; otherwise it runs once.
@@ -128,14 +131,17 @@ export function kibanaSetup(name: string, a: KibanaSetupArgs, opts: pulumi.Custo
     const digest = crypto.createHash("sha256").update(objects).update(KIBANA_SETUP_SCRIPT).digest("hex").slice(0, 16);
     const files = new k8s.core.v1.ConfigMap(
         `${name}-files`,
-        { metadata: { namespace: a.namespace, labels: { "app.kubernetes.io/part-of": "mara" } }, data: { "objects.ndjson": objects, "setup.sh": KIBANA_SETUP_SCRIPT } },
+        // Named, like the log store's other objects, rather than named by Pulumi with a random suffix: the Job and
+        // its files are then found by name (`kubectl -n logstore logs job/kibana-setup`), and `mara render` can write them.
+        { metadata: { name: KIBANA_SETUP_NAME + "-files", namespace: a.namespace, labels: { "app.kubernetes.io/part-of": "mara" } }, data: { "objects.ndjson": objects, "setup.sh": KIBANA_SETUP_SCRIPT } },
         opts,
     );
     const labels = { "app.kubernetes.io/name": "kibana-setup", "app.kubernetes.io/part-of": "mara" };
     return new k8s.batch.v1.Job(
         name,
         {
-            metadata: { namespace: a.namespace, labels },
+            // A named Job that must be replaced is deleted first (the Kubernetes provider does so for named objects).
+            metadata: { name: KIBANA_SETUP_NAME, namespace: a.namespace, labels },
             spec: {
                 backoffLimit: 3,
                 // Kibana's wait plus the retries; a Job still running then fails, and so does `pulumi up`.

@@ -226,9 +226,20 @@ function chartArchives(releases: ReleaseSpec[]): string[] {
     return archives;
 }
 
-/** Two declarations of one object would fight over it on the cluster (and kustomize refuses them). */
+/**
+ * Two declarations of one object would fight over it on the cluster (and kustomize refuses them). An object without
+ * a name is one Pulumi would name at deploy time with a random suffix: written without one, the API server refuses
+ * it, and objects that refer to it by that name would point at nothing.
+ */
 function assertUnique(placed: PlacedObject[]): void {
     const seen = new Map<string, PlacedObject>();
+    const nameless = placed.filter((p) => !p.object.metadata?.name);
+    if (nameless.length) {
+        throw new RenderError(
+            `${nameless.length} object${nameless.length === 1 ? " has" : "s have"} no name (Pulumi would name ${nameless.length === 1 ? "it" : "them"} at deploy time with a random suffix), so the manifests would be refused: ` +
+                `${nameless.map((p) => `${p.object.kind} from ${p.source}`).join(", ")}. Give ${nameless.length === 1 ? "it" : "each"} metadata.name in the component that creates it.`,
+        );
+    }
     for (const p of placed) {
         const o = p.object;
         const id = `${groupOf(o.apiVersion)}/${o.kind}/${o.metadata?.namespace ?? ""}/${o.metadata?.name}`;
