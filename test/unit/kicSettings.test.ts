@@ -35,7 +35,7 @@ const only = (values: Record<string, string>, env: Record<string, string> = {}):
 };
 
 describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
-    const base = { home: "/home/dev", cwd: "/work/project" };
+    const base = { home: "/home/dev", cwd: "/srv/project" };
     it.each([
         ["https://github.com/nginx/kubernetes-ingress.git#v5.5.4", { kind: "git", url: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4", ref: "v5.5.4" }],
         ["https://github.com/nginx/kubernetes-ingress.git", { kind: "git", url: "https://github.com/nginx/kubernetes-ingress.git", ref: undefined }],
@@ -47,8 +47,8 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
         ["/opt/src/kubernetes-ingress", { kind: "directory", path: "/opt/src/kubernetes-ingress", ref: undefined }],
         ["~/kubernetes-ingress", { kind: "directory", path: "/home/dev/kubernetes-ingress", ref: undefined }],
         ["~", { kind: "directory", path: "/home/dev", ref: undefined }],
-        ["./vendor/kic", { kind: "directory", path: "/work/project/vendor/kic", ref: undefined }],
-        ["../kic", { kind: "directory", path: "/work/kic", ref: undefined }],
+        ["./vendor/kic", { kind: "directory", path: "/srv/project/vendor/kic", ref: undefined }],
+        ["../kic", { kind: "directory", path: "/srv/kic", ref: undefined }],
         ["file:///opt/src/kic#v5.5.4", { kind: "directory", path: "/opt/src/kic", ref: "v5.5.4" }],
         ["file://~/src/kic#5.5.3", { kind: "directory", path: "/home/dev/src/kic", ref: "5.5.3" }],
     ])("%s", (url, source) => {
