@@ -28,6 +28,15 @@ export interface ValueType<T> {
 const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
 const fail = <T>(reason: string): ParseResult<T> => ({ ok: false, reason });
 
+/** The URL a text parses as, or undefined. */
+function urlOf(value: string): URL | undefined {
+    try {
+        return new URL(value);
+    } catch {
+        return undefined;
+    }
+}
+
 /** Any non-empty string, optionally restricted by a pattern. */
 export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: number } = {}): ValueType<string> {
     const allowed = opts.allowed ?? "any non-empty text";
@@ -150,12 +159,8 @@ export function helmRepoUrl(): ValueType<string> {
         allowed: "an http(s):// Helm repository URL or an oci:// registry reference, e.g. https://helm.nginx.com/stable",
         parse(raw) {
             const value = raw.trim();
-            let url: URL;
-            try {
-                url = new URL(value);
-            } catch {
-                return fail("is not a URL");
-            }
+            const url = urlOf(value);
+            if (!url) return fail("is not a URL");
             if (!["https:", "http:", "oci:"].includes(url.protocol)) return fail(`uses the unsupported scheme "${url.protocol}"`);
             if (/^[a-z]+:\/\/[^/]*[a-z]+:\/\//i.test(value) || /^(https?|oci):\/\/(https?|oci)[:/]/i.test(value)) {
                 return fail("repeats the scheme");
@@ -257,12 +262,8 @@ export function httpsUrl(allowed: string): ValueType<string> {
         allowed,
         parse(raw) {
             const value = raw.trim();
-            let url: URL;
-            try {
-                url = new URL(value);
-            } catch {
-                return fail("is not a URL");
-            }
+            const url = urlOf(value);
+            if (!url) return fail("is not a URL");
             if (url.protocol !== "https:") return fail(`uses the scheme "${url.protocol}", and this URL must be https://`);
             if (/^https:\/\/(https?)[:/]/i.test(value)) return fail("repeats the scheme");
             if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) return fail(`has an invalid host "${url.hostname}"`);
