@@ -11,6 +11,7 @@ import { archiveName, chartArchive, chartCacheDir, ChartUnavailableError, CHARTS
 import { DEPLOY_VALUES, deployValues, placeholdersIn } from "../../cli/render/deployValues";
 import { helmBinary, HelmMissingError } from "../../cli/render/helm";
 import { layoutFiles, PlacedObject } from "../../cli/render/layout";
+import { assertWritable } from "../../cli/render/render";
 import { externalSecretFor, remoteKey, secretListFile, withoutSecretValues } from "../../cli/render/secrets";
 
 const made: string[] = [];
@@ -189,5 +190,25 @@ describe("a chart version nobody vendored", () => {
         expect(chartArchive(src, { HELM: helm })).toBe(cached);
         expect(fs.readFileSync(log, "utf8").trim().split("\n")).toHaveLength(1);
         expect(fs.readFileSync(log, "utf8")).toMatch(/^pull fluent-bit --repo https:\/\/fluent\.github\.io\/helm-charts --version 9\.9\.9 --destination /);
+    });
+});
+
+describe("objects render refuses to write", () => {
+    const placed = (name: string | undefined, source: string, namespace = "logstore"): PlacedObject => ({
+        object: { apiVersion: "v1", kind: "ConfigMap", metadata: { ...(name ? { name } : {}), namespace } },
+        component: "platform-logstore",
+        source,
+        custom: false,
+    });
+
+    it("an object without a name (Pulumi would name it at deploy time), naming where it came from", () => {
+        expect(() => assertWritable([placed("kibana-setup-files", "a"), placed(undefined, "Pulumi resource platform-logstore-files (v1 ConfigMap)")])).toThrow(
+            /1 object has no name .*ConfigMap from Pulumi resource platform-logstore-files \(v1 ConfigMap\).*metadata\.name/,
+        );
+    });
+
+    it("the same object declared twice; the same name in another namespace is another object", () => {
+        expect(() => assertWritable([placed("files", "release a"), placed("files", "release b")])).toThrow(/logstore\/files is declared twice: by release a and by release b/);
+        expect(() => assertWritable([placed("files", "release a"), placed("files", "release b", "prometheus")])).not.toThrow();
     });
 });
