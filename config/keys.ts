@@ -644,6 +644,15 @@ export const KEYS = {
         group: "Certificates",
     }),
 
+    chartArchiveDir: spec({
+        key: "mara:chartArchiveDir",
+        type: text(),
+        description:
+            "Local folder of chart archives to install instead of fetching charts from their repositories (air-gapped installs): <chart>-<version>.tgz for every chart, and a SHA256SUMS file of their digests.",
+        example: "./charts",
+        group: "Charts",
+    }),
+
     ...chartKeys("ingress", {
         version: ["kic-helm:chart_version"],
         url: ["kic-helm:helm_repo_url"],
