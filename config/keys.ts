@@ -649,7 +649,7 @@ export const KEYS = {
         type: text(),
         description:
             "Local folder of chart archives to install instead of fetching charts from their repositories (air-gapped installs): <chart>-<version>.tgz for every chart, and a SHA256SUMS file of their digests.",
-        example: "./charts",
+        example: "./test/charts",
         group: "Charts",
     }),
 

@@ -37,6 +37,27 @@ async function helmReleases(): Promise<Map<string, { namespace: string; status: 
     return out;
 }
 
+/** The first Deployment whose name contains `part`, in any namespace. */
+async function findDeployment(part: string): Promise<any | undefined> {
+    const list = await request<{ items: any[] }>(cluster, "GET", "/apis/apps/v1/deployments");
+    return list.items.find((d) => d.metadata.name.includes(part));
+}
+
+/** UIDs of what must never be replaced: the platform's namespaces, every claim, every CRD. */
+async function identities(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const [kind, path] of [
+        ["Namespace", "/api/v1/namespaces"],
+        ["PVC", "/api/v1/persistentvolumeclaims"],
+        ["CRD", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"],
+    ] as const) {
+        for (const o of (await request<{ items: any[] }>(cluster, "GET", path)).items) {
+            out[`${kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ""}${o.metadata.name}`] = o.metadata.uid;
+        }
+    }
+    return out;
+}
+
 const PLATFORM_NAMESPACES = async () =>
     (await request<{ items: any[] }>(cluster, "GET", "/api/v1/namespaces?labelSelector=app.kubernetes.io%2Fpart-of%3Dmara")).items.map((n) => n.metadata.name as string).sort();
 
@@ -65,6 +86,25 @@ describe("the platform on an existing cluster, by the real engine", () => {
     it("pulumi refresh --expect-no-changes: the cluster holds what the state says", async () => {
         const r = await stack.pulumi(["refresh", "--expect-no-changes", "--yes"]);
         expect(r.code, tail(r, 120)).toBe(0);
+    });
+
+    it("a config change updates in place: replicas, a chart value and a rotated password; namespaces, claims and CRDs keep their identity", async () => {
+        const before = await identities();
+        const ledgerPodTemplate = async () => (await findDeployment("ledger-db"))?.spec.template.metadata.annotations?.["secrets.mara/revision"];
+        const revisionBefore = await ledgerPodTemplate();
+        await stack.set("mara:ingressReplicas", "2");
+        await stack.set("mara:siriusLedgerPassword", "rotated-ledger-password-1", true);
+        const up = await stack.pulumi(["up", "--yes", "--skip-preview"]);
+        expect(up.code, tail(up, 120)).toBe(0);
+        expect(up.stdout, "nothing may be replaced").not.toMatch(/replaced|\+-/);
+
+        const controller = await findDeployment("nginx-ingress");
+        expect(controller?.spec.replicas).toBe(2);
+        expect(await identities()).toEqual(before);
+        if (revisionBefore !== undefined) expect(await ledgerPodTemplate(), "the ledger database's pods roll when its password changes").not.toBe(revisionBefore);
+
+        const again = await stack.pulumi(["preview", "--expect-no-changes"]);
+        expect(again.code, tail(again, 80)).toBe(0);
     });
 
     it("mara destroy --yes leaves nothing of ours; a second destroy is a no-op", async () => {

@@ -21,9 +21,9 @@ export interface PulumiSandbox {
 /** The passphrase the tier's stacks are encrypted with. */
 export const PASSPHRASE = "real-engine-tier-passphrase";
 
-/** A new sandbox; `extra` is added to the environment. */
-export function pulumiSandbox(extra: NodeJS.ProcessEnv = {}): PulumiSandbox {
-    requireBinaries(["pulumi", "pulumi-resource-kubernetes"]);
+/** A new sandbox; `extra` is added to the environment; `binaries` must have been built. */
+export function pulumiSandbox(extra: NodeJS.ProcessEnv = {}, binaries: readonly string[] = ["pulumi", "pulumi-resource-kubernetes"]): PulumiSandbox {
+    requireBinaries(binaries);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-pulumi-"));
     fs.mkdirSync(path.join(dir, "state"));
     const env: NodeJS.ProcessEnv = {
