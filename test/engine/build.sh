@@ -21,8 +21,13 @@ mkdir -p "$out"
 
 # Version stamps the binaries report: Kubernetes' /version and `pulumi version` must say what was built, because
 # Helm and the Kubernetes provider check the server version, and mara checks the CLI's.
-K8S_VERSION=$(awk '$1 == "k8s.io/kubernetes" { print $2 }' "$here/kube/go.mod")
-PULUMI_VERSION=$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2 }' "$here/pulumi/go.mod")
+required() { grep -oE "(^|[[:space:]])$1 v[^[:space:]]+" "$2" | awk '{ print $2 }' | head -1; }
+K8S_VERSION=$(required k8s.io/kubernetes "$here/kube/go.mod")
+PULUMI_VERSION=$(required github.com/pulumi/pulumi/pkg/v3 "$here/pulumi/go.mod")
+if [ -z "$K8S_VERSION" ] || [ -z "$PULUMI_VERSION" ]; then
+    echo "test/engine/build.sh: cannot read the pinned versions from kube/go.mod and pulumi/go.mod" >&2
+    exit 1
+fi
 K8S_MINOR=$(echo "$K8S_VERSION" | cut -d. -f2)
 # The provider module is served as a pseudo-version of an untagged commit; PROVIDER_VERSION names the release line
 # it belongs to (docs/testing.md says which).
