@@ -24,7 +24,8 @@ function page<T>(items: readonly T[], token: string | undefined, size: number): 
 /** A PersistentVolume as the fake stores it. */
 export interface FakePv {
     name: string;
-    reclaimPolicy: "Delete" | "Retain";
+    /** Absent only in a PV object that omits it (the API server fills in `Retain`). */
+    reclaimPolicy?: "Delete" | "Retain" | "Recycle";
     driver?: string;
     handle?: string;
     /** Set by a provisioner on the volumes it creates; absent on a PV written by hand. */
@@ -57,8 +58,8 @@ export class FakeKubernetes {
     readonly retained: string[] = [];
     /** List calls answered, with the `continue` token each carried. */
     readonly lists: { path: string; token?: string }[] = [];
-    /** The cluster's controllers: told when a Service is deleted. */
-    onServiceDeleted: (s: FakeService) => void = () => undefined;
+    /** The cluster's controllers: told when a Service is deleted (awaited when the drain's client deletes it). */
+    onServiceDeleted: (s: FakeService) => void | Promise<void> = () => undefined;
     /** Fails every call, as an unreachable cluster does. */
     unreachable = false;
 
@@ -73,23 +74,26 @@ export class FakeKubernetes {
         if (this.unreachable) throw new Error("connect ECONNREFUSED 203.0.113.10:443");
     }
 
-    private deleteService(ref: string): void {
+    private async deleteService(ref: string): Promise<void> {
         const svc = this.services.find((s) => `${s.namespace}/${s.name}` === ref);
         if (!svc) return;
         this.services = this.services.filter((s) => s !== svc);
         this.deletedServices.push(ref);
-        this.onServiceDeleted(svc);
+        await this.onServiceDeleted(svc);
     }
 
     /** The drain's {@link ClusterClient} over the fake, without HTTP. */
     client(): ClusterClient {
-        const pvRecord = (p: FakePv): VolumeRecord => ({ pv: p.name, reclaimPolicy: p.reclaimPolicy, driver: p.driver, handle: p.handle, provisionedBy: p.provisionedBy, claim: p.claim });
+        const pvRecord = (p: FakePv): VolumeRecord => ({ pv: p.name, reclaimPolicy: p.reclaimPolicy ?? "Retain", driver: p.driver, handle: p.handle, provisionedBy: p.provisionedBy, claim: p.claim });
         const lbRecord = (s: FakeService): LoadBalancerRecord => ({ service: `${s.namespace}/${s.name}`, ips: s.ips ?? [], hostnames: s.hostnames ?? [], annotations: s.annotations ?? {} });
         const crdRecord = (c: FakeCrd): CrdRecord => ({ name: c.name, group: c.group, labels: c.labels ?? {}, annotations: c.annotations ?? {} });
         return {
             persistentVolumes: async () => (this.reachable(), this.pvs.map(pvRecord)),
             loadBalancerServices: async () => (this.reachable(), this.services.filter((s) => s.type === "LoadBalancer").map(lbRecord)),
-            deleteService: async (ref) => (this.reachable(), this.deleteService(ref)),
+            deleteService: async (ref) => {
+                this.reachable();
+                await this.deleteService(ref);
+            },
             customResourceDefinitions: async () => (this.reachable(), this.crds.map(crdRecord)),
             deleteCustomResourceDefinition: async (name) => {
                 this.reachable();
@@ -124,7 +128,7 @@ export class FakeKubernetes {
         }
         let m = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)$/.exec(u.pathname);
         if (method === "DELETE" && m) {
-            this.deleteService(`${m[1]}/${m[2]}`);
+            void this.deleteService(`${m[1]}/${m[2]}`);
             return { status: 200, body: { kind: "Status", apiVersion: "v1", status: "Success" } };
         }
         m = /^\/apis\/apiextensions\.k8s\.io\/v1\/customresourcedefinitions\/([^/]+)$/.exec(u.pathname);
@@ -153,7 +157,7 @@ function pvObject(p: FakePv) {
         kind: "PersistentVolume",
         metadata: { name: p.name, ...(p.provisionedBy ? { annotations: { "pv.kubernetes.io/provisioned-by": p.provisionedBy } } : {}) },
         spec: {
-            persistentVolumeReclaimPolicy: p.reclaimPolicy,
+            ...(p.reclaimPolicy ? { persistentVolumeReclaimPolicy: p.reclaimPolicy } : {}),
             capacity: { storage: "10Gi" },
             accessModes: ["ReadWriteOnce"],
             ...(p.driver ? { csi: { driver: p.driver, volumeHandle: p.handle } } : { hostPath: { path: "/data" } }),
