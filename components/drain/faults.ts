@@ -74,16 +74,17 @@ export function statusOf(e: unknown): number | undefined {
     return x.$metadata?.httpStatusCode ?? x.response?.status ?? (typeof x.status === "number" ? x.status : undefined);
 }
 
-/** The error's code: the AWS error code, or a socket's. */
+/** The error's code: the AWS error code (an SDK error's name), or a socket's. */
 function codeOf(e: unknown): string {
     const x = (e ?? {}) as ErrorShape;
-    return x.Code ?? (x.name && x.name !== "Error" && x.name !== "TypeError" ? x.name : undefined) ?? x.code ?? x.cause?.code ?? "";
+    const aws = x.$metadata !== undefined ? (x.Code ?? x.name) : undefined;
+    return aws ?? (x.code && NETWORK_CODES.has(x.code) ? x.code : undefined) ?? x.cause?.code ?? "";
 }
 
 /** What an error from a cloud call means. */
 export function classify(e: unknown): FaultKind {
     const x = (e ?? {}) as ErrorShape;
-    const code = codeOf(e);
+    const code = x.Code ?? x.name ?? "";
     const status = statusOf(e);
     // A look-up or delete of something no longer there: "InvalidVolume.NotFound", "LoadBalancerNotFound",
     // the SDK's "AccessPointNotFoundException" and "LoadBalancerNotFoundException", an HTTP 404.
@@ -111,11 +112,12 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
     return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Why an error happened, in one line for the log (an SDK error's code and message). */
+/** Why an error happened, in one line for the log: an SDK error's code and message, the reasons a Linode error gives. */
 export function describeError(e: unknown): string {
     const code = codeOf(e);
     const message = (e as Error | undefined)?.message ?? String(e);
-    return code && !message.includes(code) ? `${code}: ${message}` : message;
+    const reasons = ((e as { response?: { data?: { errors?: { reason?: string }[] } } } | undefined)?.response?.data?.errors ?? []).map((r) => r.reason).filter(Boolean);
+    return `${code && !message.includes(code) ? `${code}: ` : ""}${message}${reasons.length ? ` (${reasons.join("; ")})` : ""}`;
 }
 
 /** Calls `call`; an error that says the resource is already gone counts as success. */

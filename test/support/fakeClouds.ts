@@ -7,7 +7,6 @@
  * after a round. Everything deleted is recorded, whoever deleted it.
  */
 import type { AwsCommands, AwsSdk } from "../../components/drain/awsSdk";
-import type { LinodeApi } from "../../components/drain/linode";
 import type { ClusterClient, CrdRecord, LoadBalancerRecord, VolumeRecord } from "../../components/drain/records";
 
 type Tags = Record<string, string>;
@@ -231,8 +230,8 @@ export interface FakeAwsVolume {
     detachIn?: number;
 }
 
-/** Service annotation that makes the fake cloud controllers fail to delete its load balancer (the drain must). */
-export const STUCK_CONTROLLER = "test.mara/controller-stuck";
+export { STUCK_CONTROLLER } from "./stuckController";
+import { STUCK_CONTROLLER } from "./stuckController";
 
 /** An AWS account and region, answering the SDK commands the drain sends. */
 export class FakeAws {
@@ -375,196 +374,12 @@ export class FakeAws {
     }
 }
 
-// ---- DigitalOcean -----------------------------------------------------------------------------------
+// ---- DigitalOcean and Linode: their own modules, which follow the published APIs' behaviour -------------
 
-export interface FakeDoLb {
-    id: string;
-    name: string;
-    ip: string;
-    tags: string[];
-}
-export interface FakeDoVolume {
-    id: string;
-    name: string;
-    tags: string[];
-    dropletIds: number[];
-}
-
-/** A DigitalOcean account behind API v2, as `fetch` reaches it. */
-export class FakeDigitalOcean {
-    readonly deleted: string[] = [];
-    /** Every request, method and path with query. */
-    readonly requests: string[] = [];
-
-    constructor(
-        public lbs: FakeDoLb[] = [],
-        public volumes: FakeDoVolume[] = [],
-        readonly pageSize = 2,
-    ) {}
-
-    /** DigitalOcean's controller deletes a deleted Service's load balancer (found by the ID it recorded). */
-    serviceDeleted(s: FakeService): void {
-        if (s.annotations?.[STUCK_CONTROLLER]) return;
-        const id = s.annotations?.["kubernetes.digitalocean.com/load-balancer-id"];
-        if (id && this.lbs.some((l) => l.id === id)) {
-            this.lbs = this.lbs.filter((l) => l.id !== id);
-            this.deleted.push(id);
-        }
-    }
-
-    detachAll(): void {
-        for (const v of this.volumes) v.dropletIds = [];
-    }
-
-    /** Answers one API request. */
-    answer(method: string, url: string, authorization: string | undefined): { status: number; body?: unknown } {
-        const u = new URL(url);
-        this.requests.push(`${method} ${u.pathname}${u.search}`);
-        if (u.origin !== "https://api.digitalocean.com") return { status: 599, body: { message: `wrong host ${u.origin}` } };
-        if (authorization !== "Bearer do-token") return { status: 401, body: { id: "unauthorized", message: "Unable to authenticate you" } };
-        if (method === "GET" && u.pathname === "/v2/load_balancers") {
-            const perPage = Math.min(Number(u.searchParams.get("per_page") ?? "20"), this.pageSize);
-            const pageNo = Number(u.searchParams.get("page") ?? "1");
-            const items = this.lbs.slice((pageNo - 1) * perPage, pageNo * perPage);
-            const last = Math.max(1, Math.ceil(this.lbs.length / perPage));
-            const link = (n: number) => `https://api.digitalocean.com/v2/load_balancers?page=${n}&per_page=${perPage}`;
-            return {
-                status: 200,
-                body: {
-                    load_balancers: items.map((l) => ({ id: l.id, name: l.name, ip: l.ip, tags: l.tags, status: "active" })),
-                    links: { pages: pageNo < last ? { next: link(pageNo + 1), last: link(last) } : {} },
-                    meta: { total: this.lbs.length },
-                },
-            };
-        }
-        let m = /^\/v2\/volumes\/([^/]+)$/.exec(u.pathname);
-        if (m) {
-            const v = this.volumes.find((x) => x.id === m![1]);
-            if (!v) return { status: 404, body: { id: "not_found", message: "The resource you were accessing could not be found." } };
-            if (method === "GET") return { status: 200, body: { volume: { id: v.id, name: v.name, tags: v.tags, droplet_ids: v.dropletIds } } };
-            if (method === "DELETE") {
-                if (v.dropletIds.length) return { status: 409, body: { id: "conflict", message: "volume is attached" } };
-                this.volumes = this.volumes.filter((x) => x !== v);
-                this.deleted.push(v.id);
-                return { status: 204 };
-            }
-        }
-        m = /^\/v2\/load_balancers\/([^/]+)$/.exec(u.pathname);
-        if (m && method === "DELETE") {
-            if (!this.lbs.some((l) => l.id === m![1])) return { status: 404, body: { id: "not_found", message: "not found" } };
-            this.lbs = this.lbs.filter((l) => l.id !== m![1]);
-            this.deleted.push(m[1]!);
-            return { status: 204 };
-        }
-        return { status: 404, body: { id: "not_found", message: `${method} ${u.pathname}` } };
-    }
-
-    /** A `fetch` that reaches this account. */
-    readonly fetch: typeof fetch = async (input, init) => {
-        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-        const headers = new Headers(init?.headers);
-        const r = this.answer(init?.method ?? "GET", url, headers.get("authorization") ?? undefined);
-        return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json" } });
-    };
-}
-
-// ---- Linode -------------------------------------------------------------------------------------------
-
-export interface FakeLinodeNb {
-    id: number;
-    label: string;
-    ipv4: string;
-    hostname: string;
-    tags: string[];
-}
-export interface FakeLinodeVolume {
-    id: number;
-    label: string;
-    tags: string[];
-    linodeId: number | null;
-}
-
-/** A Linode account, answering the @linode/api-v4 calls the drain makes. */
-export class FakeLinode {
-    readonly deleted: string[] = [];
-    /** Every list call, with its page. */
-    readonly listed: { call: string; page: number }[] = [];
-
-    constructor(
-        public nbs: FakeLinodeNb[] = [],
-        public volumes: FakeLinodeVolume[] = [],
-        readonly pageSize = 2,
-    ) {}
-
-    /** Linode's controller deletes a deleted Service's NodeBalancer, found by the address in its status. */
-    serviceDeleted(s: FakeService): void {
-        if (s.annotations?.[STUCK_CONTROLLER] || s.annotations?.["service.beta.kubernetes.io/linode-loadbalancer-preserve"] === "true") return;
-        for (const nb of this.nbs.filter((n) => s.ips?.includes(n.ipv4))) {
-            this.nbs = this.nbs.filter((n) => n !== nb);
-            this.deleted.push(`nb:${nb.id}`);
-        }
-    }
-
-    detachAll(): void {
-        for (const v of this.volumes) v.linodeId = null;
-    }
-
-    private static notFound(): Error {
-        return Object.assign(new Error("Request failed with status code 404"), { response: { status: 404, data: { errors: [{ reason: "Not found" }] } } });
-    }
-
-    /** The calls, by name, as the host shim forwards them. */
-    call(name: string, args: unknown[]): unknown {
-        switch (name) {
-            case "setToken":
-                return undefined;
-            case "getNodeBalancers": {
-                const { page: p, page_size } = args[0] as { page: number; page_size: number };
-                this.listed.push({ call: name, page: p });
-                const size = Math.min(page_size, this.pageSize);
-                return {
-                    data: this.nbs.slice((p - 1) * size, p * size).map((n) => ({ id: n.id, label: n.label, ipv4: n.ipv4, hostname: n.hostname, tags: n.tags })),
-                    page: p,
-                    pages: Math.max(1, Math.ceil(this.nbs.length / size)),
-                    results: this.nbs.length,
-                };
-            }
-            case "getVolume": {
-                const v = this.volumes.find((x) => x.id === args[0]);
-                if (!v) throw FakeLinode.notFound();
-                return { id: v.id, label: v.label, tags: v.tags, linode_id: v.linodeId };
-            }
-            case "deleteNodeBalancer": {
-                if (!this.nbs.some((n) => n.id === args[0])) throw FakeLinode.notFound();
-                this.nbs = this.nbs.filter((n) => n.id !== args[0]);
-                this.deleted.push(`nb:${String(args[0])}`);
-                return {};
-            }
-            case "deleteVolume": {
-                const v = this.volumes.find((x) => x.id === args[0]);
-                if (!v) throw FakeLinode.notFound();
-                if (v.linodeId !== null) throw Object.assign(new Error("Request failed with status code 400"), { response: { status: 400 } });
-                this.volumes = this.volumes.filter((x) => x !== v);
-                this.deleted.push(`vol:${v.id}`);
-                return {};
-            }
-            default:
-                throw new Error(`the fake Linode does not answer ${name}`);
-        }
-    }
-
-    /** The @linode/api-v4 functions over this account. */
-    api(): LinodeApi {
-        const fn = (name: string) => async (...args: unknown[]) => this.call(name, args);
-        return {
-            setToken: (t) => this.call("setToken", [t]),
-            getNodeBalancers: fn("getNodeBalancers") as LinodeApi["getNodeBalancers"],
-            getVolume: fn("getVolume") as LinodeApi["getVolume"],
-            deleteNodeBalancer: fn("deleteNodeBalancer") as LinodeApi["deleteNodeBalancer"],
-            deleteVolume: fn("deleteVolume") as LinodeApi["deleteVolume"],
-        };
-    }
-}
+export { FakeDigitalOcean } from "./fakeDigitalOcean";
+export type { FakeDoLb, FakeDoVolume } from "./fakeDigitalOcean";
+export { FakeLinode } from "./fakeLinode";
+export type { FakeLinodeNb, FakeLinodeVolume } from "./fakeLinode";
 
 /** A clock the drain's sleeps advance, so minutes pass instantly. */
 export function fakeClock() {
