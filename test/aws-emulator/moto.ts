@@ -29,6 +29,9 @@ export async function startMoto(timeoutMs = 60_000): Promise<Moto> {
         throw new Error(`moto (the AWS API emulator of the drain's tests) is not installed: ${path.relative(ROOT, MOTO_SERVER)} is missing. Install it with \`${SETUP}\` (needs python3 with venv).`);
     }
     const child = spawn(MOTO_SERVER, ["-H", "127.0.0.1", "-p", "0"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PYTHONUNBUFFERED: "1" } });
+    // Should the test process end without stopping it (a crash, an interrupted run), the server goes too.
+    const killOnExit = () => child.kill("SIGKILL");
+    process.once("exit", killOnExit);
     let output = "";
     const port = await new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => fail(new Error(`moto did not start within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -62,7 +65,10 @@ export async function startMoto(timeoutMs = 60_000): Promise<Moto> {
             const res = await fetch(`${endpoint}/moto-api/reset`, { method: "POST" });
             if (!res.ok) throw new Error(`moto reset: ${res.status}`);
         },
-        stop: () => stopProcess(child),
+        stop: () => {
+            process.removeListener("exit", killOnExit);
+            return stopProcess(child);
+        },
     };
 }
 

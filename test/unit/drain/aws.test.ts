@@ -6,7 +6,7 @@
  * test/aws-emulator/gaps.ts (DependencyViolation, tags of a deleted load balancer, EC2 paging, ELB's
  * interfaces); the faults are injected above the SDK client (test/aws-emulator/faults.ts).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { awsDrainApi, EBS_CSI_DRIVER, eniLoadBalancer } from "../../../components/drain/aws";
 import { awsDrainClient } from "../../../components/drain/awsSdk";
 import { DrainProps, runDrain } from "../../../components/drain/run";
@@ -28,14 +28,21 @@ const provisioned = (name: string, handle: string, extra: Partial<FakePv> = {}):
     ...extra,
 });
 
+// A drain here is a few hundred calls to moto, a Python server: seconds each test on a quiet machine,
+// several times that on two cores shared with other builds.
+vi.setConfig({ testTimeout: 120_000 });
+
 let moto: Moto;
+let missing: unknown;
 beforeAll(async () => {
-    moto = await startMoto();
-});
+    // Kept for each test to throw, so that every test fails (a failed beforeAll only marks them skipped).
+    moto = await startMoto().catch((e: unknown) => ((missing = e), undefined as unknown as Moto));
+}, 120_000);
 afterAll(async () => {
     await moto?.stop();
 });
 beforeEach(async () => {
+    if (missing) throw missing;
     await moto.reset();
 });
 
