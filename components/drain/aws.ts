@@ -111,7 +111,7 @@ export function awsDrainApi(client: AwsDrainClient, t: AwsDrainTarget, records: 
     const classicKey = (lb: AwsClassicLoadBalancer) => `${lb.name}@${lb.createdTime}`;
     // Fixed at the first look, while the Services still name their load balancers: a load balancer that
     // appears later (another's, with a name or address ours had) is never ours.
-    let proven: { v2: Set<string>; classic: Set<string>; names: Set<string>; classicNames: Set<string> } | undefined;
+    let proven: { v2: Set<string>; classic: Set<string>; enis: Set<string>; classicNames: Set<string> } | undefined;
     // Rules that admit traffic from a classic load balancer's group, by group: removed before the group is deleted.
     let referencesTo = new Map<string, { from: AwsSecurityGroup; rule: AwsGroupReference }[]>();
 
@@ -129,17 +129,19 @@ export function awsDrainApi(client: AwsDrainClient, t: AwsDrainTarget, records: 
             if (!proven) {
                 const ownV2 = v2.filter((lb) => ours(lb, "load balancer"));
                 const ownClassic = classic.filter((lb) => ours(lb, "classic load balancer"));
+                const names = new Set([...ownV2, ...ownClassic].map((lb) => lb.name));
                 proven = {
                     v2: new Set(ownV2.map((lb) => lb.arn)),
                     classic: new Set(ownClassic.map(classicKey)),
-                    // Their interfaces name them and outlive them by minutes; a classic one's group is named after it.
-                    names: new Set([...ownV2, ...ownClassic].map((lb) => lb.name)),
+                    // Their interfaces name them and outlive them by minutes (by ID: a later load balancer of the same name has its own).
+                    enis: new Set(enis.filter((e) => names.has(eniLoadBalancer(e.description) ?? "")).map((e) => e.id)),
+                    // A classic one's group is named after it.
                     classicNames: new Set(ownClassic.map((lb) => lb.name)),
                 };
             }
             const ownV2 = v2.filter((lb) => proven!.v2.has(lb.arn));
             const ownClassic = classic.filter((lb) => proven!.classic.has(classicKey(lb)));
-            const ownEnis = enis.filter((e) => proven!.names.has(eniLoadBalancer(e.description) ?? ""));
+            const ownEnis = enis.filter((e) => proven!.enis.has(e.id));
 
             referencesTo = new Map();
             for (const from of groups) for (const rule of from.referencesTo) if (rule.groupId !== from.id) referencesTo.set(rule.groupId, [...(referencesTo.get(rule.groupId) ?? []), { from, rule }]);

@@ -194,6 +194,22 @@ describe("AWS drain among neighbours, against moto", () => {
         }
     });
 
+    it("never deletes a load balancer made during the drain under the name of one it deleted: the set is fixed at the first look", async () => {
+        const world = await neighbourhood();
+        let recreate = false;
+        world.aws.faults.on("elb:DeleteLoadBalancer", 1, () => void (recreate = true));
+        world.aws.faults.on("elb:DescribeLoadBalancers", 1_000, async () => {
+            if (!recreate) return;
+            recreate = false;
+            // Same name, same VPC, same DNS name, even tagged for a cluster of our name: still not the one the Service named.
+            await world.aws.classic("classic-again", "classicours", world.vpc, { [OURS]: "owned" });
+        });
+        const { report } = await destroy(world);
+        expect(report!.deleted.filter((r) => r.kind === "classic load balancer")).toHaveLength(1);
+        const left = (await world.aws.raw("elb", "DescribeLoadBalancers", {})).LoadBalancerDescriptions as { LoadBalancerName: string }[];
+        expect(left.map((l) => l.LoadBalancerName)).toContain("classicours");
+    });
+
     it("keeps every volume when mara:retainVolumes is set", async () => {
         const world = await neighbourhood();
         const { report } = await destroy(world, { retainVolumes: true });
