@@ -11,6 +11,15 @@ type Props = Record<string, unknown>;
 const res = (type: string, name: string, props: Props): PulumiResource => ({ type, name, props });
 const truthy = (v: unknown) => v === true || v === "true";
 
+/**
+ * Whether an input is given, without reading it: a value Pulumi does not know yet during a preview (a key's ARN
+ * from the same deployment) is given all the same, and reading it would stop the policy.
+ */
+export function isGiven(props: object, key: string): boolean {
+    const d = Object.getOwnPropertyDescriptor(props, key);
+    return d !== undefined && d.value !== undefined && d.value !== null;
+}
+
 const VOLUME = "aws:ebs/volume:Volume";
 const LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate";
 const INSTANCE = "aws:ec2/instance:Instance";
@@ -58,7 +67,7 @@ export const eksSecretsEncryption: ResourceRule = {
     check: ({ type, name, props }) => {
         const on =
             type === PULUMI_EKS
-                ? props.encryptionConfigKeyArn !== undefined
+                ? isGiven(props, "encryptionConfigKeyArn")
                 : ((props.encryptionConfig as { resources?: string[] } | undefined)?.resources ?? []).includes("secrets");
         return on ? [] : [`EKS cluster "${name}" does not encrypt Secrets: ${type === PULUMI_EKS ? "set encryptionConfigKeyArn" : 'set encryptionConfig with resources ["secrets"]'} to a KMS key`];
     },
