@@ -4,20 +4,14 @@
  * install). They carry each rule's CEL and settings, and leave out the namespaces the rule exempts, so the cluster
  * refuses (or warns about, or records) what Helm, a GitOps sync or `kubectl` apply that the pack never sees.
  */
+import { ADMISSION_MODES, AdmissionMode } from "../contracts";
 import { celLiteral } from "./celLiteral";
 import { PolicyConfig, resolveRule } from "./config";
 import { KUBERNETES_RULES } from "./kubernetes";
 import type { KubeObject, KubernetesRule, Level } from "./rule";
 
-/**
- * How the cluster treats a violation: `audit` records it in the API server's audit log, `warn` also returns a
- * warning to the client (kubectl prints it), `deny` refuses objects that break a mandatory rule and warns about
- * advisory ones.
- */
-export type AdmissionMode = "audit" | "warn" | "deny";
-
-/** The modes, for validation messages. */
-export const ADMISSION_MODES: readonly AdmissionMode[] = ["audit", "warn", "deny"];
+export { ADMISSION_MODES };
+export type { AdmissionMode };
 
 /** Options of {@link admissionPolicies}. */
 export interface AdmissionOptions {
