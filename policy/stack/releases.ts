@@ -8,7 +8,8 @@ export const HELM_TYPES = ["kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/
 export function chartName(r: PulumiResource): string | undefined {
     const chart = r.props.chart;
     if (typeof chart !== "string") return undefined;
-    const last = chart.split("/").filter(Boolean).at(-1) ?? "";
+    const parts = chart.split("/").filter(Boolean);
+    const last = parts[parts.length - 1] ?? "";
     return last.replace(/\.tgz$/, "").replace(/-v?\d+\.\d+\.\d+.*$/, "");
 }
 
