@@ -5,7 +5,7 @@
 import type { KubernetesRule } from "../rule";
 import { container, cronJob, deployment, GOOD_CONTAINER, pod } from "./examples";
 import { Container, containerName, containersOf, WORKLOAD_VARIABLES, WORKLOADS } from "./workloads";
-import { KUBE_SYSTEM } from "./exemptions";
+import { CHARTS_WITHOUT_RESOURCES, KUBE_SYSTEM } from "./exemptions";
 
 const declared = (c: Container) =>
     c.resources?.requests?.cpu !== undefined && c.resources?.requests?.memory !== undefined && c.resources?.limits?.memory !== undefined;
@@ -31,7 +31,7 @@ export const containerResources: KubernetesRule = {
             },
         ],
     },
-    exemptions: [KUBE_SYSTEM],
+    exemptions: [KUBE_SYSTEM, ...CHARTS_WITHOUT_RESOURCES],
     examples: {
         pass: [
             deployment({ containers: [GOOD_CONTAINER], initContainers: [container({ name: "migrate" })] }),

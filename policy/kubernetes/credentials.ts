@@ -7,6 +7,7 @@ import { celString } from "../celLiteral";
 import type { KubeObject, KubernetesRule } from "../rule";
 import { isSecretName, SECRET_NAME, SECRET_SHAPE, secretShape } from "./credentialPatterns";
 import { container, deployment, GOOD_CONTAINER, pod } from "./examples";
+import { ECK_OPERATOR, KUBE_SYSTEM } from "./exemptions";
 import { containerName, containersOf, WORKLOAD_VARIABLES, WORKLOADS } from "./workloads";
 
 /** Why a name and its literal value look like a credential, or undefined. */
@@ -80,6 +81,7 @@ export const envCredentials: KubernetesRule = {
             },
         ],
     },
+    exemptions: [KUBE_SYSTEM, ECK_OPERATOR],
     examples: {
         pass: [
             deployment({

@@ -19,3 +19,21 @@ export const NODE_EXPORTER: NamespaceExemption = {
     namespace: DEFAULTS.prometheus.namespace,
     why: "kube-prometheus-stack's node exporter reads the node's /proc, /sys and root file system in the node's network and process namespaces: that is how it measures the node",
 };
+
+/** The platform's add-ons whose charts give some pods no requests or memory limit, each namespace with what runs there. */
+export const CHARTS_WITHOUT_RESOURCES: readonly NamespaceExemption[] = [
+    { namespace: DEFAULTS.certManager.namespace, why: "cert-manager's chart gives its controller, webhook, CA injector and start-up check no requests" },
+    { namespace: DEFAULTS.ingressController.namespace, why: "the nginx-ingress chart requests CPU and memory for the controller but sets no memory limit" },
+    { namespace: DEFAULTS.logAgent.namespace, why: "the fluent-bit chart gives its DaemonSet no requests" },
+    { namespace: DEFAULTS.observability.namespace, why: "the OpenTelemetry operator's chart, and the collector the operator starts, declare no requests" },
+    {
+        namespace: DEFAULTS.prometheus.namespace,
+        why: "kube-prometheus-stack (operator, kube-state-metrics, node exporter, Grafana's sidecars, admission Jobs) and the statsd exporter chart declare no requests",
+    },
+];
+
+/** ECK's operator, whose environment names the Secret of its webhook certificate. */
+export const ECK_OPERATOR: NamespaceExemption = {
+    namespace: DEFAULTS.logstore.namespace,
+    why: "ECK's operator sets WEBHOOK_SECRET to the name of the Secret holding its webhook certificate: a name, not a credential, that the name test cannot tell apart",
+};

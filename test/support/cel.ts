@@ -13,11 +13,14 @@ let celModule: Promise<CelModule> | undefined;
 /** The CEL implementation; an ES module, so loaded with import(). */
 const cel = () => (celModule ??= import("@marcbachmann/cel-js") as unknown as Promise<CelModule>);
 
-/** A JSON value as CEL sees a Kubernetes object: whole numbers are ints, absent fields absent. */
+/**
+ * A JSON value as CEL sees a Kubernetes object: whole numbers are ints, and a field that is null or absent is
+ * absent (the API server decodes `volumes: null`, which Helm renders for an empty list, into no field at all).
+ */
 export function toCel(value: unknown): unknown {
     if (Array.isArray(value)) return value.map(toCel);
     if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
-    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, toCel(v)]));
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, toCel(v)]));
     return value;
 }
 
