@@ -83,3 +83,22 @@ describe("the pack's configuration", () => {
         expect(configProblems({ all: "mandatory", "ingress-class": { enforcementLevel: "advisory", ingressClassName: "edge" } }, RULES)).toEqual([]);
     });
 });
+
+describe("docs/policy.md", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const text = (require("fs") as typeof import("fs")).readFileSync(require("path").join(__dirname, "..", "..", "docs", "policy.md"), "utf8");
+
+    it("lists every rule at its level", () => {
+        for (const r of RULES) expect(text, r.id).toContain(`| \`${r.id}\` | ${r.level} |`);
+    });
+
+    it("names every namespace a binding leaves out, and the rules it is exempt from", () => {
+        for (const r of RULES) {
+            for (const e of r.kind === "kubernetes" ? (r.exemptions ?? []) : []) {
+                const row = text.split("\n").find((l) => l.startsWith(`| \`${e.namespace}\` |`));
+                expect(row, e.namespace).toBeDefined();
+                if (e.namespace !== "kube-system") expect(row, `${e.namespace} ${r.id}`).toContain(`\`${r.id}\``);
+            }
+        }
+    });
+});
