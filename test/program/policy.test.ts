@@ -8,7 +8,8 @@ import * as fs from "fs";
 import { describe, expect, it } from "vitest";
 import type { RecordedResource } from "../../cli/offline";
 import { checkPolicies, PolicyReport } from "../../cli/policyCheck";
-import { FIXTURES, fixture } from "../support/config";
+import { KUBERNETES_RULES } from "../../policy/kubernetes";
+import { aws, FIXTURES, fixture } from "../support/config";
 import { runProgram } from "../support/program";
 
 const NAMES = fs.readdirSync(FIXTURES).flatMap((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1] ?? []).sort();
@@ -46,5 +47,18 @@ describe.each(NAMES)("the platform on %s", (name) => {
             expect(n.resource).toBe("kubernetes:networking.k8s.io/v1:Ingress::bank-of-sirius-ingress");
             expect(["ingress-class", "ingress-tls"]).toContain(n.rule);
         }
+    });
+});
+
+describe("the platform with mara:admissionPolicies: deny", () => {
+    it("installs a policy and a binding per rule under the Platform, and still breaks no mandatory rule", async () => {
+        const run = await runProgram(aws({ "mara:admissionPolicies": "deny" }));
+        expect(run.error).toBeUndefined();
+        const count = (kind: string) => run.registrations.filter((r) => r.type === `kubernetes:admissionregistration.k8s.io/v1:${kind}`).length;
+        expect([count("ValidatingAdmissionPolicy"), count("ValidatingAdmissionPolicyBinding")]).toEqual([KUBERNETES_RULES.length, KUBERNETES_RULES.length]);
+        const component = run.registrations.find((r) => r.type === "mara:k8s:AdmissionPolicies")!;
+        expect(component.name).toBe("platform-admission-policies");
+        const r = await checkPolicies(run.registrations as unknown as RecordedResource[]);
+        expect(r.violations.filter((v) => v.level === "mandatory")).toEqual([]);
     });
 });
