@@ -105,7 +105,7 @@ export interface LogAgentValuesInput {
     indexPrefix?: string;
 }
 
-/** The node directories the log agent mounts: the logs it tails (and Docker's, on Docker nodes) and its read positions. */
+/** The node directories Fluent Bit mounts: the logs it tails (and Docker's, on Docker nodes) and its read positions. */
 function hostMounts(v: Pick<LogAgentValuesInput, "containerLogPath" | "podLogPath" | "containerRuntime">) {
     return [
         { name: "container-logs", hostPath: v.containerLogPath, readOnly: true },
@@ -115,8 +115,8 @@ function hostMounts(v: Pick<LogAgentValuesInput, "containerLogPath" | "podLogPat
     ];
 }
 
-/** The host paths the log agent mounts on nodes of this kind: the allow-list of the host-path rule (docs/policy.md). */
-export function logAgentHostPaths(v: Pick<LogAgentValuesInput, "containerLogPath" | "podLogPath" | "containerRuntime">): string[] {
+/** The host paths Fluent Bit mounts on nodes of this kind: the allow-list of the host-path rule (docs/policy.md). */
+export function fluentBitHostPaths(v: Pick<LogAgentValuesInput, "containerLogPath" | "podLogPath" | "containerRuntime">): string[] {
     return hostMounts(v).map((m) => m.hostPath);
 }
 

@@ -6,7 +6,7 @@ import { AdmissionPolicies, AdmissionPoliciesArgs } from "./admissionPolicies";
 import { CertManager, CertManagerArgs } from "./certManager";
 import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS } from "./ingressController";
 import type { KicImage, KicImageArgs } from "./kicImage";
-import { LogAgent, LogAgentArgs, logAgentHostPaths } from "./logAgent";
+import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
 import { LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
 import { collectorGrpcEndpoint, Observability, ObservabilityArgs } from "./observability";
 import { Prometheus, PrometheusArgs } from "./prometheus";
@@ -52,7 +52,7 @@ export interface PlatformStorageArgs {
 
 /**
  * The guardrails in the cluster: the policy pack's rules about Kubernetes objects as ValidatingAdmissionPolicies.
- * The host-path rule allows the log agent's paths on this cluster unless `config` says otherwise.
+ * The host-path rule allows Fluent Bit's paths on this cluster unless `config` says otherwise.
  */
 export type PlatformGuardrailsArgs = Pick<AdmissionPoliciesArgs, "mode" | "config" | "exemptNamespaces">;
 
@@ -205,7 +205,7 @@ export class Platform extends pulumi.ComponentResource {
         if (args.guardrails) {
             this.admissionPolicies = new AdmissionPolicies(
                 `${name}-admission-policies`,
-                { ...args.guardrails, config: withLogAgentPaths(args.guardrails.config, facts) },
+                { ...args.guardrails, config: withFluentBitPaths(args.guardrails.config, facts) },
                 { parent: this },
             );
         }
@@ -236,12 +236,12 @@ export class Platform extends pulumi.ComponentResource {
     }
 }
 
-/** The host-path rule's allow-list set to the log agent's paths on this cluster, unless the configuration sets one. */
-function withLogAgentPaths(config: PolicyConfig = {}, facts: PlatformFacts): PolicyConfig {
+/** The host-path rule's allow-list set to Fluent Bit's paths on this cluster, unless the configuration sets one. */
+function withFluentBitPaths(config: PolicyConfig = {}, facts: PlatformFacts): PolicyConfig {
     const rule = "host-path-allow-list";
     const own: RuleConfig | undefined = config[rule];
     if (typeof own === "object" && own.allowedPaths !== undefined) return config;
-    const allowedPaths = logAgentHostPaths(facts);
+    const allowedPaths = fluentBitHostPaths(facts);
     return { ...config, [rule]: typeof own === "string" ? { enforcementLevel: own, allowedPaths } : { ...own, allowedPaths } };
 }
 

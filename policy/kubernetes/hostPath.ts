@@ -1,5 +1,5 @@
 /**
- * A hostPath volume reads or writes the node's own files. Only the log agent needs any: the container and pod log
+ * A hostPath volume reads or writes the node's own files. Only Fluent Bit, which ships the logs, needs any: the container and pod log
  * directories it tails (and, on Docker nodes, Docker's), and its own read positions. Everything else is refused,
  * and so is a path that climbs out of an allowed directory with `..`.
  */
@@ -9,8 +9,8 @@ import { deployment, GOOD_CONTAINER, pod } from "./examples";
 import { podSpecOf, WORKLOAD_VARIABLES, WORKLOADS } from "./workloads";
 import { KUBE_SYSTEM, NODE_EXPORTER } from "./exemptions";
 
-/** The log agent's host paths on every cloud's nodes (LogAgent: container and pod logs, Docker's logs, its state). */
-export const LOG_AGENT_PATHS = ["/var/log/containers", "/var/log/pods", "/var/lib/docker/containers", "/var/lib/fluent-bit"];
+/** Fluent Bit's host paths on every cloud's nodes (container and pod logs, Docker's logs, its state). */
+export const FLUENT_BIT_PATHS = ["/var/log/containers", "/var/log/pods", "/var/lib/docker/containers", "/var/lib/fluent-bit"];
 
 /** A `.` or `..` segment: `/var/log/pods/../../etc` is below an allowed path only in its spelling. */
 const DOT_SEGMENT = "(^|/)\\.\\.?(/|$)";
@@ -23,13 +23,13 @@ export function hostPathAllowed(path: string, allowed: readonly string[]): boole
 export const hostPath: KubernetesRule<{ allowedPaths: string[] }> = {
     kind: "kubernetes",
     id: "host-path-allow-list",
-    description: "hostPath volumes mount only the allowed host directories (the log agent's), or below them.",
+    description: "hostPath volumes mount only the allowed host directories (Fluent Bit's), or below them.",
     level: "mandatory",
     settings: {
         allowedPaths: {
-            description: "Host directories a hostPath volume may mount, or mount below. Default: the log agent's.",
+            description: "Host directories a hostPath volume may mount, or mount below. Default: Fluent Bit's.",
             schema: { type: "array", items: { type: "string", pattern: "^/" } },
-            default: LOG_AGENT_PATHS,
+            default: FLUENT_BIT_PATHS,
         },
     },
     targets: WORKLOADS,

@@ -1,7 +1,7 @@
 /**
  * AdmissionPolicies: one ValidatingAdmissionPolicy and binding per enabled rule, valid Kubernetes objects, the
  * binding after its policy, the actions the mode and level call for, and the rules' namespace exemptions. On a
- * Platform, the host-path rule allows exactly the paths its log agent mounts on that cluster.
+ * Platform, the host-path rule allows exactly the paths its Fluent Bit mounts on that cluster.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { AdmissionPolicies, logAgentValues, Platform } from "../../components";
@@ -80,7 +80,7 @@ describe("AdmissionPolicies in audit and warn modes", () => {
 });
 
 describe("a Platform with guardrails", () => {
-    it("allows the host paths its log agent mounts on that cluster, unless told otherwise", async () => {
+    it("allows the host paths its Fluent Bit mounts on that cluster, unless told otherwise", async () => {
         const { registrations } = await installMocks();
         new Platform("docker", { cluster: { ...EXISTING_CLUSTER_PLATFORM, containerRuntime: "docker" }, guardrails: { mode: "deny", config: { "host-path-allow-list": "advisory" } } }, { providers: [testProvider("d")] });
         new Platform("own", { cluster: EKS_PLATFORM, guardrails: { mode: "deny", config: { "host-path-allow-list": { allowedPaths: ["/srv/logs"] } } } }, { providers: [testProvider("o")] });
