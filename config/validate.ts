@@ -144,6 +144,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         kic,
         ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
+        guardrails: { admissionPolicies: d("admissionPolicies") },
         teardown: {
             retainVolumes: d("retainVolumes"),
             protectData: d("protectData"),
