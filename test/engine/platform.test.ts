@@ -7,21 +7,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, TestCluster } from "./cluster";
 import { getOrUndefined, request } from "./kubeApi";
 import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
-import { baseConfig, createStack, TierStack } from "./stack";
+import * as fs from "fs";
+import { airGappedCharts, baseConfig, createStack, TierStack } from "./stack";
 
 let cluster: TestCluster;
 let sandbox: PulumiSandbox;
 let stack: TierStack;
+let charts: string;
 
 beforeAll(async () => {
     cluster = await startCluster();
     sandbox = pulumiSandbox();
-    stack = await createStack(sandbox, `engine-${process.pid}`, baseConfig(cluster));
+    charts = airGappedCharts();
+    stack = await createStack(sandbox, `engine-${process.pid}`, baseConfig(cluster, charts));
 });
 
 afterAll(async () => {
     stack?.dispose();
     sandbox?.dispose();
+    if (charts) fs.rmSync(charts, { recursive: true, force: true });
     await cluster?.stop();
 });
 

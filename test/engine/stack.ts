@@ -5,7 +5,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import * as os from "os";
 import { stringify } from "yaml";
+import { localizeChartArchives } from "../../tools/localizeChartSchemas";
 import { ROOT, TestCluster, CONTEXT } from "./cluster";
 import { pulumi, PulumiSandbox, tail } from "./pulumiEnv";
 
@@ -22,15 +24,27 @@ export interface TierStack {
     dispose(): void;
 }
 
-/** The configuration every tier stack starts from: the test cluster and the vendored charts. */
-export function baseConfig(cluster: TestCluster): Record<string, string> {
+/**
+ * A copy of the vendored charts prepared for an install without a network, as docs/charts.md tells air-gapped
+ * users to: schemas that refer to others by URL (nginx-ingress) rewritten by tools/localizeChartSchemas.ts.
+ */
+export function airGappedCharts(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-charts-"));
+    const vendored = path.join(ROOT, "test", "charts");
+    for (const f of fs.readdirSync(vendored)) if (f.endsWith(".tgz") || f === "SHA256SUMS") fs.copyFileSync(path.join(vendored, f), path.join(dir, f));
+    localizeChartArchives(dir);
+    return dir;
+}
+
+/** The configuration every tier stack starts from: the test cluster and the charts from `chartDir`. */
+export function baseConfig(cluster: TestCluster, chartDir: string): Record<string, string> {
     return {
         "mara:infraType": "kubeconfig",
         "mara:kubeconfig": cluster.kubeconfig,
         "mara:kubeContext": CONTEXT,
         "mara:clusterName": "engine",
         "mara:fqdn": "mara.engine.test",
-        "mara:chartArchiveDir": "./test/charts",
+        "mara:chartArchiveDir": chartDir,
     };
 }
 
