@@ -8,6 +8,10 @@
  *   controllers/service, and MetalLB's controller when a MetalLB `IPAddressPool` exists): a Service of type
  *   LoadBalancer with no `loadBalancerClass` of someone else's gets `status.loadBalancer.ingress[0].ip`, from the
  *   first MetalLB pool's range if there is one, else from 198.51.100.0/24 (TEST-NET-2, never routed).
+ * - **Ingress status** (imitating the NGINX Ingress Controller's status reporting, `-report-ingress-status` with
+ *   `-external-service`): an Ingress of a class whose controller is `nginx.org/ingress-controller` gets the address
+ *   of the controller's LoadBalancer Service (label `app.kubernetes.io/name=nginx-ingress`) once it has one. The
+ *   Kubernetes provider waits for that address before it calls an Ingress created.
  * - **Volumes** (imitating an external provisioner, sigs.k8s.io/sig-storage-lib-external-provisioner): a claim
  *   the PV controller has marked for {@link PROVISIONER} (`volume.kubernetes.io/storage-provisioner`) gets a PV
  *   of its size, access modes and class with a `claimRef`, which the PV controller then binds; a released PV it
@@ -67,6 +71,21 @@ async function assignAddresses(ep: ApiEndpoint): Promise<void> {
     }
 }
 
+async function reportIngressStatus(ep: ApiEndpoint): Promise<void> {
+    const ingresses = await request<{ items: any[] }>(ep, "GET", "/apis/networking.k8s.io/v1/ingresses");
+    const pending = ingresses.items.filter((i) => !(i.status?.loadBalancer?.ingress ?? []).length);
+    if (!pending.length) return;
+    const classes = await request<{ items: any[] }>(ep, "GET", "/apis/networking.k8s.io/v1/ingressclasses");
+    const nginxClasses = new Set(classes.items.filter((c) => c.spec?.controller === "nginx.org/ingress-controller").map((c) => c.metadata.name));
+    const services = await request<{ items: any[] }>(ep, "GET", "/api/v1/services?labelSelector=app.kubernetes.io%2Fname%3Dnginx-ingress");
+    const address = services.items.filter((s) => s.spec?.type === "LoadBalancer").flatMap((s) => s.status?.loadBalancer?.ingress ?? [])[0];
+    if (!address) return;
+    for (const i of pending) {
+        if (!nginxClasses.has(i.spec?.ingressClassName)) continue;
+        await mergePatch(ep, `/apis/networking.k8s.io/v1/namespaces/${i.metadata.namespace}/ingresses/${i.metadata.name}/status`, { status: { loadBalancer: { ingress: [{ ip: address.ip }] } } });
+    }
+}
+
 async function provisionVolumes(ep: ApiEndpoint): Promise<void> {
     const claims = await request<{ items: any[] }>(ep, "GET", "/api/v1/persistentvolumeclaims");
     for (const c of claims.items) {
@@ -117,6 +136,7 @@ export function startStandIns(ep: ApiEndpoint, intervalMs = 300): StandIns {
     const round = async () => {
         for (const [what, fn] of [
             ["load balancers", assignAddresses],
+            ["ingress status", reportIngressStatus],
             ["volumes", provisionVolumes],
         ] as const) {
             try {
