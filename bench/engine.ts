@@ -1,0 +1,72 @@
+/**
+ * The Kubernetes layer measured with the real engine: `pulumi up` from empty, a no-change `preview`, `refresh` and
+ * `destroy` of the existing-cluster stack on the real-engine tier's test cluster (test/engine), wall and CPU
+ * seconds (the CLI and everything it starts: language host, program, providers), median of N rounds.
+ *
+ *   node -r sucrase/register/ts bench/engine.ts [rounds=3]
+ *
+ * Each round gets a fresh cluster and stack, so every `up` starts from empty. Writes bench/results/engine.json.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { ENGINE_BIN, ROOT, startCluster } from "../test/engine/cluster";
+import { pulumiSandbox } from "../test/engine/pulumiEnv";
+import { airGappedCharts, baseConfig, createStack } from "../test/engine/stack";
+
+interface Timing {
+    wall: number;
+    cpu: number;
+}
+
+/** Runs `pulumi <args>` under /usr/bin/time: wall, and user + system CPU of the whole process tree. */
+function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Timing> {
+    return new Promise((resolve, reject) => {
+        const out = path.join(ROOT, "bench", "results", `.time-${process.pid}`);
+        const child = spawn("/usr/bin/time", ["-f", "%e %U %S", "-o", out, path.join(ENGINE_BIN, "pulumi"), ...args], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+        let err = "";
+        child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+        child.on("exit", (code) => {
+            const [wall, user, sys] = fs.readFileSync(out, "utf8").trim().split(/\s+/).slice(-3).map(Number);
+            fs.rmSync(out, { force: true });
+            if (code !== 0) reject(new Error(`pulumi ${args.join(" ")} failed (${code}): ${err.split("\n").slice(-20).join("\n")}`));
+            else resolve({ wall: wall!, cpu: user! + sys! });
+        });
+    });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+    const rounds = Number(process.argv[2] ?? 3);
+    fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
+    const steps: Record<string, Timing[]> = { up: [], preview: [], refresh: [], destroy: [] };
+    for (let i = 0; i < rounds; i++) {
+        const cluster = await startCluster();
+        const sandbox = pulumiSandbox();
+        const charts = airGappedCharts();
+        const stack = await createStack(sandbox, `bench-${process.pid}-${i}`, baseConfig(cluster, charts));
+        try {
+            const base = ["--stack", stack.name, "--non-interactive"];
+            steps.up!.push(await timed(["up", "--yes", "--skip-preview", ...base], sandbox.env));
+            steps.preview!.push(await timed(["preview", "--expect-no-changes", ...base], sandbox.env));
+            steps.refresh!.push(await timed(["refresh", "--yes", "--expect-no-changes", ...base], sandbox.env));
+            steps.destroy!.push(await timed(["destroy", "--yes", ...base], sandbox.env));
+            console.error(`round ${i + 1}/${rounds}: ${Object.entries(steps).map(([k, v]) => `${k} ${v.at(-1)!.wall.toFixed(1)} s`).join(", ")}`);
+        } finally {
+            stack.dispose();
+            sandbox.dispose();
+            fs.rmSync(charts, { recursive: true, force: true });
+            await cluster.stop();
+        }
+    }
+    const result = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, { wallSeconds: median(v.map((t) => t.wall)), cpuSeconds: median(v.map((t) => t.cpu)), rounds: v }]));
+    fs.writeFileSync(path.join(ROOT, "bench", "results", "engine.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log("| step | wall (s, median) | CPU (s, median) |\n|---|---|---|");
+    for (const [k, v] of Object.entries(result)) console.log(`| ${k} | ${v.wallSeconds.toFixed(1)} | ${v.cpuSeconds.toFixed(1)} |`);
+}
+
+main().catch((e) => {
+    console.error((e as Error).message);
+    process.exit(1);
+});
