@@ -48,6 +48,12 @@ export class Kubeconfig extends pulumi.ComponentResource {
                 context: args.context,
                 clusterIdentifier: args.clusterIdentifier ?? args.clusterName,
                 enableServerSideApply: true,
+                // Without it the provider replaces a Secret whose data changes; a Secret of fixed name is then deleted
+                // before its replacement is made, and Pulumi replaces everything that refers to it the same way: a
+                // rotated database password deleted and re-created the database's StatefulSet and its clients (found
+                // by the real-engine tier). Mutable, the Secret updates in place and the pods roll through
+                // passwordRotation.ts's revision annotation.
+                enableSecretMutable: true,
             },
             { parent: this, dependsOn: args.waitFor },
         );

@@ -23,6 +23,10 @@ describe("Kubeconfig", () => {
         expect(p.inputs).toMatchObject({ context: "admin", clusterIdentifier: "c" });
     });
 
+    it("updates Secrets in place (a rotated password must not delete and re-create the Secret and every workload using it)", () => {
+        expect(find(regs, "pulumi:providers:kubernetes", "kc-provider").inputs.enableSecretMutable).toBe("true");
+    });
+
     it("makes the provider wait for the resources it is given, so every Kubernetes object does", async () => {
         expect(find(regs, "pulumi:providers:kubernetes", "kc-provider").dependencies).toContain(await promiseOf(nodes.urn));
     });

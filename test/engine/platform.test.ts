@@ -71,15 +71,31 @@ describe("the platform on an existing cluster, by the real engine", () => {
         expect(up.code, tail(up, 80)).toBe(0);
 
         const releases = await helmReleases();
-        expect([...releases.keys()].sort(), tail(up)).toEqual(expect.arrayContaining(["cert-manager", "nginx-ingress"]));
+        expect([...releases.keys()].sort(), tail(up)).toEqual(["accountsdbmon", "certmgr", "eck-operator", "fluent-bit", "kic", "ledgerdbmon", "opentelemetry-operator", "prometheus", "statsd"]);
         for (const [name, r] of releases) expect(`${name}: ${r.status}`).toBe(`${name}: deployed`);
 
-        expect(await PLATFORM_NAMESPACES()).toContain("nginx-ingress");
+        expect(await PLATFORM_NAMESPACES()).toEqual(expect.arrayContaining(["bos", "cert-manager", "logagent", "logstore", "nginx-ingress", "prometheus"]));
+        const ingressClass = await getOrUndefined(cluster, "/apis/networking.k8s.io/v1/ingressclasses/nginx");
+        expect(ingressClass?.spec.controller).toBe("nginx.org/ingress-controller");
+        const ingresses = (await request<{ items: any[] }>(cluster, "GET", "/apis/networking.k8s.io/v1/namespaces/bos/ingresses")).items;
+        expect(ingresses.map((i) => [i.spec.ingressClassName, i.spec.rules?.[0]?.host])).toEqual([["nginx", "mara.engine.test"]]);
+        const controller = (await request<{ items: any[] }>(cluster, "GET", "/api/v1/namespaces/nginx-ingress/services")).items.find((x) => x.spec.type === "LoadBalancer");
+        const address = controller?.status?.loadBalancer?.ingress?.[0]?.ip;
+        expect(address, "the controller's Service has a load-balancer address").toMatch(/^198\.51\.100\.\d+$/);
+
         const outputs = await stack.pulumi(["stack", "output", "--json", "--show-secrets"]);
         expect(outputs.code, tail(outputs)).toBe(0);
         const out = JSON.parse(outputs.stdout);
-        expect(out.infra_type).toBe("kubeconfig");
-        expect(out.cluster_name).toBe("engine");
+        expect(out).toMatchObject({
+            infra_type: "kubeconfig",
+            cluster_name: "engine",
+            application_url: "https://mara.engine.test",
+            lb_ingress_hostname: "mara.engine.test",
+            lb_ingress_ip: address,
+            ingress_class: "nginx",
+            ingress_controller_status: "deployed",
+            cert_manager_status: "deployed",
+        });
     });
 
     it("pulumi preview --expect-no-changes right after: no permanent diff", async () => {
