@@ -24,7 +24,7 @@ describe("Kubeconfig", () => {
     });
 
     it("updates Secrets in place (a rotated password must not delete and re-create the Secret and every workload using it)", () => {
-        expect(find(regs, "pulumi:providers:kubernetes", "kc-provider").inputs.enableSecretMutable).toBe("true");
+        expect(find(regs, "pulumi:providers:kubernetes", "kc-provider").inputs?.enableSecretMutable).toBe("true");
     });
 
     it("makes the provider wait for the resources it is given, so every Kubernetes object does", async () => {
