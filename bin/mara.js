@@ -17,6 +17,14 @@ if (!fs.existsSync(path.join(root, "cli", "mara.ts"))) {
 }
 require("./tsLoader").register(path.join(root, "node_modules", ".cache", "mara-ts"));
 
+// Before anything that an older Node.js may fail to run: one line saying which Node.js is needed and what to run.
+const unsupported = require(path.join(root, "contracts", "nodeSupport.ts")).unsupportedNodeMessage("mara");
+if (unsupported) {
+    process.stderr.write(`${unsupported}\n`);
+    // 3: a failed pre-flight check, as for any other missing tool (cli/io.ts, EXIT).
+    process.exit(3);
+}
+
 require(path.join(root, "cli", "mara.ts"))
     .main(process.argv.slice(2))
     .then(
