@@ -1,5 +1,9 @@
 /** How validation results are shown by `validate`, `plan`, `init` and the Pulumi operations. */
-import { ConfigProblem, formatProblem, MaraConfig, RawConfig, validateConfig } from "../config";
+// The modules rather than config/'s index, which loads the Pulumi SDK (loadConfig, ConfigError) that `mara validate` does without.
+import type { MaraConfig } from "../config/model";
+import { ConfigProblem, formatProblem } from "../config/problems";
+import type { RawConfig } from "../config/resolve";
+import { validateConfig } from "../config/validate";
 import { CliIo, line } from "./io";
 
 /** Prints warnings, one per line, to stderr. */

@@ -4,9 +4,12 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { parse } from "yaml";
-import { applyProjectConfig, parseStackFile, ProjectConfigError, RawConfig } from "../config";
+// The modules rather than config/'s index, which loads the Pulumi SDK (loadConfig, ConfigError) that `mara validate` does without.
+import { applyProjectConfig, parseProjectFile, ProjectConfigError, type ProjectDocument } from "../config/projectConfig";
+import type { RawConfig } from "../config/resolve";
+import { parseStackFile } from "../config/stackFile";
 import { CliError, EXIT, PROJECT_DIR } from "./io";
+import { cachedParse } from "./parseCache";
 
 export { PROJECT_DIR };
 
@@ -85,12 +88,38 @@ export function stackFileName(stack: string): string {
     return `Pulumi.${stack.split("/").pop()}.yaml`;
 }
 
+/**
+ * The project's Pulumi.yaml, parsed (through the parse cache: its text changes only with `npm run gen`), or
+ * undefined when there is none.
+ *
+ * @throws CliError naming the file when it is not YAML the CLI could read.
+ */
+export function readProject(dir: string = PROJECT_DIR): ProjectDocument | undefined {
+    const file = path.join(dir, "Pulumi.yaml");
+    let text: string;
+    try {
+        text = fs.readFileSync(file, "utf8");
+    } catch {
+        return undefined;
+    }
+    let doc: unknown;
+    try {
+        doc = cachedParse("Pulumi.yaml", text, parseProjectFile);
+    } catch (err) {
+        throw new CliError(`${file} is not a readable project file: ${(err as Error).message.trim()}`);
+    }
+    return doc && typeof doc === "object" ? (doc as ProjectDocument) : undefined;
+}
+
+/** The project name of a parsed Pulumi.yaml (bare stack-file keys belong to it); "mara" without one. */
+function nameOf(project: ProjectDocument | undefined): string {
+    return typeof project?.name === "string" && project.name !== "" ? project.name : "mara";
+}
+
 /** The project name from a Pulumi.yaml (bare stack-file keys belong to it); "mara" when unreadable. */
 export function projectName(dir: string = PROJECT_DIR): string {
     try {
-        const doc: unknown = parse(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"));
-        const name = (doc as { name?: unknown } | null)?.name;
-        return typeof name === "string" && name !== "" ? name : "mara";
+        return nameOf(readProject(dir));
     } catch {
         return "mara";
     }
@@ -112,18 +141,14 @@ export function readStackFile(file: StackFile, env: Readonly<Record<string, stri
     } catch (err) {
         throw new CliError(`cannot read ${file.path}: ${(err as NodeJS.ErrnoException).code === "EISDIR" ? "it is a directory, not a stack file" : (err as Error).message}`);
     }
+    const project = readProject(projectDir);
     let raw: RawConfig;
     try {
-        raw = parseStackFile(text, { project: projectName(projectDir), stack: file.stack, env, baseDir: projectDir });
+        raw = parseStackFile(text, { project: nameOf(project), stack: file.stack, env, baseDir: projectDir });
     } catch (err) {
         throw new CliError(`${file.path} is not a readable stack file: ${(err as Error).message.trim()}`);
     }
-    let project: string;
-    try {
-        project = fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8");
-    } catch {
-        return raw;
-    }
+    if (!project) return raw;
     try {
         return applyProjectConfig(raw, project);
     } catch (err) {
