@@ -9,8 +9,9 @@ import * as fs from "fs";
 import * as path from "path";
 import { Command, CommanderError } from "commander";
 import { CommandContext } from "./command";
-import { CliIo, EXIT, PROJECT_DIR } from "./io";
+import { CliIo, EXIT, line, PROJECT_DIR } from "./io";
 import { terminalPrompter } from "./prompts";
+import { unknownCommandMessage } from "./unknownCommand";
 import * as destroy from "./register/destroy";
 import * as init from "./register/init";
 import * as kubeconfig from "./register/kubeconfig";
@@ -71,6 +72,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         .showHelpAfterError("(run mara --help for usage)")
         .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
     for (const command of COMMANDS) command.register(program, ctx);
+    const unknown = unknownCommandMessage(program, argv);
+    if (unknown) {
+        line(io.stderr, unknown);
+        return EXIT.usage;
+    }
     try {
         await program.parseAsync([...argv], { from: "user" });
     } catch (err) {
