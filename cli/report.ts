@@ -14,10 +14,13 @@ export function printWarnings(io: CliIo, warnings: readonly string[]): void {
 /**
  * Prints every problem, numbered, to stderr. All of them, not the first: fixing one at a time and
  * re-running is what MARA's users complained about.
+ *
+ * @param where - what holds them, as the end of "N configuration problems in …": a file path, `stack "dev"`,
+ *   "these answers".
  */
 export function printProblems(io: CliIo, problems: readonly ConfigProblem[], where: string): void {
     const n = problems.length;
-    line(io.stderr, `error: ${where} has ${n} configuration problem${n === 1 ? "" : "s"}:`);
+    line(io.stderr, `error: ${n} configuration problem${n === 1 ? "" : "s"} in ${where}:`);
     problems.forEach((p, i) => line(io.stderr, `  ${i + 1}. ${formatProblem(p)}`));
 }
 

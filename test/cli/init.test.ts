@@ -97,7 +97,7 @@ describe("first run, interactive", () => {
     it("re-asks answers that break a rule spanning several keys (validateConfig), then writes", async () => {
         const prompter = scriptedPrompter(["digitalocean", "tok", "example.com", "", false, "mara.example.com"]);
         const r = await runMara(["init", "--stack", "do"], { prompter, env: env(), projectDir: s.projectDir });
-        expect(r.stderr).toContain('mara:fqdn = "example.com": has no host part');
+        expect(r.stderr).toContain('error: 1 configuration problem in these answers:\n  1. mara:fqdn = "example.com": has no host part');
         expect(r.code, r.stderr).toBe(0);
         expect(stackFile("do").values["mara:fqdn"]).toBe("mara.example.com");
     });

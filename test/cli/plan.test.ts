@@ -117,7 +117,7 @@ describe("mara plan on other files", () => {
         for (const cmd of ["plan", "validate"]) {
             const r = await runMara([cmd, "--stack", "bad"], { cwd: dir });
             expect(r.code, cmd).toBe(1);
-            expect(r.stderr).toContain(`error: ${path.join(dir, "Pulumi.bad.yaml")} has 3 configuration problems:`);
+            expect(r.stderr).toContain(`error: 3 configuration problems in ${path.join(dir, "Pulumi.bad.yaml")}:`);
             expect(r.stderr).toContain('1. prometheus:helm_repo_url = "https://https://prometheus-community.github.io/helm-charts": repeats the scheme.');
             expect(r.stderr).toContain('2. vpc:azs = "[\\"us-west-1a\\",\\"us-west-1b\\"]": lists "us-west-1a", which is in region us-west-1, not us-east-1.');
             expect(r.stderr).toContain('3. vpc:azs = "[\\"us-west-1a\\",\\"us-west-1b\\"]": lists "us-west-1b"');
