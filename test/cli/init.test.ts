@@ -126,7 +126,7 @@ describe("first run, interactive", () => {
 
 describe("non-interactive", () => {
     it("takes values from --set and the environment", async () => {
-        const r = await run(["--stack", "ci", "--non-interactive", "--provider", "AWS", "--set", "eks:instance_type=m5.large", "--set", "mara:grafanaAdminPassword=pw"], undefined, { AWS_REGION: "us-west-2" });
+        const r = await run(["--stack", "ci", "--non-interactive", "--provider", "AWS", "--set", "eks:instance_type=m5.large", "--set", "mara:grafanaAdminPassword=grafana-pw"], undefined, { AWS_REGION: "us-west-2" });
         expect(r.code, r.stderr).toBe(0);
         const file = stackFile("ci");
         expect(file.values).toMatchObject({ "mara:infraType": "aws", "aws:region": "us-west-2", "mara:eksInstanceType": "m5.large" });
