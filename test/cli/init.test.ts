@@ -115,6 +115,27 @@ describe("first run, interactive", () => {
         expect(fs.readFileSync(path.join(s.projectDir, "Pulumi.dev.yaml"), "utf8")).toContain("encryptionsalt");
     });
 
+    it("writes a stack file, secrets included, that mara validate accepts, with a service's ciphertext and with a passphrase's", async () => {
+        const passwords = ["grafana-pw", "accounts-pw", "ledger-pw", "demo-pw"];
+        const service = await runMara(["init", "--stack", "dev"], { prompter: scriptedPrompter(["aws", "us-east-1", "", true, ...passwords]), env: env(), projectDir: s.projectDir });
+        expect(service.code, service.stderr).toBe(0);
+        s.setState((st) => (st.backend = null));
+        const passphrase = await runMara(["init", "--stack", "local"], {
+            prompter: scriptedPrompter([true, "aws", "us-east-1", "", true, ...passwords]),
+            env: env({ PULUMI_CONFIG_PASSPHRASE: "pass" }),
+            projectDir: s.projectDir,
+        });
+        expect(passphrase.code, passphrase.stderr).toBe(0);
+        const local = fs.readFileSync(path.join(s.projectDir, "Pulumi.local.yaml"), "utf8");
+        expect(local).toMatch(/"encryptionsalt": "v1:[A-Za-z0-9+/=]+:v1:/);
+        expect(local).toMatch(/"secure": "v1:[A-Za-z0-9+/=]{16}:[A-Za-z0-9+/=]+"/);
+        for (const stack of ["dev", "local"]) {
+            const r = await runMara(["validate", "--stack", stack], { env: env(), projectDir: s.projectDir, cwd: s.projectDir });
+            expect(r.stderr, stack).toBe("");
+            expect(r.code, stack).toBe(0);
+        }
+    });
+
     it("logs in to the local backend with --local", async () => {
         const r = await run(["--stack", "dev", "--local", "--non-interactive", "--set", "kubernetes:infra_type=AWS", "--set", "aws:region=us-east-1"], undefined, { PULUMI_CONFIG_PASSPHRASE: "" });
         expect(r.code, r.stderr).toBe(0);
