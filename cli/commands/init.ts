@@ -111,15 +111,15 @@ async function validateAnswers(io: CliIo, existing: RawConfig, answers: Answers,
         }
         const result = validateConfig({ ...existing, values, secretKeys, env: io.env });
         if (result.config) {
-            printWarnings(io, result.warnings);
+            printWarnings(io, result.warnings, { stack });
             return;
         }
         const redo = reaskable(result.problems, answers);
         if (!io.prompter.interactive || redo.length === 0 || attempt >= 3) {
-            printProblems(io, result.problems, `stack "${stack}"`);
+            printProblems(io, result.problems, `stack "${stack}"`, { stack });
             throw new CliError("the configuration is not valid; nothing was written");
         }
-        printProblems(io, result.problems, "these answers");
+        printProblems(io, result.problems, "these answers", { stack });
         for (const id of redo) {
             const value = await ask(io, { id }, KEYS[id].secret ? undefined : answers.get(id)?.value);
             if (value !== undefined) answers.set(id, { value, secret: KEYS[id].secret === true });

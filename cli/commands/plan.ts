@@ -14,6 +14,7 @@ import { CliError, CliIo, EXIT, line, Writer } from "../io";
 import { runOffline } from "../offline";
 import { renderCounts, renderTree, toDot, toMermaid } from "../planOutput";
 import { Inventory, inventory } from "../planInventory";
+import { ConfigTarget, configTarget } from "../configTarget";
 import { checkConfig, printProblems, printWarnings } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
@@ -42,15 +43,16 @@ export async function plan(opts: PlanOptions, ctx: CommandContext): Promise<numb
     const file = locateStackFile(opts, io.cwd);
     const raw = readStackFile(file, io.env, io.projectDir);
     // Validate first so every problem is listed, and nothing runs on a bad config.
-    const result = checkConfig(io, raw, file.path);
+    const target = configTarget(file, io.projectDir);
+    const result = checkConfig(io, raw, file.path, target);
     if (!result) return EXIT.failed;
 
     const run = await runOffline(raw, program, io.projectDir);
     const redactor = Redactor.of(raw);
     // The program logs the same validation warnings; print only what is new.
-    printWarnings(io, run.logs.filter((l) => l.severity === "warn" && !result.warnings.includes(l.message)).map((l) => redactor.redact(l.message)));
+    printWarnings(io, run.logs.filter((l) => l.severity === "warn" && !result.warnings.includes(l.message)).map((l) => redactor.redact(l.message)), target);
     for (const l of run.logs.filter((x) => x.severity === "error")) line(io.stderr, `error: ${redactor.redact(l.message)}`);
-    if (run.error !== undefined) return programFailed(io, run.error, file.path, redactor);
+    if (run.error !== undefined) return programFailed(io, run.error, file.path, redactor, target);
 
     const p = buildPlan(run.resources);
     const inv = inventory(run.resources, result.config);
@@ -104,9 +106,9 @@ function existingAncestor(dir: string): string | undefined {
     }
 }
 
-function programFailed(io: CliIo, error: unknown, where: string, redactor: Redactor): number {
+function programFailed(io: CliIo, error: unknown, where: string, redactor: Redactor, target: ConfigTarget): number {
     if (error instanceof ConfigError) {
-        printProblems(io, error.problems, where);
+        printProblems(io, error.problems, where, target);
     } else {
         // The message only, never a stack trace; and no secret of the stack, whatever the message holds.
         line(io.stderr, `error: the program stopped before completing the plan: ${redactor.redact((error as Error)?.message ?? String(error))}`);

@@ -5,6 +5,7 @@
 import * as path from "path";
 import { EXIT, line } from "../io";
 import type { CliIo } from "../io";
+import { configTarget } from "../configTarget";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 import { checkPins } from "./check";
@@ -56,7 +57,7 @@ function choosePins(opts: OutdatedOptions, io: CliIo): { settings: PinSettings; 
     if (!opts.configFile && !opts.stack) return { settings: defaultPinSettings(), origin: { defaults: true } };
     const file = locateStackFile(opts, io.cwd);
     const raw = readStackFile(file, io.env, io.projectDir);
-    const result = checkConfig(io, raw, file.path);
+    const result = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!result) return undefined;
     return { settings: stackPinSettings(result.config), origin: { defaults: false, stack: file.stack, file: path.relative(io.cwd, file.path) || file.path } };
 }
