@@ -36,7 +36,7 @@ export function stackNameOf(file: string): string {
  *
  * @throws CliError (usage) when both options are given, the file is missing, or the choice is ambiguous.
  */
-export function locateStackFile(choice: StackFileChoice, cwd: string): StackFile {
+export function locateStackFile(choice: StackFileChoice, cwd: string, projectDir: string = PROJECT_DIR): StackFile {
     if (choice.configFile && choice.stack) {
         throw new CliError("give either --config-file or --stack, not both", EXIT.usage);
     }
@@ -49,16 +49,31 @@ export function locateStackFile(choice: StackFileChoice, cwd: string): StackFile
         const name = stackFileName(choice.stack);
         const file = path.join(cwd, name);
         if (!fs.existsSync(file)) {
-            throw new CliError(`stack file ./${name} does not exist; create it with: npx mara init --stack ${choice.stack}`, EXIT.usage);
+            throw new CliError(`stack file ./${name} does not exist; create it ${howToCreate(name, cwd, projectDir, `npx mara init --stack ${choice.stack}`)}`, EXIT.usage);
         }
         return { path: file, stack: choice.stack };
     }
     const found = fs.readdirSync(cwd).filter((f) => /^Pulumi\..+\.ya?ml$/.test(f)).sort();
     if (found.length === 1) return { path: path.join(cwd, found[0]!), stack: stackNameOf(found[0]!) };
     if (found.length === 0) {
-        throw new CliError("no Pulumi.<stack>.yaml here; pass --config-file PATH or --stack NAME, or create one with: npx mara init", EXIT.usage);
+        throw new CliError(`no Pulumi.<stack>.yaml here; pass --config-file PATH or --stack NAME, or create one ${howToCreate("Pulumi.dev.yaml", cwd, projectDir, "npx mara init")}`, EXIT.usage);
     }
     throw new CliError(`several stack files here (${found.join(", ")}); pick one with --stack NAME or --config-file PATH`, EXIT.usage);
+}
+
+/** The commented stack file in the project, every key with its default: a stack of one's own without the Pulumi CLI. */
+export const EXAMPLE_STACK_FILE = "Pulumi.dev.yaml.example";
+
+/**
+ * How to make stack file `name` in `cwd`: offline, from the example (plan, validate and render need nothing else),
+ * or with the Pulumi CLI through `init`, which also creates the stack in a backend.
+ */
+function howToCreate(name: string, cwd: string, projectDir: string, init: string): string {
+    const file = path.join(projectDir, EXAMPLE_STACK_FILE);
+    const relative = path.relative(cwd, file);
+    const example = relative.startsWith("..") ? file : relative;
+    const quoted = /^[\w./@+=,:-]+$/.test(example) ? example : `'${example.replace(/'/g, `'\\''`)}'`;
+    return `offline: cp ${quoted} ${name} (an AWS stack; edit it for another cloud), or with the Pulumi CLI: ${init}`;
 }
 
 /** A stack name as Pulumi accepts it: `name`, `org/name` or `org/project/name`, each part letters, digits, '-', '_' and '.'. */

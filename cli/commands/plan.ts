@@ -40,7 +40,7 @@ export async function plan(opts: PlanOptions, ctx: CommandContext): Promise<numb
     const { io } = ctx;
     // Where the output goes is checked before anything runs: a mistake here should not cost a program run.
     const graphs = checkTargets(opts, io);
-    const file = locateStackFile(opts, io.cwd);
+    const file = locateStackFile(opts, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
     // Validate first so every problem is listed, and nothing runs on a bad config.
     const target = configTarget(file, io.projectDir);

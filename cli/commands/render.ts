@@ -62,7 +62,7 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     const out = path.resolve(io.cwd, opts.out);
     const dirProblem = outputDirProblem(out);
     if (dirProblem) throw new CliError(dirProblem, EXIT.usage);
-    const file = locateStackFile(opts, io.cwd);
+    const file = locateStackFile(opts, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
     const checked = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!checked) return EXIT.failed;

@@ -12,7 +12,7 @@ import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource"
  */
 export async function validate(choice: StackFileChoice, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
-    const file = locateStackFile(choice, io.cwd);
+    const file = locateStackFile(choice, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
     const result = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!result) return EXIT.failed;

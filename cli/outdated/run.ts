@@ -55,7 +55,7 @@ export async function runOutdated(opts: OutdatedOptions, io: CliIo): Promise<num
 /** The program's defaults, or a stack's configuration when one is named (validated first, as `plan` does). */
 function choosePins(opts: OutdatedOptions, io: CliIo): { settings: PinSettings; origin: PinOrigin } | undefined {
     if (!opts.configFile && !opts.stack) return { settings: defaultPinSettings(), origin: { defaults: true } };
-    const file = locateStackFile(opts, io.cwd);
+    const file = locateStackFile(opts, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
     const result = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!result) return undefined;

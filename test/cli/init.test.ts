@@ -48,7 +48,7 @@ describe("first run, interactive", () => {
         expect(file.values["aws:region"]).toBe("eu-west-1");
         expect(r.stdout).toContain("mara:grafanaAdminPassword = [secret]");
         expect(r.stdout).not.toContain("grafana-pw");
-        expect(r.stdout).toContain("npx mara plan --stack dev --mermaid docs/plan.mmd");
+        expect(r.stdout).toContain("npx mara plan --stack dev --mermaid plan.mmd");
         expect(s.state().stacks.dev).toBeDefined();
     });
 
