@@ -11,7 +11,9 @@ import * as os from "os";
 import * as path from "path";
 import { builtinModules } from "module";
 import * as ts from "typescript";
+import { Command } from "commander";
 import { describe, expect, it } from "vitest";
+import { COMMANDS as MARA_COMMANDS } from "../../cli/mara";
 
 const ROOT = path.join(__dirname, "..", "..");
 const REGISTER = path.join(ROOT, "cli", "register");
@@ -104,6 +106,16 @@ describe("command registration (cli/register/)", () => {
         });
     }
 
+    it("the command table (cli/mara.ts) names each command as its registration module does, aliases included", () => {
+        const ctx = { io: {} as never, setExit: () => {} };
+        for (const entry of MARA_COMMANDS) {
+            const program = new Command("mara");
+            entry.load().register(program, ctx);
+            expect(program.commands.map((c) => [c.name(), ...c.aliases()])).toEqual([entry.names]);
+        }
+        expect(MARA_COMMANDS.map((c) => c.names[0])).toEqual(COMMANDS);
+    });
+
     it("the source check sees a heavy import when there is one (plan's implementation runs the program)", () => {
         const { packages, files } = closure(path.join(ROOT, "cli", "commands", "plan.ts"));
         expect([...packages]).toContain("@pulumi/pulumi");
@@ -131,6 +143,14 @@ describe("starting mara (the modules a real process loads)", () => {
             expect(r.builtins).toEqual(expect.arrayContaining(["https", "tls"]));
         } finally {
             fs.rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
+    it("a command's help, or the command, loads its own registration module and no other", async () => {
+        for (const args of [["validate", "--help"], ["help", "plan"], ["down", "--help"]]) {
+            const r = await loadedBy(args);
+            expect(r.code, args.join(" ")).toBe(0);
+            expect(r.loaded.filter((f) => f.startsWith("cli/register/") && f !== "cli/register/operation.ts"), args.join(" ")).toHaveLength(1);
         }
     });
 
