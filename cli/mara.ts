@@ -5,7 +5,8 @@
  *
  * Usage: npx mara <command> [options]   (or: npm run mara -- <command> [options])
  */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as path from "path";
 import { Command, CommanderError } from "commander";
 import { CommandContext } from "./command";
@@ -59,7 +60,11 @@ export function processIo(): CliIo {
     return {
         stdout: process.stdout,
         stderr: process.stderr,
-        stdin: process.stdin,
+        // On first use only: Node.js builds process.stdin when it is first read, and for a file or /dev/null that
+        // loads its file streams and promise API, which only `mara verify` (reading piped outputs) needs.
+        get stdin() {
+            return process.stdin;
+        },
         prompter: terminalPrompter(),
         env: process.env,
         cwd: process.cwd(),

@@ -3,7 +3,8 @@
  * result as JSON instead of parsing again. For Pulumi.yaml, whose 16 kB a cold YAML parser takes longer to read
  * than the rest of `mara validate` takes to run; the text changes only when `npm run gen` rewrites it.
  */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as path from "path";
 import { PROJECT_DIR } from "./io";
 

@@ -2,7 +2,8 @@
  * Finds and reads the stack file the offline commands (`plan`, `validate`) work on: `--config-file PATH`,
  * or `--stack NAME` meaning `./Pulumi.NAME.yaml`, or the only stack file in the directory.
  */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as path from "path";
 // The modules rather than config/'s index, which loads the Pulumi SDK (loadConfig, ConfigError) that `mara validate` does without.
 import { applyProjectConfig, parseProjectFile, ProjectConfigError, type ProjectDocument } from "../config/projectConfig";

@@ -4,7 +4,8 @@
  * the Pulumi CLI starts the program, never to the directory a `mara` command happens to be run from. One
  * resolver for `mara validate`, `mara plan` and the program, so all three look at the same file.
  */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as path from "path";
 import { isLocalPath } from "../contracts/kicSource";
 

@@ -83,8 +83,11 @@ function loadedBy(args: string[]): Promise<{ code: number; stdout: string; loade
 }
 
 const HEAVY_PACKAGES = /node_modules\/(@pulumi\/|yaml\/|js-yaml\/|@inquirer\/|@kubernetes\/|@aws-sdk\/|semver\/|sucrase\/)/;
-/** Node's network, TLS and crypto stacks (and fetch's undici): only commands that talk to something need them. */
-const HEAVY_BUILTINS = /^(http|https|tls|crypto|_tls_wrap|internal\/deps\/undici\/undici|internal\/crypto\/.*)$/;
+/**
+ * Node's network, TLS and crypto stacks (and fetch's undici), which only commands that talk to something need; and
+ * the promise API of fs with readline, which `import * as fs` (it copies fs.promises) or reading process.stdin load.
+ */
+const HEAVY_BUILTINS = /^(http|https|tls|crypto|_tls_wrap|internal\/deps\/undici\/undici|internal\/crypto\/.*|internal\/fs\/promises|internal\/readline\/interface)$/;
 /** Repository files that belong to a command's work, never to starting `mara`. */
 const IMPLEMENTATION = /^(index\.ts|config\/|components\/|providers\/|program\/|cli\/commands\/|cli\/outdated\/|cli\/init\/|cli\/operation\.ts|cli\/stackSource\.ts|cli\/report\.ts)/;
 
