@@ -9,9 +9,8 @@
 // - V8's compiled code for every module, the repository's and the packages', in <cacheDir>/v8/
 //   (Node.js's own compile cache, module.enableCompileCache).
 //
-// commander, which every start loads, ships only ES modules; Node.js loads those through its ES module loader even
-// for `require`, which cost more than all of mara's own modules on the `--help` path. Sucrase's imports transform
-// turns it into the same module as CommonJS, cached like the rest.
+// The packages every start loads come as one file each (packageBundles.js); this module lends it Sucrase to turn
+// an ES module package (commander) into CommonJS.
 //
 // Plain JavaScript, so that it can load before any TypeScript; it is also the first thing bin/mara.js runs on a
 // Node.js too old for the rest, so it uses nothing newer than Node.js 18 has.
@@ -23,12 +22,9 @@ const Module = require("module");
 /** Bump when the cached form changes. */
 const FORMAT = 2;
 const NODE_MODULES = /[\\/]node_modules[\\/]/;
-/** Packages of ES modules loaded as CommonJS (see above); only ones without top-level await or import.meta. */
-const ES_MODULES_AS_COMMONJS = /[\\/]node_modules[\\/]commander[\\/]/;
 
 /**
- * Registers the `.ts` loader for files outside node_modules, as sucrase/register/ts does, and the CommonJS
- * loader of the packages above.
+ * Registers the `.ts` loader for files outside node_modules, as sucrase/register/ts does.
  *
  * @param {string} cacheDir - the folder for both caches (created when missing); when it cannot be written, files
  *   are transformed on every start instead and nothing else changes.
@@ -56,10 +52,6 @@ function register(cacheDir) {
     Module._extensions[".ts"] = function loadTypeScript(module, filename) {
         if (NODE_MODULES.test(filename)) return jsLoader(module, filename);
         load(module, filename, ["imports", "typescript"]);
-    };
-    Module._extensions[".js"] = function loadJavaScript(module, filename) {
-        if (!ES_MODULES_AS_COMMONJS.test(filename)) return jsLoader(module, filename);
-        load(module, filename, ["imports"]);
     };
 }
 
@@ -105,4 +97,16 @@ function sucraseVersion() {
     }
 }
 
-module.exports = { register };
+/**
+ * An ES module's source as CommonJS (Sucrase's imports transform), for a package that ships only ES modules and
+ * uses neither top-level await nor import.meta.
+ *
+ * @param {string} source - the module's text.
+ * @param {string} filename - its path, for Sucrase's messages.
+ * @returns {string} the CommonJS text, every line where it was.
+ */
+function esModuleToCommonJs(source, filename) {
+    return require("sucrase").transform(source, { transforms: ["imports"], filePath: filename }).code;
+}
+
+module.exports = { register, esModuleToCommonJs };

@@ -82,7 +82,12 @@ function loadedBy(args: string[]): Promise<{ code: number; stdout: string; loade
     });
 }
 
-const HEAVY_PACKAGES = /node_modules\/(@pulumi\/|yaml\/|js-yaml\/|@inquirer\/|@kubernetes\/|@aws-sdk\/|semver\/|sucrase\/)/;
+/**
+ * Heavy packages, loaded from their folders or as bundles (bin/packageBundles.js: node_modules/.cache/mara-ts/bundles/
+ * <name>@<version>.cjs). Sucrase is not among them: a start after an edit loads it to transform the edited file (and
+ * after an install, to bundle commander); tsLoader.test.ts shows that a start with nothing changed does not.
+ */
+const HEAVY_PACKAGES = /node_modules\/(\.cache\/mara-ts\/bundles\/)?(@pulumi[/+]|yaml[/@]|js-yaml[/@]|@inquirer[/+]|@kubernetes[/+]|@aws-sdk[/+]|semver[/@])/;
 /**
  * Node's network, TLS and crypto stacks (and fetch's undici), which only commands that talk to something need; and
  * the promise API of fs with readline, which `import * as fs` (it copies fs.promises) or reading process.stdin load.

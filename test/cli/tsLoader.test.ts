@@ -70,18 +70,4 @@ describe("bin/tsLoader.js", () => {
         expect(load().value).toBe(true);
         expect(load().value).toBe(true);
     });
-
-    it("loads commander (ES modules only) as CommonJS through the same cache, with the classes mara uses", () => {
-        const probe = [
-            `require(${JSON.stringify(LOADER)}).register(${JSON.stringify(cache)});`,
-            `const { Command, CommanderError } = require("commander");`,
-            `const c = new Command("x").exitOverride().configureOutput({ writeErr: () => {} });`,
-            `let code; try { c.parse(["--nope"], { from: "user" }); } catch (e) { code = e instanceof CommanderError && e.code; }`,
-            `console.log(JSON.stringify({ code, esm: require.cache[require.resolve("commander")]?.exports?.__esModule === true }));`,
-        ].join("\n");
-        const r = spawnSync(process.execPath, ["-e", probe], { cwd: ROOT, encoding: "utf8" });
-        expect(r.status, r.stderr).toBe(0);
-        expect(JSON.parse(r.stdout)).toEqual({ code: "commander.unknownOption", esm: true });
-        expect(fs.readdirSync(path.join(cache, "js")).filter((f) => f.includes("commander")).length).toBeGreaterThan(3);
-    });
 });
