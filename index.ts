@@ -4,6 +4,8 @@
  * outputs. Config is read and validated first, so a bad value stops the program before any resource is
  * registered; then the cluster, then every add-on on it, then the application.
  */
+// First: on a Node.js older than package.json's "engines", this stops with one line saying what to run.
+import "./program/requireSupportedNode";
 import * as pulumi from "@pulumi/pulumi";
 import { Application } from "./components/application";
 import { Platform } from "./components/platform";

@@ -7,6 +7,8 @@ export default defineConfig({
     exclude: ["test/engine/**", "**/node_modules/**"],
     // The program's lazy `require`s of TypeScript modules need a loader Node knows (see the file).
     setupFiles: ["test/support/requireTs.ts"],
+    // First: on a Node.js older than package.json's "engines", one line saying what to run, and no tests.
+    globalSetup: ["test/support/requireSupportedNode.ts"],
     // Whole-program tests register a few hundred mocked resources; give them room on 2-core CI machines.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -5,38 +5,66 @@
  *
  * Usage: npx mara <command> [options]   (or: npm run mara -- <command> [options])
  */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as path from "path";
 import { Command, CommanderError } from "commander";
 import { CommandContext } from "./command";
-import { CliIo, EXIT, PROJECT_DIR } from "./io";
+import { CliIo, EXIT, line, PROJECT_DIR } from "./io";
 import { terminalPrompter } from "./prompts";
-import * as destroy from "./register/destroy";
-import * as init from "./register/init";
-import * as kubeconfig from "./register/kubeconfig";
-import * as listProviders from "./register/listProviders";
-import * as outdated from "./register/outdated";
-import * as plan from "./register/plan";
-import * as preview from "./register/preview";
-import * as refresh from "./register/refresh";
-import * as render from "./register/render";
-import * as up from "./register/up";
-import * as validate from "./register/validate";
-import * as verify from "./register/verify";
+import { unknownCommandMessage } from "./unknownCommand";
 
+/** What a registration module (cli/register/) exports. */
+interface Registration {
+    register(program: Command, ctx: CommandContext): void;
+}
+
+/** A command: the words that start it (its name, then its aliases) and its registration module. */
+export interface CommandEntry {
+    readonly names: readonly string[];
+    readonly load: () => Registration;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports */
 /**
- * The commands, in the order `mara --help` lists them. Each is a registration module (cli/register/):
- * its name, options and help, and an action that loads the command's implementation only when it runs,
- * so `mara --help` and every command's `--help` load none of them (docs/cli.md, "Adding a command").
+ * The commands, in the order `mara --help` lists them. Each is a registration module: its name, options and
+ * help, and an action that loads the command's implementation only when it runs, so `mara --help` and every
+ * command's `--help` load none of them (docs/cli.md, "Adding a command"). The modules themselves are loaded
+ * when needed too: `mara validate ...` registers `validate` alone, and only the general help needs them all.
  */
-const COMMANDS = [init, plan, render, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig, verify];
+export const COMMANDS: readonly CommandEntry[] = [
+    { names: ["init"], load: () => require("./register/init") as Registration },
+    { names: ["plan"], load: () => require("./register/plan") as Registration },
+    { names: ["render"], load: () => require("./register/render") as Registration },
+    { names: ["validate"], load: () => require("./register/validate") as Registration },
+    { names: ["list-providers"], load: () => require("./register/listProviders") as Registration },
+    { names: ["outdated"], load: () => require("./register/outdated") as Registration },
+    { names: ["up"], load: () => require("./register/up") as Registration },
+    { names: ["preview"], load: () => require("./register/preview") as Registration },
+    { names: ["destroy", "down"], load: () => require("./register/destroy") as Registration },
+    { names: ["refresh"], load: () => require("./register/refresh") as Registration },
+    { names: ["kubeconfig"], load: () => require("./register/kubeconfig") as Registration },
+    { names: ["verify"], load: () => require("./register/verify") as Registration },
+];
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** The command an argument list asks for (`mara help X` asks for X's help), or undefined: general help or version. */
+function requested(argv: readonly string[]): CommandEntry | undefined {
+    const words = argv.filter((a) => !a.startsWith("-"));
+    const word = words[0] === "help" ? words[1] : words[0];
+    return COMMANDS.find((c) => word !== undefined && c.names.includes(word));
+}
 
 /** The real terminal, environment and working directory. */
 export function processIo(): CliIo {
     return {
         stdout: process.stdout,
         stderr: process.stderr,
-        stdin: process.stdin,
+        // On first use only: Node.js builds process.stdin when it is first read, and for a file or /dev/null that
+        // loads its file streams and promise API, which only `mara verify` (reading piped outputs) needs.
+        get stdin() {
+            return process.stdin;
+        },
         prompter: terminalPrompter(),
         env: process.env,
         cwd: process.cwd(),
@@ -70,7 +98,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         .exitOverride()
         .showHelpAfterError("(run mara --help for usage)")
         .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
-    for (const command of COMMANDS) command.register(program, ctx);
+    const one = requested(argv);
+    for (const command of one ? [one] : COMMANDS) command.load().register(program, ctx);
+    const unknown = unknownCommandMessage(program, argv);
+    if (unknown) {
+        line(io.stderr, unknown);
+        return EXIT.usage;
+    }
     try {
         await program.parseAsync([...argv], { from: "user" });
     } catch (err) {

@@ -63,7 +63,7 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
             await setInfraType(io, stack, raw, requested);
             infraType = requested;
         }
-        const result = checkConfig(io, raw, `stack "${name}"`);
+        const result = checkConfig(io, raw, `stack "${name}"`, { stack: name });
         if (!result) {
             line(io.stderr, "Nothing was run.");
             return EXIT.failed;
@@ -80,7 +80,7 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
             line(io.stderr, `Warning: the configuration is not for the deployed infrastructure type (${deployed}); the drain keeps the tear-down settings of the last \`pulumi up\`.`);
         } else {
             // The drain's settings must come from the config as it is now (see teardownSettings.ts).
-            teardown = checkConfig(io, raw, `stack "${name}"`)?.config;
+            teardown = checkConfig(io, raw, `stack "${name}"`, { stack: name })?.config;
             if (!teardown) {
                 line(io.stderr, "Nothing was run: `mara destroy` first applies the current tear-down settings (mara:retainVolumes and the others), so the configuration must be valid. Fix it, or run `pulumi destroy`, which uses the settings of the last `pulumi up`.");
                 return EXIT.failed;

@@ -3,6 +3,7 @@
  * @inquirer/prompts directly, so tests can inject answers instead of driving a terminal.
  */
 import type * as Inquirer from "@inquirer/prompts";
+import { isatty } from "tty";
 
 /** @inquirer/prompts, loaded when a prompt is shown: `mara --help` and the commands that ask nothing never load it. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -36,9 +37,10 @@ export interface Prompter {
 
 /**
  * The real prompts, on the terminal. `interactive` is false when stdin is not a terminal (CI, pipes),
- * where a prompt would wait for input nobody will type.
+ * where a prompt would wait for input nobody will type. Asked of file descriptor 0 rather than of
+ * process.stdin, which Node.js would build for the question (for a file, with its file stream machinery).
  */
-export function terminalPrompter(interactive = process.stdin.isTTY === true): Prompter {
+export function terminalPrompter(interactive = isatty(0)): Prompter {
     return {
         interactive,
         select: (q) => inquirer().select({ message: q.message, choices: q.choices.map((c) => ({ ...c })), default: q.default }),

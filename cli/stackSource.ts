@@ -2,11 +2,15 @@
  * Finds and reads the stack file the offline commands (`plan`, `validate`) work on: `--config-file PATH`,
  * or `--stack NAME` meaning `./Pulumi.NAME.yaml`, or the only stack file in the directory.
  */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as path from "path";
-import { parse } from "yaml";
-import { applyProjectConfig, parseStackFile, ProjectConfigError, RawConfig } from "../config";
+// The modules rather than config/'s index, which loads the Pulumi SDK (loadConfig, ConfigError) that `mara validate` does without.
+import { applyProjectConfig, parseProjectFile, ProjectConfigError, type ProjectDocument } from "../config/projectConfig";
+import type { RawConfig } from "../config/resolve";
+import { parseStackFile } from "../config/stackFile";
 import { CliError, EXIT, PROJECT_DIR } from "./io";
+import { cachedParse } from "./parseCache";
 
 export { PROJECT_DIR };
 
@@ -33,7 +37,7 @@ export function stackNameOf(file: string): string {
  *
  * @throws CliError (usage) when both options are given, the file is missing, or the choice is ambiguous.
  */
-export function locateStackFile(choice: StackFileChoice, cwd: string): StackFile {
+export function locateStackFile(choice: StackFileChoice, cwd: string, projectDir: string = PROJECT_DIR): StackFile {
     if (choice.configFile && choice.stack) {
         throw new CliError("give either --config-file or --stack, not both", EXIT.usage);
     }
@@ -46,16 +50,31 @@ export function locateStackFile(choice: StackFileChoice, cwd: string): StackFile
         const name = stackFileName(choice.stack);
         const file = path.join(cwd, name);
         if (!fs.existsSync(file)) {
-            throw new CliError(`stack file ./${name} does not exist; create it with: npx mara init --stack ${choice.stack}`, EXIT.usage);
+            throw new CliError(`stack file ./${name} does not exist; create it ${howToCreate(name, cwd, projectDir, `npx mara init --stack ${choice.stack}`)}`, EXIT.usage);
         }
         return { path: file, stack: choice.stack };
     }
     const found = fs.readdirSync(cwd).filter((f) => /^Pulumi\..+\.ya?ml$/.test(f)).sort();
     if (found.length === 1) return { path: path.join(cwd, found[0]!), stack: stackNameOf(found[0]!) };
     if (found.length === 0) {
-        throw new CliError("no Pulumi.<stack>.yaml here; pass --config-file PATH or --stack NAME, or create one with: npx mara init", EXIT.usage);
+        throw new CliError(`no Pulumi.<stack>.yaml here; pass --config-file PATH or --stack NAME, or create one ${howToCreate("Pulumi.dev.yaml", cwd, projectDir, "npx mara init")}`, EXIT.usage);
     }
     throw new CliError(`several stack files here (${found.join(", ")}); pick one with --stack NAME or --config-file PATH`, EXIT.usage);
+}
+
+/** The commented stack file in the project, every key with its default: a stack of one's own without the Pulumi CLI. */
+export const EXAMPLE_STACK_FILE = "Pulumi.dev.yaml.example";
+
+/**
+ * How to make stack file `name` in `cwd`: offline, from the example (plan, validate and render need nothing else),
+ * or with the Pulumi CLI through `init`, which also creates the stack in a backend.
+ */
+function howToCreate(name: string, cwd: string, projectDir: string, init: string): string {
+    const file = path.join(projectDir, EXAMPLE_STACK_FILE);
+    const relative = path.relative(cwd, file);
+    const example = relative.startsWith("..") ? file : relative;
+    const quoted = /^[\w./@+=,:-]+$/.test(example) ? example : `'${example.replace(/'/g, `'\\''`)}'`;
+    return `offline: cp ${quoted} ${name} (an AWS stack; edit it for another cloud), or with the Pulumi CLI: ${init}`;
 }
 
 /** A stack name as Pulumi accepts it: `name`, `org/name` or `org/project/name`, each part letters, digits, '-', '_' and '.'. */
@@ -85,12 +104,38 @@ export function stackFileName(stack: string): string {
     return `Pulumi.${stack.split("/").pop()}.yaml`;
 }
 
+/**
+ * The project's Pulumi.yaml, parsed (through the parse cache: its text changes only with `npm run gen`), or
+ * undefined when there is none.
+ *
+ * @throws CliError naming the file when it is not YAML the CLI could read.
+ */
+export function readProject(dir: string = PROJECT_DIR): ProjectDocument | undefined {
+    const file = path.join(dir, "Pulumi.yaml");
+    let text: string;
+    try {
+        text = fs.readFileSync(file, "utf8");
+    } catch {
+        return undefined;
+    }
+    let doc: unknown;
+    try {
+        doc = cachedParse("Pulumi.yaml", text, parseProjectFile);
+    } catch (err) {
+        throw new CliError(`${file} is not a readable project file: ${(err as Error).message.trim()}`);
+    }
+    return doc && typeof doc === "object" ? (doc as ProjectDocument) : undefined;
+}
+
+/** The project name of a parsed Pulumi.yaml (bare stack-file keys belong to it); "mara" without one. */
+function nameOf(project: ProjectDocument | undefined): string {
+    return typeof project?.name === "string" && project.name !== "" ? project.name : "mara";
+}
+
 /** The project name from a Pulumi.yaml (bare stack-file keys belong to it); "mara" when unreadable. */
 export function projectName(dir: string = PROJECT_DIR): string {
     try {
-        const doc: unknown = parse(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"));
-        const name = (doc as { name?: unknown } | null)?.name;
-        return typeof name === "string" && name !== "" ? name : "mara";
+        return nameOf(readProject(dir));
     } catch {
         return "mara";
     }
@@ -112,18 +157,14 @@ export function readStackFile(file: StackFile, env: Readonly<Record<string, stri
     } catch (err) {
         throw new CliError(`cannot read ${file.path}: ${(err as NodeJS.ErrnoException).code === "EISDIR" ? "it is a directory, not a stack file" : (err as Error).message}`);
     }
+    const project = readProject(projectDir);
     let raw: RawConfig;
     try {
-        raw = parseStackFile(text, { project: projectName(projectDir), stack: file.stack, env, baseDir: projectDir });
+        raw = parseStackFile(text, { project: nameOf(project), stack: file.stack, env, baseDir: projectDir });
     } catch (err) {
         throw new CliError(`${file.path} is not a readable stack file: ${(err as Error).message.trim()}`);
     }
-    let project: string;
-    try {
-        project = fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8");
-    } catch {
-        return raw;
-    }
+    if (!project) return raw;
     try {
         return applyProjectConfig(raw, project);
     } catch (err) {

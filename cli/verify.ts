@@ -10,8 +10,8 @@
  *
  * Usage: pulumi stack output --json --show-secrets | npx mara verify [--insecure] [--timeout 20]
  */
-import * as http from "http";
-import * as https from "https";
+import type * as http from "http";
+import type * as https from "https";
 import { URL, URLSearchParams } from "url";
 
 /** What `verify` needs from the stack outputs. */
@@ -132,7 +132,11 @@ function send(
         // agent: false gives every request its own connection, so no keep-alive socket outlives the check.
         const options: https.RequestOptions = { method: init.method, headers, agent: false };
         if (url.protocol === "https:") options.rejectUnauthorized = !init.insecure;
-        const req = (url.protocol === "https:" ? https : http).request(url, options, (res) => {
+        // Loaded here rather than at the top: `mara --help` imports this module for its constants and would
+        // otherwise load Node's HTTP and TLS stacks for nothing.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const transport: typeof http | typeof https = url.protocol === "https:" ? require("https") : require("http");
+        const req = transport.request(url, options, (res) => {
             let body = "";
             res.setEncoding("utf8");
             res.on("data", (chunk: string) => {

@@ -4,6 +4,7 @@ export { INFRA_TYPES, type InfraType } from "../contracts";
 export * from "./load";
 export * from "./model";
 export * from "./problems";
+export * from "./configError";
 export type { RawConfig } from "./resolve";
 export * from "./stackFile";
 export * from "./validate";

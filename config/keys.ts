@@ -119,6 +119,13 @@ const email = text(PATTERNS.email);
 const imageTag = text(PATTERNS.imageTag);
 const linodeType = (example: string) => text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: `a Linode type such as ${example}` });
 const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
+/**
+ * Shortest Grafana administrator password accepted: the login guards dashboards, alerting and every data source.
+ * 8 is NIST SP 800-63B's minimum for a password a person chooses (a generated one has DEFAULTS.secrets.length).
+ * Offline, an encrypted value reads as "<encrypted>" (config/stackFile.ts), which is longer, so `mara validate`
+ * never refuses a password it cannot read.
+ */
+export const GRAFANA_PASSWORD_MIN_LENGTH = 8;
 
 /** The three keys every chart has: version, repository URL and Helm timeout. */
 function chartKeys<Id extends ChartId>(
@@ -775,7 +782,7 @@ export const KEYS = {
     grafanaAdminPassword: spec({
         key: "mara:grafanaAdminPassword",
         legacy: ["prometheus:adminpass"],
-        type: secretText,
+        type: text({ minLength: GRAFANA_PASSWORD_MIN_LENGTH, allowed: `any text of at least ${GRAFANA_PASSWORD_MIN_LENGTH} characters (stored encrypted)` }),
         secret: true,
         defaultNote: "generated",
         description: "Grafana administrator password.",

@@ -1,5 +1,6 @@
 /** Validation and typed settings of the NGINX Ingress Controller image (MARA's kic:* keys). */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import {

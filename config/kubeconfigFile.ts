@@ -33,6 +33,9 @@ export interface KubeconfigContents {
     readonly file?: string;
 }
 
+/** Where kubectl looks when KUBECONFIG is not set. */
+const DEFAULT_KUBECONFIG = "~/.kube/config";
+
 const ALLOWED_FILE = "the path of a kubeconfig file (~ is your home directory, a relative path is relative to the project directory where Pulumi.yaml is), or the file's contents";
 
 /**
@@ -55,7 +58,9 @@ export function checkKubeconfig(
         file = resolveLocalPath(setting.trim(), files.baseDir, files.env);
         const found = (files.inspect ?? inspectLocalPath)(file);
         const where = file === setting.trim() ? "" : ` (resolved to ${file})`;
-        const fix = `point ${keys.kubeconfig} at your cluster's kubeconfig file, e.g. pulumi config set ${keys.kubeconfig} ~/.kube/config`;
+        // ~/.kube/config is the example unless it is the very file found wanting.
+        const example = file === resolveLocalPath(DEFAULT_KUBECONFIG, files.baseDir, files.env) ? "<path-of-your-kubeconfig>" : DEFAULT_KUBECONFIG;
+        const fix = `point ${keys.kubeconfig} at your cluster's kubeconfig file, e.g. pulumi config set ${keys.kubeconfig} ${example}`;
         if (found.kind === "missing") return bad(`names a file that does not exist${where}`, `check the path with: ls -l ${file}; or ${fix}`);
         if (found.kind === "directory") return bad(`names a directory${where}, not a kubeconfig file`, `${fix} (a file, such as ~/.kube/config, not the directory ~/.kube)`);
         if (found.kind === "unreadable") return bad(`names a file that cannot be read${where} (${found.reason})`, `make it readable, or ${fix}`);

@@ -7,7 +7,7 @@ import * as log from "@pulumi/pulumi/log";
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import { allConfig } from "@pulumi/pulumi/runtime/config";
 import type { MaraConfig } from "./model";
-import { ConfigError } from "./problems";
+import { ConfigError } from "./configError";
 import type { RawConfig } from "./resolve";
 import { validateConfig } from "./validate";
 

@@ -4,8 +4,10 @@
  * the Pulumi CLI starts the program, never to the directory a `mara` command happens to be run from. One
  * resolver for `mara validate`, `mara plan` and the program, so all three look at the same file.
  */
-import * as fs from "fs";
+// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
+import fs from "fs";
 import * as path from "path";
+import { isLocalPath } from "../contracts/kicSource";
 
 /** What is at a local path. */
 export type LocalPath =
@@ -61,6 +63,5 @@ export function parseSourceLocation(url: string): SourceLocation {
     const ref = hash >= 0 ? url.slice(hash + 1) || undefined : undefined;
     const base = hash >= 0 ? url.slice(0, hash) : url;
     if (base.startsWith("file://")) return { location: decodeURIComponent(base.slice("file://".length)), ref, local: true };
-    const local = base.startsWith("/") || base === "~" || base.startsWith("~/") || base.startsWith("./") || base.startsWith("../") || base === "." || base === "..";
-    return { location: base, ref, local };
+    return { location: base, ref, local: isLocalPath(base) };
 }

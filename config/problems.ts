@@ -4,8 +4,6 @@
  * instructions rather than a stack trace.
  */
 import { shorten, shortenValue } from "./redact";
-// The SDK's errors module rather than its index: `mara validate` loads configuration validation without the whole SDK.
-import { RunError } from "@pulumi/pulumi/errors";
 
 /** One thing wrong with the configuration. */
 export interface ConfigProblem {
@@ -25,25 +23,6 @@ export interface ConfigProblem {
 export function formatProblem(p: ConfigProblem): string {
     const value = p.value === undefined ? "" : ` = ${JSON.stringify(shortenValue(p.value))}`;
     return shorten(`${p.key}${value}: ${p.problem}. Allowed: ${p.allowed}. Fix: ${p.fix}`);
-}
-
-/**
- * Thrown by `loadConfig` when any key is invalid, before any resource is registered. It extends
- * `pulumi.RunError` so the Pulumi CLI prints the message alone, without a stack trace.
- */
-export class ConfigError extends RunError {
-    /** Every problem found; validation does not stop at the first. */
-    public readonly problems: readonly ConfigProblem[];
-
-    constructor(problems: readonly ConfigProblem[]) {
-        const n = problems.length;
-        super(
-            `MARA configuration is invalid (${n} problem${n === 1 ? "" : "s"}); nothing was created.\n` +
-                problems.map((p, i) => `  ${i + 1}. ${formatProblem(p)}`).join("\n"),
-        );
-        this.name = "ConfigError";
-        this.problems = problems;
-    }
 }
 
 /** `pulumi config set` command for a key, with `--secret` and shell quoting where needed. */

@@ -24,6 +24,17 @@ interface Declaration {
     secret?: boolean;
 }
 
+/** Pulumi.yaml as far as its configuration goes: the project name and the `config:` block. */
+export interface ProjectDocument {
+    readonly name: string;
+    readonly config?: Record<string, unknown>;
+}
+
+/** Parses Pulumi.yaml's text. */
+export function parseProjectFile(projectYaml: string): ProjectDocument {
+    return parse(projectYaml) as ProjectDocument;
+}
+
 /** The error the CLI prints when stack config does not fit the project's declarations. */
 export class ProjectConfigError extends Error {}
 
@@ -64,12 +75,12 @@ function fits(type: string, items: Declaration["items"], value: unknown): boolea
 const typeName = (d: Declaration): string => (d.items ? `array<${typeName(d.items as Declaration)}>` : d.type!);
 
 /**
- * The raw config the program receives when the CLI runs it with this Pulumi.yaml: project defaults and
- * values merged in, then checked. Throws {@link ProjectConfigError} with the CLI's wording where the CLI
+ * The raw config the program receives when the CLI runs it with this Pulumi.yaml (its text, or its
+ * {@link parseProjectFile parsed} document): project defaults and values merged in, then checked. Throws {@link ProjectConfigError} with the CLI's wording where the CLI
  * would refuse to run.
  */
-export function applyProjectConfig(raw: RawConfig, projectYaml: string): RawConfig {
-    const project = parse(projectYaml) as { name: string; config?: Record<string, unknown> };
+export function applyProjectConfig(raw: RawConfig, projectFile: string | ProjectDocument): RawConfig {
+    const project = typeof projectFile === "string" ? parseProjectFile(projectFile) : projectFile;
     const values: Record<string, string> = { ...raw.values };
     const missing: string[] = [];
     const declarations: [string, string, Declaration][] = [];

@@ -3,7 +3,7 @@
  * Pure: no Pulumi runtime, so `mara validate` and tests can use it on a stack file.
  */
 // The SDK's output module rather than its index: \`mara validate\` loads configuration validation without the whole SDK.
-import { Output, secret } from "@pulumi/pulumi/output";
+import type { Output } from "@pulumi/pulumi/output";
 import { KeySpec, LegacyKey, PROJECT_NAMESPACE, PROVIDER_NAMESPACES } from "./keys";
 import { legacyPinReplacement } from "./legacyPins";
 import type { LocalPath } from "./localPaths";
@@ -265,5 +265,9 @@ function refusedByCli<T>(spec: KeySpec<T>, text: string): string | undefined {
 
 /** Wraps a resolved secret as a secret Output, so it can never be printed or exported in plain text. */
 export function secretOutput(r: Resolved<string>): Output<string> | undefined {
-    return r.value === undefined ? undefined : secret(r.value);
+    if (r.value === undefined) return undefined;
+    // Loaded only when there is a secret to wrap: the SDK's Output module loads its whole runtime, and
+    // `mara validate` on a stack without secrets needs none of it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require("@pulumi/pulumi/output") as typeof import("@pulumi/pulumi/output")).secret(r.value);
 }

@@ -37,8 +37,8 @@ function urlOf(value: string): URL | undefined {
     }
 }
 
-/** Any non-empty string, optionally restricted by a pattern. */
-export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: number } = {}): ValueType<string> {
+/** Any non-empty string, optionally restricted by a pattern and a length. */
+export function text(opts: { pattern?: RegExp; allowed?: string; minLength?: number; maxLength?: number } = {}): ValueType<string> {
     const allowed = opts.allowed ?? "any non-empty text";
     return {
         pulumiType: "string",
@@ -46,6 +46,8 @@ export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: num
         parse(raw) {
             const value = raw.trim();
             if (value === "") return fail("is empty");
+            // The length alone, never the value: this type also reads passwords.
+            if (opts.minLength !== undefined && value.length < opts.minLength) return fail(`is shorter than ${opts.minLength} characters`);
             if (opts.maxLength !== undefined && value.length > opts.maxLength) {
                 return fail(`is ${value.length} characters long (at most ${opts.maxLength})`);
             }

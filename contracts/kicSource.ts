@@ -162,7 +162,7 @@ export function classifyKicSource(location: string, base: PathBase = {}): { sour
         return { problem: "is neither a git repository (ending in .git) nor a tarball (ending in .tar.gz, .tgz, .tar, .tar.bz2 or .tar.xz)" };
     }
     const local = url.startsWith("file://") ? url.slice("file://".length) : url;
-    if (local.startsWith("/") || local === "~" || local.startsWith("~/") || local.startsWith("./") || local.startsWith("../") || local === "." || local === "..") {
+    if (isLocalPath(local)) {
         const [dir, ref] = splitFragment(local);
         if (TARBALL.test(dir)) return { problem: "is a local tarball; Docker builds from a directory or a URL, so extract it and give the directory" };
         const home = base.home ?? os.homedir();
@@ -170,6 +170,15 @@ export function classifyKicSource(location: string, base: PathBase = {}): { sour
         return { source: { kind: "directory", path: path.resolve(base.cwd ?? process.cwd(), expanded), ref } };
     }
     return { problem: "is not a git URL, an https tarball URL or a local directory" };
+}
+
+/**
+ * Whether a location is written as a path on this machine: absolute (`/…`), in the home directory (`~`, `~/…`) or
+ * relative (`.`, `./…`, `..`, `../…`). A bare name (`kubernetes-ingress`) or `~user/…` is not: neither Node.js
+ * nor the Kubernetes client expands `~user`, and a bare name reads as a mistyped URL.
+ */
+export function isLocalPath(location: string): boolean {
+    return /^(\/|~(\/|$)|\.{1,2}(\/|$))/.test(location);
 }
 
 /** What {@link classifyKicSource} accepts, in the words error messages use. */

@@ -111,15 +111,15 @@ async function validateAnswers(io: CliIo, existing: RawConfig, answers: Answers,
         }
         const result = validateConfig({ ...existing, values, secretKeys, env: io.env });
         if (result.config) {
-            printWarnings(io, result.warnings);
+            printWarnings(io, result.warnings, { stack });
             return;
         }
         const redo = reaskable(result.problems, answers);
         if (!io.prompter.interactive || redo.length === 0 || attempt >= 3) {
-            printProblems(io, result.problems, `stack "${stack}"`);
+            printProblems(io, result.problems, `stack "${stack}"`, { stack });
             throw new CliError("the configuration is not valid; nothing was written");
         }
-        printProblems(io, result.problems, "these answers");
+        printProblems(io, result.problems, "these answers", { stack });
         for (const id of redo) {
             const value = await ask(io, { id }, KEYS[id].secret ? undefined : answers.get(id)?.value);
             if (value !== undefined) answers.set(id, { value, secret: KEYS[id].secret === true });
@@ -133,6 +133,9 @@ function reaskable(problems: readonly ConfigProblem[], answers: Answers): KeyId[
     return [...new Set(ids)];
 }
 
+/** Where the "Next:" hint has `mara plan` write its graph: not tracked, and ignored (.gitignore). */
+export const PLAN_GRAPH_FILE = "plan.mmd";
+
 function summarise(io: CliIo, stack: string, entries: Record<string, { value: string; secret: boolean }>): void {
     const keys = Object.keys(entries);
     if (keys.length === 0) line(io.stdout, `Stack "${stack}" already has every setting it needs; nothing was changed.`);
@@ -143,6 +146,7 @@ function summarise(io: CliIo, stack: string, entries: Record<string, { value: st
         for (const k of keys) line(io.stdout, shorten(`  ${k} = ${entries[k]!.secret ? REDACTED : redactor.redact(entries[k]!.value)}`));
     }
     line(io.stdout, "Next:");
-    line(io.stdout, `  npx mara plan --stack ${stack} --mermaid docs/plan.mmd   # offline: what would be created`);
-    line(io.stdout, `  npx mara up --stack ${stack}                             # deploy`);
+    // plan.mmd is ignored by git: the tracked graph is docs/plan.mmd, which a test holds to the minimal stack's.
+    line(io.stdout, `  npx mara plan --stack ${stack} --mermaid ${PLAN_GRAPH_FILE}   # offline: what would be created`);
+    line(io.stdout, `  npx mara up --stack ${stack}                        # deploy`);
 }

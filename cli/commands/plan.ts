@@ -16,6 +16,7 @@ import { checkPolicies } from "../policyCheck";
 import { printPolicyReport, readPolicyConfig } from "../policyReport";
 import { renderCounts, renderTree, toDot, toMermaid } from "../planOutput";
 import { Inventory, inventory } from "../planInventory";
+import { ConfigTarget, configTarget } from "../configTarget";
 import { checkConfig, printProblems, printWarnings } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
@@ -48,18 +49,19 @@ export async function plan(opts: PlanOptions, ctx: CommandContext): Promise<numb
     const graphs = checkTargets(opts, io);
     const withPolicy = opts.policy === true || opts.policyConfig !== undefined;
     const policyConfig = readPolicyConfig(opts.policyConfig, io.cwd);
-    const file = locateStackFile(opts, io.cwd);
+    const file = locateStackFile(opts, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
     // Validate first so every problem is listed, and nothing runs on a bad config.
-    const result = checkConfig(io, raw, file.path);
+    const target = configTarget(file, io.projectDir);
+    const result = checkConfig(io, raw, file.path, target);
     if (!result) return EXIT.failed;
 
     const run = await runOffline(raw, program, io.projectDir);
     const redactor = Redactor.of(raw);
     // The program logs the same validation warnings; print only what is new.
-    printWarnings(io, run.logs.filter((l) => l.severity === "warn" && !result.warnings.includes(l.message)).map((l) => redactor.redact(l.message)));
+    printWarnings(io, run.logs.filter((l) => l.severity === "warn" && !result.warnings.includes(l.message)).map((l) => redactor.redact(l.message)), target);
     for (const l of run.logs.filter((x) => x.severity === "error")) line(io.stderr, `error: ${redactor.redact(l.message)}`);
-    if (run.error !== undefined) return programFailed(io, run.error, file.path, redactor);
+    if (run.error !== undefined) return programFailed(io, run.error, file.path, redactor, target);
 
     const p = buildPlan(run.resources);
     const inv = inventory(run.resources, result.config);
@@ -118,9 +120,9 @@ function existingAncestor(dir: string): string | undefined {
     }
 }
 
-function programFailed(io: CliIo, error: unknown, where: string, redactor: Redactor): number {
+function programFailed(io: CliIo, error: unknown, where: string, redactor: Redactor, target: ConfigTarget): number {
     if (error instanceof ConfigError) {
-        printProblems(io, error.problems, where);
+        printProblems(io, error.problems, where, target);
     } else {
         // The message only, never a stack trace; and no secret of the stack, whatever the message holds.
         line(io.stderr, `error: the program stopped before completing the plan: ${redactor.redact((error as Error)?.message ?? String(error))}`);

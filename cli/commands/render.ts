@@ -12,6 +12,7 @@ import { renderPlatform, RenderResult } from "../render/render";
 import { SecretHandling } from "../render/secrets";
 import { outputDirProblem, writeOutputDir } from "../render/outputDir";
 import { outputsFromFile, outputsFromPulumi } from "../render/stackOutputs";
+import { configTarget } from "../configTarget";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
@@ -61,9 +62,9 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     const out = path.resolve(io.cwd, opts.out);
     const dirProblem = outputDirProblem(out);
     if (dirProblem) throw new CliError(dirProblem, EXIT.usage);
-    const file = locateStackFile(opts, io.cwd);
+    const file = locateStackFile(opts, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
-    const checked = checkConfig(io, raw, file.path);
+    const checked = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!checked) return EXIT.failed;
 
     let outputs: Record<string, unknown> | undefined;

@@ -1,6 +1,7 @@
 /** `mara validate`: the configuration checks alone, offline, on a stack file. */
 import type { CommandContext } from "../command";
 import { EXIT, line } from "../io";
+import { configTarget } from "../configTarget";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
@@ -11,9 +12,9 @@ import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource"
  */
 export async function validate(choice: StackFileChoice, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
-    const file = locateStackFile(choice, io.cwd);
+    const file = locateStackFile(choice, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
-    const result = checkConfig(io, raw, file.path);
+    const result = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!result) return EXIT.failed;
     const warned = result.warnings.length > 0 ? ` with ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}` : "";
     line(io.stdout, `${file.path}: configuration of stack "${file.stack}" is valid${warned} (infra type ${result.config.infra.type}).`);

@@ -5,6 +5,7 @@
 import * as path from "path";
 import { EXIT, line } from "../io";
 import type { CliIo } from "../io";
+import { configTarget } from "../configTarget";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 import { checkPins } from "./check";
@@ -54,9 +55,9 @@ export async function runOutdated(opts: OutdatedOptions, io: CliIo): Promise<num
 /** The program's defaults, or a stack's configuration when one is named (validated first, as `plan` does). */
 function choosePins(opts: OutdatedOptions, io: CliIo): { settings: PinSettings; origin: PinOrigin } | undefined {
     if (!opts.configFile && !opts.stack) return { settings: defaultPinSettings(), origin: { defaults: true } };
-    const file = locateStackFile(opts, io.cwd);
+    const file = locateStackFile(opts, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
-    const result = checkConfig(io, raw, file.path);
+    const result = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!result) return undefined;
     return { settings: stackPinSettings(result.config), origin: { defaults: false, stack: file.stack, file: path.relative(io.cwd, file.path) || file.path } };
 }

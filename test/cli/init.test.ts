@@ -48,7 +48,7 @@ describe("first run, interactive", () => {
         expect(file.values["aws:region"]).toBe("eu-west-1");
         expect(r.stdout).toContain("mara:grafanaAdminPassword = [secret]");
         expect(r.stdout).not.toContain("grafana-pw");
-        expect(r.stdout).toContain("npx mara plan --stack dev --mermaid docs/plan.mmd");
+        expect(r.stdout).toContain("npx mara plan --stack dev --mermaid plan.mmd");
         expect(s.state().stacks.dev).toBeDefined();
     });
 
@@ -97,7 +97,7 @@ describe("first run, interactive", () => {
     it("re-asks answers that break a rule spanning several keys (validateConfig), then writes", async () => {
         const prompter = scriptedPrompter(["digitalocean", "tok", "example.com", "", false, "mara.example.com"]);
         const r = await runMara(["init", "--stack", "do"], { prompter, env: env(), projectDir: s.projectDir });
-        expect(r.stderr).toContain('mara:fqdn = "example.com": has no host part');
+        expect(r.stderr).toContain('error: 1 configuration problem in these answers:\n  1. mara:fqdn = "example.com": has no host part');
         expect(r.code, r.stderr).toBe(0);
         expect(stackFile("do").values["mara:fqdn"]).toBe("mara.example.com");
     });
@@ -115,6 +115,27 @@ describe("first run, interactive", () => {
         expect(fs.readFileSync(path.join(s.projectDir, "Pulumi.dev.yaml"), "utf8")).toContain("encryptionsalt");
     });
 
+    it("writes a stack file, secrets included, that mara validate accepts, with a service's ciphertext and with a passphrase's", async () => {
+        const passwords = ["grafana-pw", "accounts-pw", "ledger-pw", "demo-pw"];
+        const service = await runMara(["init", "--stack", "dev"], { prompter: scriptedPrompter(["aws", "us-east-1", "", true, ...passwords]), env: env(), projectDir: s.projectDir });
+        expect(service.code, service.stderr).toBe(0);
+        s.setState((st) => (st.backend = null));
+        const passphrase = await runMara(["init", "--stack", "local"], {
+            prompter: scriptedPrompter([true, "aws", "us-east-1", "", true, ...passwords]),
+            env: env({ PULUMI_CONFIG_PASSPHRASE: "pass" }),
+            projectDir: s.projectDir,
+        });
+        expect(passphrase.code, passphrase.stderr).toBe(0);
+        const local = fs.readFileSync(path.join(s.projectDir, "Pulumi.local.yaml"), "utf8");
+        expect(local).toMatch(/"encryptionsalt": "v1:[A-Za-z0-9+/=]+:v1:/);
+        expect(local).toMatch(/"secure": "v1:[A-Za-z0-9+/=]{16}:[A-Za-z0-9+/=]+"/);
+        for (const stack of ["dev", "local"]) {
+            const r = await runMara(["validate", "--stack", stack], { env: env(), projectDir: s.projectDir, cwd: s.projectDir });
+            expect(r.stderr, stack).toBe("");
+            expect(r.code, stack).toBe(0);
+        }
+    });
+
     it("logs in to the local backend with --local", async () => {
         const r = await run(["--stack", "dev", "--local", "--non-interactive", "--set", "kubernetes:infra_type=AWS", "--set", "aws:region=us-east-1"], undefined, { PULUMI_CONFIG_PASSPHRASE: "" });
         expect(r.code, r.stderr).toBe(0);
@@ -126,7 +147,7 @@ describe("first run, interactive", () => {
 
 describe("non-interactive", () => {
     it("takes values from --set and the environment", async () => {
-        const r = await run(["--stack", "ci", "--non-interactive", "--provider", "AWS", "--set", "eks:instance_type=m5.large", "--set", "mara:grafanaAdminPassword=pw"], undefined, { AWS_REGION: "us-west-2" });
+        const r = await run(["--stack", "ci", "--non-interactive", "--provider", "AWS", "--set", "eks:instance_type=m5.large", "--set", "mara:grafanaAdminPassword=grafana-pw"], undefined, { AWS_REGION: "us-west-2" });
         expect(r.code, r.stderr).toBe(0);
         const file = stackFile("ci");
         expect(file.values).toMatchObject({ "mara:infraType": "aws", "aws:region": "us-west-2", "mara:eksInstanceType": "m5.large" });

@@ -184,7 +184,7 @@ describe("refusals before anything runs", () => {
         });
         const r = await mara(["preview"]);
         expect(r.code).toBe(1);
-        expect(r.stderr).toMatch(/error: stack "dev" has 3 configuration problems/);
+        expect(r.stderr).toMatch(/error: 3 configuration problems in stack "dev"/);
         expect(r.stderr).toContain("Nothing was run.");
         expect(verbs()).not.toContain("preview");
     });

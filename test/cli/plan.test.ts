@@ -117,7 +117,7 @@ describe("mara plan on other files", () => {
         for (const cmd of ["plan", "validate"]) {
             const r = await runMara([cmd, "--stack", "bad"], { cwd: dir });
             expect(r.code, cmd).toBe(1);
-            expect(r.stderr).toContain(`error: ${path.join(dir, "Pulumi.bad.yaml")} has 3 configuration problems:`);
+            expect(r.stderr).toContain(`error: 3 configuration problems in ${path.join(dir, "Pulumi.bad.yaml")}:`);
             expect(r.stderr).toContain('1. prometheus:helm_repo_url = "https://https://prometheus-community.github.io/helm-charts": repeats the scheme.');
             expect(r.stderr).toContain('2. vpc:azs = "[\\"us-west-1a\\",\\"us-west-1b\\"]": lists "us-west-1a", which is in region us-west-1, not us-east-1.');
             expect(r.stderr).toContain('3. vpc:azs = "[\\"us-west-1a\\",\\"us-west-1b\\"]": lists "us-west-1b"');
@@ -289,9 +289,21 @@ describe("the command line", () => {
         expect((await runMara(["--version"])).stdout).toBe("0.1.0\n");
         const unknown = await runMara(["deploy"]);
         expect(unknown.code).toBe(2);
-        expect(unknown.stderr).toContain("error: unknown command 'deploy'");
+        expect(unknown.stderr).toContain("mara: unknown command 'deploy'");
         const option = await runMara(["plan", "--mermaid"]);
         expect(option.code).toBe(2);
         expect(option.stderr).toContain("option '--mermaid <file>' argument missing");
+    });
+
+    it("refuses an unknown command with exit code 2 even when it asks for help, naming the commands or the one meant", async () => {
+        const all = "init, plan, render, validate, list-providers, outdated, up, preview, destroy, refresh, kubeconfig, verify";
+        for (const argv of [["doctor"], ["doctor", "--help"], ["--help", "doctor"], ["-h", "doctor"], ["help", "doctor"]]) {
+            expect(await runMara(argv), argv.join(" ")).toMatchObject({ code: 2, stdout: "", stderr: `mara: unknown command 'doctor'; the commands are ${all} (mara --help describes each)\n` });
+        }
+        expect(await runMara(["valdate", "--help"])).toMatchObject({ code: 2, stderr: "mara: unknown command 'valdate'; did you mean 'validate'? (mara --help lists the commands)\n" });
+        // Aliases and the help command are commands.
+        expect((await runMara(["down", "--help"])).code).toBe(0);
+        expect((await runMara(["help", "plan"])).stdout).toContain("Usage: mara plan");
+        expect((await runMara(["help"])).stdout).toContain("Usage: mara [options] [command]");
     });
 });

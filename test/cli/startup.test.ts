@@ -11,7 +11,9 @@ import * as os from "os";
 import * as path from "path";
 import { builtinModules } from "module";
 import * as ts from "typescript";
+import { Command } from "commander";
 import { describe, expect, it } from "vitest";
+import { COMMANDS as MARA_COMMANDS } from "../../cli/mara";
 
 const ROOT = path.join(__dirname, "..", "..");
 const REGISTER = path.join(ROOT, "cli", "register");
@@ -62,15 +64,15 @@ function closure(file: string): { packages: Set<string>; files: Set<string> } {
 }
 
 /** Runs `mara` and lists what its process had loaded when it exited (paths relative to the repository). */
-function loadedBy(args: string[]): Promise<{ code: number; stdout: string; loaded: string[] }> {
+function loadedBy(args: string[]): Promise<{ code: number; stdout: string; loaded: string[]; builtins: string[] }> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-startup-"));
     const report = path.join(dir, "report.json");
     const env = { ...process.env, NODE_OPTIONS: `--require ${REPORTER}`, MARA_HOST_REPORT: report, MARA_HOST_REPORT_LOADED: ROOT, NO_COLOR: "1" };
     return new Promise((resolve, reject) => {
         execFile(process.execPath, ["bin/mara.js", ...args], { cwd: ROOT, env }, (err, stdout) => {
             try {
-                const loaded = (JSON.parse(fs.readFileSync(report, "utf8")) as { loaded: string[] }).loaded;
-                resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, loaded });
+                const { loaded, builtins } = JSON.parse(fs.readFileSync(report, "utf8")) as { loaded: string[]; builtins: string[] };
+                resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, loaded, builtins });
             } catch (e) {
                 reject(e);
             } finally {
@@ -80,7 +82,17 @@ function loadedBy(args: string[]): Promise<{ code: number; stdout: string; loade
     });
 }
 
-const HEAVY_PACKAGES = /node_modules\/(@pulumi\/|yaml\/|js-yaml\/|@inquirer\/|@kubernetes\/|@aws-sdk\/|semver\/)/;
+/**
+ * Heavy packages, loaded from their folders or as bundles (bin/packageBundles.js: node_modules/.cache/mara-ts/bundles/
+ * <name>@<version>.cjs). Sucrase is not among them: a start after an edit loads it to transform the edited file (and
+ * after an install, to bundle commander); tsLoader.test.ts shows that a start with nothing changed does not.
+ */
+const HEAVY_PACKAGES = /node_modules\/(\.cache\/mara-ts\/bundles\/)?(@pulumi[/+]|yaml[/@]|js-yaml[/@]|@inquirer[/+]|@kubernetes[/+]|@aws-sdk[/+]|semver[/@])/;
+/**
+ * Node's network, TLS and crypto stacks (and fetch's undici), which only commands that talk to something need; and
+ * the promise API of fs with readline, which `import * as fs` (it copies fs.promises) or reading process.stdin load.
+ */
+const HEAVY_BUILTINS = /^(http|https|tls|crypto|_tls_wrap|internal\/deps\/undici\/undici|internal\/crypto\/.*|internal\/fs\/promises|internal\/readline\/interface)$/;
 /** Repository files that belong to a command's work, never to starting `mara`. */
 const IMPLEMENTATION = /^(index\.ts|config\/|components\/|providers\/|program\/|cli\/commands\/|cli\/outdated\/|cli\/init\/|cli\/operation\.ts|cli\/stackSource\.ts|cli\/report\.ts)/;
 
@@ -102,6 +114,16 @@ describe("command registration (cli/register/)", () => {
         });
     }
 
+    it("the command table (cli/mara.ts) names each command as its registration module does, aliases included", () => {
+        const ctx = { io: {} as never, setExit: () => {} };
+        for (const entry of MARA_COMMANDS) {
+            const program = new Command("mara");
+            entry.load().register(program, ctx);
+            expect(program.commands.map((c) => [c.name(), ...c.aliases()])).toEqual([entry.names]);
+        }
+        expect(MARA_COMMANDS.map((c) => c.names[0])).toEqual(COMMANDS);
+    });
+
     it("the source check sees a heavy import when there is one (plan's implementation runs the program)", () => {
         const { packages, files } = closure(path.join(ROOT, "cli", "commands", "plan.ts"));
         expect([...packages]).toContain("@pulumi/pulumi");
@@ -115,8 +137,30 @@ describe("starting mara (the modules a real process loads)", () => {
             const r = await loadedBy(args);
             expect(r.code, args.join(" ")).toBe(0);
             expect(r.loaded.filter((f) => HEAVY_PACKAGES.test(f) || IMPLEMENTATION.test(f)), args.join(" ")).toEqual([]);
+            expect(r.builtins.filter((m) => HEAVY_BUILTINS.test(m)), args.join(" ")).toEqual([]);
         }
     }, 60_000);
+
+    it("the built-in check sees Node's HTTP and TLS stacks when a command uses them (verify, against a closed port)", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-startup-outputs-"));
+        try {
+            const outputs = path.join(dir, "outputs.json");
+            fs.writeFileSync(outputs, JSON.stringify({ application_url: "https://127.0.0.1:9", demo_login: { username: "testuser", password: "x" } }));
+            const r = await loadedBy(["verify", "--outputs-file", outputs, "--timeout", "5"]);
+            expect(r.code).toBe(1);
+            expect(r.builtins).toEqual(expect.arrayContaining(["https", "tls"]));
+        } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
+    it("a command's help, or the command, loads its own registration module and no other", async () => {
+        for (const args of [["validate", "--help"], ["help", "plan"], ["down", "--help"]]) {
+            const r = await loadedBy(args);
+            expect(r.code, args.join(" ")).toBe(0);
+            expect(r.loaded.filter((f) => f.startsWith("cli/register/") && f !== "cli/register/operation.ts"), args.join(" ")).toHaveLength(1);
+        }
+    });
 
     it("mara list-providers loads its own implementation and still no Pulumi SDK, YAML or configuration", async () => {
         const r = await loadedBy(["list-providers"]);
@@ -125,10 +169,11 @@ describe("starting mara (the modules a real process loads)", () => {
         expect(r.loaded.filter((f) => HEAVY_PACKAGES.test(f) || /^(config\/|index\.ts|components\/|providers\/)/.test(f))).toEqual([]);
     });
 
-    it("mara validate loads configuration validation but no provider SDK and no part of the program", async () => {
+    it("mara validate loads configuration validation but no Pulumi SDK (on a stack without secrets) and no part of the program", async () => {
         const r = await loadedBy(["validate", "--config-file", "test/fixtures/Pulumi.minimal-aws.yaml"]);
         expect(r.code).toBe(0);
         expect(r.loaded).toContain("config/validate.ts");
-        expect(r.loaded.filter((f) => /node_modules\/@pulumi\/(?!pulumi\/)/.test(f) || /^(index\.ts|components\/|providers\/|program\/)/.test(f))).toEqual([]);
+        expect(r.loaded.filter((f) => /node_modules\/@pulumi\//.test(f) || /^(index\.ts|components\/|providers\/|program\/)/.test(f))).toEqual([]);
+        expect(r.builtins.filter((m) => HEAVY_BUILTINS.test(m))).toEqual([]);
     });
 });

@@ -228,8 +228,13 @@ beforeAll(() => {
 });
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+/**
+ * `mara validate|plan -c FILE`. Its fixes name the stack and the file (`pulumi config set --stack S --config-file F`,
+ * configTarget.test.ts); those two flags are taken out here, where the message is compared with the program's.
+ */
 async function cli(command: "validate" | "plan", c: Case, file: string) {
-    return runMara([command, "-c", file], { cwd: shell, projectDir: project, env: { HOME: home, PATH: process.env.PATH, MARA_TODAY: TEST_DAY, ...c.env } });
+    const r = await runMara([command, "-c", file], { cwd: shell, projectDir: project, env: { HOME: home, PATH: process.env.PATH, MARA_TODAY: TEST_DAY, ...c.env } });
+    return { ...r, stderr: r.stderr.replace(/(pulumi config (?:set|rm)) --stack \S+ --config-file \S+/g, "$1") };
 }
 
 /** The program as `pulumi up` runs it: in the project directory, with the CLI's view of the configuration. */

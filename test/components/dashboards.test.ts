@@ -176,7 +176,7 @@ describe("what the program provisions and scrapes", () => {
     const RELEASE = "kubernetes:helm.sh/v3:Release";
 
     beforeAll(async () => {
-        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw" } }));
+        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "grafana-pw", "mara:siriusAccountsPassword": "pw" } }));
         expect(run.error).toBeUndefined();
         regs = run.registrations;
     }, 120_000);
@@ -231,7 +231,7 @@ describe("what the program provisions and scrapes", () => {
     });
 
     it("gives an NGINX Plus controller NGINX's Plus dashboard", async () => {
-        const base = fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw" } });
+        const base = fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "grafana-pw", "mara:siriusAccountsPassword": "pw" } });
         const run = await runProgram({
             ...base,
             values: {

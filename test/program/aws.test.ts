@@ -184,7 +184,7 @@ describe("minimal stack file", () => {
 
 describe("native stack file", () => {
     it("applies mara: keys: a single NAT gateway, the chosen region, sizes and cluster name", async () => {
-        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "g", "mara:siriusAccountsPassword": "a" } }));
+        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "grafana-password", "mara:siriusAccountsPassword": "a" } }));
         expect(ofType(run.registrations, "aws:ec2/natGateway:NatGateway")).toHaveLength(1);
         expect(find(run.registrations, "pulumi:providers:aws", "aws").inputs!.region).toBe("eu-west-1");
         expect(find(run.registrations, "eks:index:Cluster", "eks-cluster").inputs).toMatchObject({ name: "platform-eu" });

@@ -30,7 +30,7 @@ vi.mock("../../components/chartCrds", async (original) => {
 const PINNED = CHARTS.prometheus.version;
 const BUMPED = "88.6.0";
 const CRD = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinitionPatch";
-const SECRETS = { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw", "linode:token": "t", "digitalocean:token": "t" };
+const SECRETS = { "mara:grafanaAdminPassword": "grafana-pw", "mara:siriusAccountsPassword": "pw", "linode:token": "t", "digitalocean:token": "t" };
 
 /** A newer chart made from the vendored one: version raised, ServiceMonitor's spec given a field, a CRD added. */
 function bumpedArchive(dir: string): string {

@@ -49,6 +49,10 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
         ["~", { kind: "directory", path: "/home/dev", ref: undefined }],
         ["./vendor/kic", { kind: "directory", path: "/srv/project/vendor/kic", ref: undefined }],
         ["../kic", { kind: "directory", path: "/srv/kic", ref: undefined }],
+        ["../kic#v5.5.4", { kind: "directory", path: "/srv/kic", ref: "v5.5.4" }],
+        ["..", { kind: "directory", path: "/srv", ref: undefined }],
+        [".", { kind: "directory", path: "/srv/project", ref: undefined }],
+        ["file://../kic", { kind: "directory", path: "/srv/kic", ref: undefined }],
         ["file:///opt/src/kic#v5.5.4", { kind: "directory", path: "/opt/src/kic", ref: "v5.5.4" }],
         ["file://~/src/kic#5.5.3", { kind: "directory", path: "/home/dev/src/kic", ref: "5.5.3" }],
     ])("%s", (url, source) => {
@@ -61,6 +65,10 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
         ["https://github.com/nginx/kubernetes-ingress", "is neither a git repository (ending in .git) nor a tarball (ending in .tar.gz, .tgz, .tar, .tar.bz2 or .tar.xz)"],
         ["/tmp/kic.tar.gz", "is a local tarball; Docker builds from a directory or a URL, so extract it and give the directory"],
         ["kubernetes-ingress", "is not a git URL, an https tarball URL or a local directory"],
+        // Look-alikes of local paths, at the edge of each form.
+        ["..kic", "is not a git URL, an https tarball URL or a local directory"],
+        [".kic", "is not a git URL, an https tarball URL or a local directory"],
+        ["~other/kic", "is not a git URL, an https tarball URL or a local directory"],
         ["ftp://example.com/kic.git", "is not a git URL, an https tarball URL or a local directory"],
     ])("refuses %s", (url, problem) => {
         expect(classifyKicSource(url)).toEqual({ problem });
@@ -106,6 +114,13 @@ describe("mara:kicSrcUrl (kic:src_url)", () => {
         const rel = path.relative(process.cwd(), checkout);
         const cfg = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": `./${rel}` })).config!;
         expect(cfg.kic.source).toBe(checkout);
+    });
+
+    it("checks a directory written ../ as it checks ./ (relative to the project directory)", () => {
+        const missing = `../mara-no-such-checkout-${path.basename(dir)}`;
+        const p = only({ "kic:image_origin": "source", "kic:src_url": `${missing}#v5.5.4` });
+        expect(p.problem).toBe(`names ${path.resolve(missing)}, which does not exist on this machine`);
+        expect(only({ "kic:image_origin": "source", "kic:src_url": `./${missing.slice(3)}` }).problem).toBe(`names ${path.resolve(missing.slice(3))}, which does not exist on this machine`);
     });
 
     it("names a directory that does not exist, and how to get the sources", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigProblem, formatProblem, validateConfig } from "../../config";
+import { ConfigProblem, ENCRYPTED_PLACEHOLDER, formatProblem, GRAFANA_PASSWORD_MIN_LENGTH, validateConfig } from "../../config";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE } from "../../config/regions.generated";
 import { aws, fixture, rawConfig } from "../support/config";
 
@@ -355,7 +355,7 @@ describe("MARA keys and canonical keys", () => {
 
 describe("secrets", () => {
     it("wraps secret values as secret Outputs", async () => {
-        const cfg = validateConfig(aws({ "mara:grafanaAdminPassword": "s3cret" }, { secret: ["mara:grafanaAdminPassword"] })).config!;
+        const cfg = validateConfig(aws({ "mara:grafanaAdminPassword": "s3cret-grafana" }, { secret: ["mara:grafanaAdminPassword"] })).config!;
         const { isSecret } = await import("@pulumi/pulumi");
         expect(await isSecret(cfg.prometheus.grafanaAdminPassword!)).toBe(true);
     });
@@ -370,6 +370,19 @@ describe("secrets", () => {
         const p = only({ "mara:siriusAccountsPassword": "  " });
         expect(p.value).toBeUndefined();
         expect(formatProblem(p)).not.toContain("  ");
+    });
+
+    it(`refuses a Grafana administrator password shorter than ${GRAFANA_PASSWORD_MIN_LENGTH} characters, without showing it`, () => {
+        const short = "x".repeat(GRAFANA_PASSWORD_MIN_LENGTH - 1);
+        const secret = { secret: ["mara:grafanaAdminPassword", "prometheus:adminpass"] };
+        expect(formatProblem(only({ "mara:grafanaAdminPassword": short }, secret))).toBe(
+            "mara:grafanaAdminPassword: is shorter than 8 characters. Allowed: any text of at least 8 characters (stored encrypted). Fix: pulumi config set --secret mara:grafanaAdminPassword '<value>'",
+        );
+        expect(formatProblem(only({ "prometheus:adminpass": "1" }, secret))).toContain("prometheus:adminpass: is shorter than 8 characters");
+        expect(validateConfig(aws({ "mara:grafanaAdminPassword": "x".repeat(GRAFANA_PASSWORD_MIN_LENGTH) }, secret)).problems).toEqual([]);
+        // Offline, an encrypted password cannot be read, so it cannot be too short either.
+        expect(ENCRYPTED_PLACEHOLDER.length).toBeGreaterThanOrEqual(GRAFANA_PASSWORD_MIN_LENGTH);
+        expect(validateConfig(aws({ "mara:grafanaAdminPassword": ENCRYPTED_PLACEHOLDER }, secret)).problems).toEqual([]);
     });
 });
 

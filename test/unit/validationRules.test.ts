@@ -175,6 +175,16 @@ describe("local paths and sources", () => {
         expect(resolveLocalPath("~other/kube", "/project", env)).toBe("/project/~other/kube");
     });
 
+    it("tells a path on this machine from everything else, at the edge of each form", () => {
+        for (const local of ["/src/kic", "~", "~/kic", ".", "./kic", "..", "../kic", "../kic#v5.5.4", "file://../kic"]) {
+            expect(parseSourceLocation(local).local, local).toBe(true);
+        }
+        for (const remote of ["kic", ".kic", "..kic", "~other/kic", "...", "https://x/kic.git", "git@github.com:nginx/kic.git"]) {
+            expect(parseSourceLocation(remote).local, remote).toBe(false);
+        }
+        expect(parseSourceLocation("../kic#v5.5.4")).toEqual({ location: "../kic", ref: "v5.5.4", local: true });
+    });
+
     it("splits file:// URLs and their #ref", () => {
         expect(parseSourceLocation("file:///src/kic#v5.5.4")).toEqual({ location: "/src/kic", ref: "v5.5.4", local: true });
         expect(parseSourceLocation("file:///src/my%20kic")).toEqual({ location: "/src/my kic", ref: undefined, local: true });

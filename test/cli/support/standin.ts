@@ -72,11 +72,25 @@ function needPassphrase(s) {
         fail("error: constructing secrets manager of type \"passphrase\": passphrase must be set with PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE environment variables");
     }
 }
+// Ciphertext in the form the real CLI writes, so the program's own checks of secure: values accept the file:
+// under a passphrase AES-256-GCM, v1:<12-byte nonce>:<ciphertext and 16-byte tag>, both base64, with an
+// encryptionsalt of the same kind; with a service or KMS, the provider's base64 ciphertext. The stand-in keeps
+// the plain values in its state, so these only need the right shape: bytes derived from the key and value.
+const bytes = (seed, n) => {
+    const out = [];
+    for (let i = 0; out.length < n; i++) out.push(...require("crypto").createHash("sha256").update(seed + ":" + i).digest());
+    return Buffer.from(out.slice(0, n)).toString("base64");
+};
+function ciphertext(s, key, value) {
+    const body = bytes("value:" + key + ":" + value, Buffer.byteLength(value) + 16);
+    return s.passphrase ? "v1:" + bytes("nonce:" + key + ":" + value, 12) + ":" + body : body;
+}
 function writeStackFile(name) {
     const s = state.stacks[name];
     const config = {};
-    for (const [k, v] of Object.entries(s.config)) config[k] = v.secret ? { secure: "v1:standin:" + Buffer.from(v.value).toString("base64") } : v.value;
-    const doc = s.passphrase ? { encryptionsalt: "v1:standin-salt", config } : { config };
+    for (const [k, v] of Object.entries(s.config)) config[k] = v.secret ? { secure: ciphertext(s, k, v.value) } : v.value;
+    const salt = "v1:" + bytes("salt:" + name, 8) + ":v1:" + bytes("salt-nonce:" + name, 12) + ":" + bytes("salt-check:" + name, 22);
+    const doc = s.passphrase ? { encryptionsalt: salt, config } : { config };
     fs.writeFileSync(path.join(process.cwd(), "Pulumi." + name + ".yaml"), JSON.stringify(doc, null, 2) + "\n");
 }
 function setConfig(name, pairs) {
