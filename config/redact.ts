@@ -2,15 +2,17 @@
  * Keeps secret values out of every message the configuration produces. Messages are written not to contain
  * them in the first place (a problem about a secret key has no value); this is the second line of defence:
  * every problem and warning passes through a redactor that knows the stack's secret values — secret keys,
- * MARA's names for them, keys stored encrypted, keys whose names say they hold credentials, and an inline
- * kubeconfig — and replaces any of them, or any part of the kubeconfig, with `[secret]`.
+ * MARA's names for them, keys stored encrypted, keys whose names say they hold credentials, an inline
+ * kubeconfig, and the user information of any URL (`https://<user>:<token>@host`) — and replaces any of them, or any
+ * part of the kubeconfig, with `[secret]`.
  */
 import { parse } from "yaml";
 import { KEYS, KeySpec } from "./keys";
 import { closest } from "./suggest";
+import { redactUrlCredentials, URL_CREDENTIALS_REDACTED, urlCredentials } from "./urlCredentials";
 
 /** What a secret is replaced with in messages. */
-export const REDACTED = "[secret]";
+export const REDACTED = URL_CREDENTIALS_REDACTED;
 
 /** Key names that say they hold a credential, whether or not the program knows the key (a misspelled one). */
 const CREDENTIAL_NAME = /pass|pas+w(or)?d|pwd|token|secret|jwt|credential|auth|private[_-]?key|access[_-]?key|api[_-]?key/i;
@@ -86,13 +88,15 @@ export class Redactor {
         for (const [key, value] of Object.entries(raw.values)) {
             if (KUBECONFIG_KEYS.has(key) && isInlineKubeconfig(value)) secrets.push(...kubeconfigParts(value));
             else if (isSensitiveKey(key, raw.secretKeys)) secrets.push(value, ...jsonStrings(value));
+            // A credential in a URL is a secret whichever key holds the URL (a git source, a chart repository).
+            secrets.push(...urlCredentials(value));
         }
         return new Redactor(secrets);
     }
 
     /** `text` with every secret replaced by {@link REDACTED}. */
     redact(text: string): string {
-        let out = text;
+        let out = redactUrlCredentials(text);
         for (const s of this.long) out = out.split(s).join(REDACTED);
         // Quoted forms: a secret with quotes or backslashes appears escaped inside JSON and inside a shell command.
         for (const s of this.long) {

@@ -9,6 +9,7 @@ import { legacyPinReplacement } from "./legacyPins";
 import type { LocalPath } from "./localPaths";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Redactor, shorten } from "./redact";
+import { redactUrlCredentials } from "./urlCredentials";
 
 /** Configuration as Pulumi hands it over: full keys to raw strings (arrays and objects as JSON). */
 export interface RawConfig {
@@ -108,9 +109,11 @@ export class Findings {
     /** Records a problem; the same problem reached through two settings (a shared MARA key) counts once. */
     problem(found: ConfigProblem): void {
         const r = (t: string) => this.redactor.redact(t);
+        // A URL is shown without its user information; a value that still holds a secret is not shown at all.
+        const shown = found.value === undefined ? undefined : redactUrlCredentials(found.value);
         const p: ConfigProblem = {
             key: found.key,
-            value: found.value === undefined || this.redactor.reveals(found.value) ? undefined : found.value,
+            value: shown === undefined || this.redactor.reveals(shown) ? undefined : shown,
             problem: r(found.problem),
             allowed: r(found.allowed),
             fix: r(found.fix),
