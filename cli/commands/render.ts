@@ -11,6 +11,7 @@ import { CliError, CliIo, EXIT, line } from "../io";
 import { renderPlatform, RenderResult } from "../render/render";
 import { SecretHandling } from "../render/secrets";
 import { outputDirProblem, writeOutputDir } from "../render/outputDir";
+import { reasonOf } from "../outputPath";
 import { outputsFromFile, outputsFromPulumi } from "../render/stackOutputs";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
@@ -59,7 +60,7 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     const { io } = ctx;
     const secrets = secretHandling(opts);
     const out = path.resolve(io.cwd, opts.out);
-    const dirProblem = outputDirProblem(out);
+    const dirProblem = outputDirProblem(out, opts.out);
     if (dirProblem) throw new CliError(dirProblem, EXIT.usage);
     const file = locateStackFile(opts, io.cwd);
     const raw = readStackFile(file, io.env, io.projectDir);
@@ -91,10 +92,17 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
         line(io.stderr, "  or pass --allow-placeholders and replace each MARA_PLACEHOLDER_… before applying the manifests.");
         return EXIT.failed;
     }
-    writeOutputDir(out, result.files, `Written by mara render from stack "${raw.stack}". The next render replaces this whole folder.\n`);
+    let written: ReturnType<typeof writeOutputDir>;
+    try {
+        written = writeOutputDir(out, result.files, `Written by mara render from stack "${raw.stack}". The next render replaces this whole folder.\n`);
+    } catch (e) {
+        // Checked before rendering; only a change since then (a full disk, a permission taken away) ends here.
+        throw new CliError(`cannot write ${opts.out}: ${reasonOf(e)}; nothing was written`);
+    }
     const components = [...new Set([...result.files.keys()].filter((f) => f.includes("/")).map((f) => f.split("/")[0]!))];
     const objects = [...result.files.keys()].filter((f) => f.includes("/") && !f.endsWith("/kustomization.yaml")).length;
-    line(io.stdout, `Wrote ${objects} objects in ${components.length} components to ${opts.out} (charts rendered for Kubernetes ${result.kubeVersion}).`);
+    const where = written.viaLink ? `${opts.out} (a link to ${written.real})` : opts.out;
+    line(io.stdout, `Wrote ${objects} objects in ${components.length} components to ${where} (charts rendered for Kubernetes ${result.kubeVersion}).`);
     reportSecrets(io, result, secrets, opts.out);
     return EXIT.ok;
 }
