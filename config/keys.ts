@@ -14,6 +14,7 @@ import {
     boolean,
     fqdn,
     helmRepoUrl,
+    hostPort,
     httpsUrl,
     imageReference,
     integer,
@@ -450,7 +451,7 @@ export const KEYS = {
 
     registryServer: spec({
         key: "mara:registryServer",
-        type: text({ pattern: /^[a-z0-9.-]+(:\d+)?$/, allowed: "a registry host such as ghcr.io or registry.example.com:5000" }),
+        type: hostPort("a registry host such as ghcr.io or registry.example.com:5000"),
         description: "Your own OCI registry for the ingress controller image on Linode (instead of MARA's Harbor VM) or an existing cluster; unset: the image is pulled from its source.",
         example: "ghcr.io",
         group: "Linode",

@@ -3,7 +3,7 @@
  * (arrays and objects as JSON), so each type parses that string and, when it cannot, says why in
  * words a person can act on. `allowed` is the sentence shown after "Allowed:" in error messages.
  */
-import { hostnameProblem, imageReferenceProblem, isHostname, isIpv4 } from "../contracts/names";
+import { hostnameProblem, hostPortProblem, imageReferenceProblem, isIpv4, urlProblem } from "../contracts/names";
 import { isPrivateIpv4Cidr, PRIVATE_IPV4_RANGES } from "../contracts/patterns";
 import { closest } from "./suggest";
 
@@ -27,15 +27,6 @@ export interface ValueType<T> {
 
 const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
 const fail = <T>(reason: string): ParseResult<T> => ({ ok: false, reason });
-
-/** The URL a text parses as, or undefined. */
-function urlOf(value: string): URL | undefined {
-    try {
-        return new URL(value);
-    } catch {
-        return undefined;
-    }
-}
 
 /** Any non-empty string, optionally restricted by a pattern. */
 export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: number } = {}): ValueType<string> {
@@ -159,16 +150,8 @@ export function helmRepoUrl(): ValueType<string> {
         allowed: "an http(s):// Helm repository URL or an oci:// registry reference, e.g. https://helm.nginx.com/stable",
         parse(raw) {
             const value = raw.trim();
-            const url = urlOf(value);
-            if (!url) return fail("is not a URL");
-            if (!["https:", "http:", "oci:"].includes(url.protocol)) return fail(`uses the unsupported scheme "${url.protocol}"`);
-            if (/^[a-z]+:\/\/[^/]*[a-z]+:\/\//i.test(value) || /^(https?|oci):\/\/(https?|oci)[:/]/i.test(value)) {
-                return fail("repeats the scheme");
-            }
-            if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) {
-                return fail(`has an invalid host "${url.hostname}"`);
-            }
-            return ok(value.replace(/\/+$/, ""));
+            const why = urlProblem(value, ["https", "http", "oci"]);
+            return why ? fail(why) : ok(value.replace(/\/+$/, ""));
         },
         render: (v) => v,
     };
@@ -262,12 +245,22 @@ export function httpsUrl(allowed: string): ValueType<string> {
         allowed,
         parse(raw) {
             const value = raw.trim();
-            const url = urlOf(value);
-            if (!url) return fail("is not a URL");
-            if (url.protocol !== "https:") return fail(`uses the scheme "${url.protocol}", and this URL must be https://`);
-            if (/^https:\/\/(https?)[:/]/i.test(value)) return fail("repeats the scheme");
-            if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) return fail(`has an invalid host "${url.hostname}"`);
-            return ok(value);
+            const why = urlProblem(value, ["https"], "this URL must be https://");
+            return why ? fail(why) : ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+/** A registry server as `host[:port]`, such as ghcr.io or registry.example.com:5000 (contracts: hostPortProblem). */
+export function hostPort(allowed: string): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed,
+        parse(raw) {
+            const value = raw.trim();
+            const why = hostPortProblem(value);
+            return why ? fail(why) : ok(value);
         },
         render: (v) => v,
     };
