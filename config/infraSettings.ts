@@ -7,6 +7,7 @@ import { configSetCommand } from "./problems";
 import { Findings, legacyName, RawConfig, secretOutput } from "./resolve";
 import type { Lookup } from "./lookup";
 import { availabilityZoneProblem } from "./zones";
+import { AVAILABILITY_ZONES_SOURCE, availabilityZonesOf } from "./availabilityZones";
 import { checkKubeconfig } from "./kubeconfigFile";
 import { isInlineKubeconfig } from "./redact";
 import { ENCRYPTED_PLACEHOLDER } from "./stackFile";
@@ -71,6 +72,21 @@ function buildAws(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings
                 problem: azs.length < 2 ? "lists fewer than two zones; EKS needs subnets in at least two" : "lists more than six zones",
                 allowed: "two to six availability zones",
                 fix: `list two to six zones of ${region} in ${azKey}`,
+            });
+        }
+    }
+
+    if (!azs && region && r("vpcAzs").source === undefined) {
+        // Without a list, the VPC takes the region's first zones; the region must have as many as asked for.
+        const zones = availabilityZonesOf(region);
+        const count = d("vpcAzCount");
+        if (count > zones.length) {
+            findings.problem({
+                key: keyOf("vpcAzCount"),
+                value: String(count),
+                problem: `asks for ${count} availability zones${r("vpcAzCount").source ? "" : " (the default)"}, and ${region} has ${zones.length} a new VPC can use (${zones.join(", ")})`,
+                allowed: `${zones.length === 2 ? "2" : `a whole number from 2 to ${zones.length}`} in ${region} (${AVAILABILITY_ZONES_SOURCE}), or the zones your account has listed in mara:vpcAzs`,
+                fix: `${configSetCommand(KEYS.vpcAzCount.key, String(zones.length))}, or list the zones \`aws ec2 describe-availability-zones --region ${region}\` shows in mara:vpcAzs`,
             });
         }
     }

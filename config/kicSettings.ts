@@ -5,6 +5,7 @@ import * as path from "path";
 import {
     classifyKicSource,
     KIC_SOURCE_ALLOWED,
+    KIC_VERSION,
     kicSourceVersion,
     MAKE_TARGETS,
     makeTargetProblem,
@@ -139,10 +140,14 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
     }
     const plusImage = origin === "source" ? spec?.plus === true : imageName.includes("plus");
     if (v("ingressEnablePlus") && !plusImage) {
-        findings.warn(
-            `${keyOf("ingressEnablePlus")} is true but the ingress controller image (${origin === "source" ? `make target ${makeTarget}` : imageName}) ` +
-                `is not an NGINX Plus image; the controller will not start in Plus mode.`,
-        );
+        // The controller refuses to start in Plus mode without NGINX Plus: a crash loop until the Helm release times out.
+        findings.problem({
+            key: keyOf("ingressEnablePlus"),
+            value: "true",
+            problem: `runs the controller in NGINX Plus mode, but its image (${origin === "source" ? `make target ${makeTarget}` : imageName}) is not an NGINX Plus image, so the controller exits at start and the release times out`,
+            allowed: `false with an open-source image; true with an NGINX Plus image (${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress, or a Plus make target such as debian-image-plus)`,
+            fix: `${configSetCommand(keyOf("ingressEnablePlus"), "false")}, or ${configSetCommand(KEYS.kicImageName.key, `${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress:${KIC_VERSION}`)}`,
+        });
     }
     return {
         imageOrigin: origin,

@@ -14,6 +14,7 @@ import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkProviderKeys } from "./providerKeys";
 import { Redactor } from "./redact";
 import { checkSecureValues } from "./secureValues";
+import { checkVolumeSizes } from "./volumeSizes";
 import {
     DefaultedKeyId,
     DefaultedKeySpec,
@@ -97,6 +98,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
+    checkNodePort(infraType, d("ingressServiceType"), r("fqdn"), keyOf("ingressServiceType"), findings);
+    if (infraType) checkVolumeSizes(infraType, r("storageClass").source !== undefined, v, keyOf, findings);
     // Source paths resolve as every other local path: against the project directory, `~` from HOME.
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
     checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
@@ -291,6 +294,21 @@ function checkFqdnRequired(infraType: string | undefined, fqdn: Resolved<string>
     });
 }
 
+/**
+ * A NodePort controller has no load balancer whose name the application could take, so it needs the name that points
+ * at the nodes (the IngressController component refuses it without one). Only AWS can leave mara:fqdn unset otherwise;
+ * elsewhere its absence is already a problem.
+ */
+function checkNodePort(infraType: string | undefined, serviceType: string, fqdn: Resolved<string>, key: string, findings: Findings): void {
+    if (infraType !== "aws" || serviceType !== "NodePort" || fqdn.source !== undefined) return;
+    findings.problem({
+        key,
+        value: "NodePort",
+        problem: "has no load balancer whose host name the platform could use, and kic-helm:fqdn (mara:fqdn), the name that points at the nodes, is not set",
+        allowed: "LoadBalancer, or NodePort together with mara:fqdn",
+        fix: `${configSetCommand(KEYS.fqdn.key, "mara.example.com")} (a name whose DNS points at the nodes), or ${configSetCommand(key, "LoadBalancer")}`,
+    });
+}
 
 function checkLogstore(v: Get, keyOf: KeyOf, findings: Findings): void {
     const masters = v("logstoreMasterReplicas");

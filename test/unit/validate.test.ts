@@ -231,11 +231,14 @@ describe("NGINX Plus", () => {
         );
     });
 
-    it("warns when Plus mode is enabled for an open-source image", () => {
+    it("refuses Plus mode for an open-source image, whose controller would crash-loop at deploy", () => {
         const result = validateConfig(aws({ "kic-helm:enable_plus": "true", "mara:nginxJwt": "jwt" }, { secret: ["mara:nginxJwt"] }));
-        expect(result.warnings.join("\n")).toContain(
-            "kic-helm:enable_plus is true but the ingress controller image (nginx/nginx-ingress:5.5.4) is not an NGINX Plus image",
-        );
+        expect(result.problems.map(formatProblem)).toEqual([
+            'kic-helm:enable_plus = "true": runs the controller in NGINX Plus mode, but its image (nginx/nginx-ingress:5.5.4) is not an NGINX Plus image, so the controller exits at start and the release times out. ' +
+                "Allowed: false with an open-source image; true with an NGINX Plus image (private-registry.nginx.com/nginx-ic/nginx-plus-ingress, or a Plus make target such as debian-image-plus). " +
+                "Fix: pulumi config set kic-helm:enable_plus false, or pulumi config set mara:kicImageName private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
+        ]);
+        expect(result.warnings.join("\n")).not.toContain("Plus");
     });
 });
 
