@@ -151,7 +151,8 @@ function checkNodeSize(key: string, value: string | undefined, finding: (v: stri
 
 function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings): DigitalOceanInfraConfig {
     const token = secretOutput(r("doToken")) ?? secretOutput({ value: raw.env.DIGITALOCEAN_TOKEN });
-    if (!token) findings.warn(missingToken("DigitalOcean", "digitalocean:token", "DIGITALOCEAN_TOKEN"));
+    // A token that is set but refused has its own problem; it is not also "not set".
+    if (!token && r("doToken").source === undefined) findings.warn(missingToken("DigitalOcean", "digitalocean:token", "DIGITALOCEAN_TOKEN"));
     const fqdn = v("fqdn");
     if (fqdn !== undefined && fqdn.split(".").length < 3) {
         findings.problem({
@@ -164,7 +165,7 @@ function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings:
     }
     checkNodeSize(keyOf("doInstanceSize"), v("doInstanceSize"), dropletSizeFinding, DEFAULTS.doks.nodeSize, findings);
     const adopt = d("doRegistryAdopt");
-    if (adopt && v("doRegistryName") === undefined) {
+    if (adopt && r("doRegistryName").source === undefined) {
         findings.problem({
             key: keyOf("doRegistryAdopt"),
             value: "true",
@@ -187,7 +188,7 @@ function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings:
 }
 
 function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings): LinodeInfraConfig | undefined {
-    const { r, v, d, keyOf } = keys;
+    const { r, v, d } = keys;
     for (const id of ["lkeRegion", "lkeK8sVersion"] as const) {
         if (r(id).source === undefined) {
             const legacyKey = KEYS[id].legacy[0];
@@ -200,16 +201,7 @@ function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings): LinodeIn
         }
     }
     const token = secretOutput(r("linodeToken")) ?? secretOutput({ value: raw.env.LINODE_TOKEN });
-    if (!token) findings.warn(missingToken("Linode", "linode:token", "LINODE_TOKEN"));
-    const harborKeys = (["harborSoaEmail", "harborInstanceType", "harborSshKeyPath", "harborAdminPassword", "harborDbPassword", "harborSudoPassword"] as const)
-        .filter((id) => r(id).source !== undefined)
-        .map((id) => keyOf(id));
-    if (harborKeys.length > 0) {
-        findings.warn(
-            `${harborKeys.join(", ")} ${harborKeys.length === 1 ? "is" : "are"} not used: MARA's Harbor VM is replaced by your own registry ` +
-                `(mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword) or, without one, by pulling the image from its source.`,
-        );
-    }
+    if (!token && r("linodeToken").source === undefined) findings.warn(missingToken("Linode", "linode:token", "LINODE_TOKEN"));
     const region = v("lkeRegion");
     const k8sVersion = v("lkeK8sVersion");
     const registry = externalRegistry(keys, findings);
@@ -227,15 +219,18 @@ function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings): LinodeIn
 }
 
 function buildKubeconfig(raw: RawConfig, keys: Lookup, findings: Findings): KubeconfigInfraConfig | undefined {
-    const { v, keyOf } = keys;
+    const { r, v, keyOf } = keys;
     const kubeconfig = v("kubeconfig");
+    // Set but refused, its problem is already reported: it is not also "not set".
     if (kubeconfig === undefined) {
-        findings.problem({
-            key: "kubernetes:kubeconfig",
-            problem: "is not set, and an existing cluster is reached only through a kubeconfig",
-            allowed: "the path of a kubeconfig file, or its contents",
-            fix: `${configSetCommand("kubernetes:kubeconfig", "~/.kube/config")} (or ${KEYS.kubeconfig.key})`,
-        });
+        if (r("kubeconfig").source === undefined) {
+            findings.problem({
+                key: "kubernetes:kubeconfig",
+                problem: "is not set, and an existing cluster is reached only through a kubeconfig",
+                allowed: "the path of a kubeconfig file, or its contents",
+                fix: `${configSetCommand("kubernetes:kubeconfig", "~/.kube/config")} (or ${KEYS.kubeconfig.key})`,
+            });
+        }
     } else if (kubeconfig === ENCRYPTED_PLACEHOLDER) {
         findings.problem({
             key: keyOf("kubeconfig"),
@@ -288,6 +283,18 @@ function externalRegistry({ r, v }: Lookup, findings: Findings): ExternalRegistr
     // A value that did not parse is undefined here; its problem is already recorded.
     if (server === undefined || repository === undefined || username === undefined || password === undefined) return undefined;
     return { server, repository, username, password };
+}
+
+/** MARA's Harbor VM is gone on every infrastructure type; its keys, when set, are named once. */
+export function checkHarborKeys({ r, keyOf }: Lookup, findings: Findings): void {
+    const harborKeys = (["harborSoaEmail", "harborInstanceType", "harborSshKeyPath", "harborAdminPassword", "harborDbPassword", "harborSudoPassword"] as const)
+        .filter((id) => r(id).source !== undefined)
+        .map((id) => keyOf(id));
+    if (harborKeys.length === 0) return;
+    findings.warn(
+        `${harborKeys.join(", ")} ${harborKeys.length === 1 ? "is" : "are"} not used: MARA's Harbor VM is replaced by your own registry ` +
+            `(mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword) or, without one, by pulling the image from its source.`,
+    );
 }
 
 function missingToken(cloud: string, key: string, env: string): string {

@@ -55,6 +55,11 @@ export interface KeySpec<T> {
     readonly example?: string;
     /** Section of the config reference this key belongs to. */
     readonly group: KeyGroup;
+    /**
+     * The infrastructure types whose stacks read the key; undefined for every type. A key set on a stack of another
+     * type does nothing: validation names it as not used and does not check its value.
+     */
+    readonly usedOn?: readonly InfraType[];
 }
 
 /** Sections of the config reference, in display order. */
@@ -95,7 +100,16 @@ interface SpecInput<T> {
     secret?: boolean;
     example?: string;
     group: KeyGroup;
+    usedOn?: readonly InfraType[];
 }
+
+/** The infrastructure types that read the keys of a section, unless a key says otherwise; other sections are read by every type. */
+const GROUP_USED_ON: Partial<Record<KeyGroup, readonly InfraType[]>> = {
+    AWS: ["aws"],
+    DigitalOcean: ["digitalocean"],
+    Linode: ["linode"],
+    "Existing cluster": ["kubeconfig"],
+};
 
 /** A key with a declared default: once validated, it always has a value. */
 export type DefaultedKeySpec<T> = KeySpec<T> & { readonly default: T };
@@ -103,7 +117,7 @@ export type DefaultedKeySpec<T> = KeySpec<T> & { readonly default: T };
 function spec<T>(s: SpecInput<T> & { default: NoInfer<T> }): DefaultedKeySpec<T>;
 function spec<T>(s: SpecInput<T>): KeySpec<T>;
 function spec<T>(s: SpecInput<T>): KeySpec<T> {
-    return { ...s, legacy: legacy(...(s.legacy ?? [])) };
+    return { ...s, legacy: legacy(...(s.legacy ?? [])), usedOn: s.usedOn ?? GROUP_USED_ON[s.group] };
 }
 
 const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
@@ -404,6 +418,8 @@ export const KEYS = {
         description: "SOA email for the Harbor registry's DNS zone.",
         example: "admin@example.com",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborInstanceType: spec({
         key: "mara:harborInstanceType",
@@ -412,6 +428,8 @@ export const KEYS = {
         default: "g6-standard-1",
         description: "Linode instance type of the Harbor registry host.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborSshKeyPath: spec({
         key: "mara:harborSshKeyPath",
@@ -420,6 +438,8 @@ export const KEYS = {
         description: "Path of an SSH public key authorised on the Harbor host (optional).",
         example: "~/.ssh/id_ed25519.pub",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborAdminPassword: spec({
         key: "mara:harborAdminPassword",
@@ -429,6 +449,8 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Harbor administrator password.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborDbPassword: spec({
         key: "mara:harborDbPassword",
@@ -438,6 +460,8 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Harbor database password.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborSudoPassword: spec({
         key: "mara:harborSudoPassword",
@@ -447,6 +471,8 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Password of the sudo user on the Harbor host.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
 
     registryServer: spec({
@@ -455,6 +481,7 @@ export const KEYS = {
         description: "Your own OCI registry for the ingress controller image on Linode (instead of MARA's Harbor VM) or an existing cluster; unset: the image is pulled from its source.",
         example: "ghcr.io",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
     registryRepository: spec({
         key: "mara:registryRepository",
@@ -462,6 +489,7 @@ export const KEYS = {
         description: "Repository in mara:registryServer to push the ingress controller image to.",
         example: "my-org/nginx-ingress",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
     registryUsername: spec({
         key: "mara:registryUsername",
@@ -469,6 +497,7 @@ export const KEYS = {
         description: "User for pushing to and pulling from mara:registryServer.",
         example: "my-robot",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
     registryPassword: spec({
         key: "mara:registryPassword",
@@ -476,6 +505,7 @@ export const KEYS = {
         secret: true,
         description: "Password or token of mara:registryUsername.",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
 
     // ---- Existing cluster ---------------------------------------------------------------------
@@ -503,6 +533,7 @@ export const KEYS = {
         default: DEFAULTS.ingressController.serviceType,
         description: "Service type of the ingress controller: LoadBalancer, or NodePort for clusters without a load balancer implementation (then point mara:fqdn at a node).",
         group: "Existing cluster",
+        usedOn: INFRA_TYPES,
     }),
     containerLogPath: spec({
         key: "mara:containerLogPath",
@@ -512,6 +543,7 @@ export const KEYS = {
         description: "Host directory with the container log files the log agent tails (MARA issue #76).",
         example: "/var/log/containers",
         group: "Existing cluster",
+        usedOn: INFRA_TYPES,
     }),
 
     // ---- Ingress controller image -------------------------------------------------------------

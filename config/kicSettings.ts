@@ -63,7 +63,8 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
     const makeTarget = d("kicMakeTarget");
     const origin = d("kicImageOrigin");
     const srcUrl = d("kicSrcUrl");
-    const jwtSet = r("nginxJwt").value !== undefined;
+    // Set, even if its value is refused (that problem is reported on its own): never also "not set".
+    const jwtSet = r("nginxJwt").source !== undefined;
     const spec = MAKE_TARGETS[makeTarget];
 
     // The source is checked whatever the origin, so a wrong value is found before someone switches to it.
@@ -168,7 +169,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
  * from source: MARA's own example stack file names them while pulling a published image.
  */
 function repoCredentials(
-    { v, keyOf }: Lookup,
+    { r, v, keyOf }: Lookup,
     findings: Findings,
     { kindOf, env, resolve }: { kindOf: (p: string) => "file" | "directory" | "other" | undefined; env: Readonly<Record<string, string | undefined>>; resolve: (p: string) => string },
     needed: boolean,
@@ -177,8 +178,10 @@ function repoCredentials(
     const keyPath = v("kicNginxPlusKeyPath");
     const certPath = v("kicNginxPlusCertPath");
     const files = { kicNginxPlusCertPath: certPath === undefined ? "" : resolve(certPath), kicNginxPlusKeyPath: keyPath === undefined ? "" : resolve(keyPath) };
-    if ((keyPath === undefined) !== (certPath === undefined)) {
-        const missing = keyPath === undefined ? "kicNginxPlusKeyPath" : "kicNginxPlusCertPath";
+    const keySet = r("kicNginxPlusKeyPath").source !== undefined;
+    const certSet = r("kicNginxPlusCertPath").source !== undefined;
+    if (keySet !== certSet) {
+        const missing = keySet ? "kicNginxPlusCertPath" : "kicNginxPlusKeyPath";
         findings.problem({
             key: KEYS[missing].key,
             problem: "is not set, but its NGINX Plus partner is",

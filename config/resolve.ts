@@ -188,7 +188,8 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
                 allowed: "one of the two keys",
                 fix: `keep ${spec.key} and remove the MARA key: pulumi config rm ${alias.l.key}`,
             });
-            return {};
+            // Set (twice), with no value to use: what needs the key must not also call it unset.
+            return { source: spec.key, raw: canonical };
         }
         source = spec.key;
         text = canonical;

@@ -27,9 +27,9 @@ import {
     MARA_NAMESPACES,
     PROJECT_NAMESPACE,
 } from "./keys";
-import { buildInfra } from "./infraSettings";
+import { buildInfra, checkHarborKeys } from "./infraSettings";
 import { buildKic } from "./kicSettings";
-import type { Get, GetDefaulted, KeyOf } from "./lookup";
+import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Findings, RawConfig, resolve, Resolved, secretOutput } from "./resolve";
@@ -65,17 +65,27 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const ignoredLegacyCharts = legacyChartsToIgnore(raw, findings);
 
     const resolved = new Map<KeyId, Resolved<unknown>>();
+    // What a key that does nothing on this stack would report goes nowhere: a value nothing reads is named as unused
+    // (below), never both unused and wrong.
+    const unread = new Findings(Redactor.of(given));
     const r = <K extends KeyId>(id: K): Resolved<KeyValue<K>> => {
         let hit = resolved.get(id);
         if (!hit) {
             const chartId = chartOf(id);
-            hit = resolve<unknown>(raw, KEYS[id] as KeySpec<unknown>, findings, {
+            hit = resolve<unknown>(raw, KEYS[id] as KeySpec<unknown>, ignored(id) ? unread : findings, {
                 ignoreLegacy: chartId !== undefined && ignoredLegacyCharts.has(chartId),
                 infraType: id === "infraType" ? undefined : (r("infraType").value as string | undefined),
             });
             resolved.set(id, hit);
         }
         return hit as Resolved<KeyValue<K>>;
+    };
+    /** Whether nothing reads `id` on this stack: another infrastructure type's key, or one another key overrides. */
+    const ignored = (id: KeyId): boolean => {
+        if (id === "infraType") return false;
+        if (notUsedOn(id, r("infraType").value)) return true;
+        // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
+        return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
     };
     const v = <K extends KeyId>(id: K) => r(id).value;
     const d: GetDefaulted = <K extends DefaultedKeyId>(id: K) => v(id) ?? (KEYS[id] as DefaultedKeySpec<KeyValue<K>>).default;
@@ -95,6 +105,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
         });
     }
 
+    if (infraType) checkUnusedKeys(infraType, r, keyOf, findings);
+    checkHarborKeys({ r, v, d, keyOf }, findings);
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
@@ -106,13 +118,15 @@ export function validateConfig(given: RawConfig): ValidationResult {
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
-    checkCertificates(v, keyOf, findings);
+    checkCertificates({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
 
-    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry) {
+    const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
+    // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
+    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry && !registryKeysSet) {
         findings.problem({
             key: keyOf("kicImageOrigin"),
             value: "source",
@@ -191,6 +205,33 @@ export function validateConfig(given: RawConfig): ValidationResult {
     return { config: deepFreeze(config), problems: [], warnings: findings.warnings };
 }
 
+
+/** Whether a stack of `infraType` reads nothing from `id` (its key table entry names the types that do). */
+function notUsedOn(id: KeyId, infraType: string | undefined): boolean {
+    const usedOn = (KEYS[id] as KeySpec<unknown>).usedOn;
+    return infraType !== undefined && usedOn !== undefined && !(usedOn as readonly string[]).includes(infraType);
+}
+
+/**
+ * Keys of another infrastructure type set on this stack (registry keys on AWS, VPC and EKS keys on an existing
+ * cluster, a DigitalOcean token on AWS) do nothing here; they are named in one warning, with the types that read
+ * them. MARA's Harbor keys, which nothing reads any more, have their own (checkHarborKeys).
+ */
+function checkUnusedKeys(infraType: string, r: <K extends KeyId>(id: K) => Resolved<KeyValue<K>>, keyOf: (id: KeyId) => string, findings: Findings): void {
+    const byTypes = new Map<string, string[]>();
+    for (const id of Object.keys(KEYS) as KeyId[]) {
+        const usedOn = (KEYS[id] as KeySpec<unknown>).usedOn;
+        if (!notUsedOn(id, infraType) || usedOn === undefined || usedOn.length === 0 || r(id).source === undefined) continue;
+        const types = usedOn.join(" and ");
+        byTypes.set(types, [...(byTypes.get(types) ?? []), keyOf(id)]);
+    }
+    if (byTypes.size === 0) return;
+    const list = [...byTypes].map(([types, keys]) => `${keys.join(", ")} (read on ${types} only)`).join("; ");
+    findings.warn(
+        `Not used on this ${infraType} stack, so their values are not checked and change nothing: ${list}. ` +
+            `Remove them with pulumi config rm <key>, or keep them for a stack of the type that reads them.`,
+    );
+}
 
 function chartOf(id: KeyId): ChartId | undefined {
     const stem = /^(\w+?)(ChartVersion|HelmRepoUrl)$/.exec(id)?.[1];
@@ -333,8 +374,8 @@ function checkTeardown(infraType: string | undefined, v: Get, keyOf: KeyOf, find
 }
 
 /** ACME needs an account email; it is the only setting Let's Encrypt insists on. */
-function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
-    if (v("tlsIssuer") === "acme" && v("acmeEmail") === undefined) {
+function checkCertificates({ r, v, keyOf }: Pick<Lookup, "r" | "v" | "keyOf">, findings: Findings): void {
+    if (v("tlsIssuer") === "acme" && r("acmeEmail").source === undefined) {
         findings.problem({
             key: keyOf("tlsIssuer"),
             value: "acme",
