@@ -25,6 +25,8 @@ const SECRET_KEYS: ReadonlySet<string> = new Set(
     (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.secret).flatMap((s) => [s.key, ...s.legacy.map((l) => l.key)]),
 );
 
+const SECRET_KEY_LIST: readonly string[] = [...SECRET_KEYS];
+
 /** Keys whose value is a kubeconfig: inline, every part of it is a credential. */
 const KUBECONFIG_KEYS: ReadonlySet<string> = new Set([KEYS.kubeconfig.key, ...KEYS.kubeconfig.legacy.map((l) => l.key)]);
 
@@ -39,7 +41,7 @@ export interface SecretSource {
  * name says it holds a credential, or a misspelling of a secret key (the value is still the secret).
  */
 export function isSensitiveKey(key: string, secretKeys: ReadonlySet<string> = new Set()): boolean {
-    return SECRET_KEYS.has(key) || secretKeys.has(key) || CREDENTIAL_NAME.test(key.slice(key.indexOf(":") + 1)) || (!KNOWN.has(key) && closest(key, [...SECRET_KEYS]) !== undefined);
+    return SECRET_KEYS.has(key) || secretKeys.has(key) || CREDENTIAL_NAME.test(key.slice(key.indexOf(":") + 1)) || (!KNOWN.has(key) && closest(key, SECRET_KEY_LIST) !== undefined);
 }
 
 /** A kubeconfig given as contents rather than as a path (a path is one line, not YAML or JSON). */
@@ -69,6 +71,9 @@ function kubeconfigParts(text: string): string[] {
     return out;
 }
 
+/** Redactors by the configuration they were made for (validation and the commands ask for the same one). */
+const OF = new WeakMap<SecretSource, Redactor>();
+
 /** Replaces the secret values of a stack in messages. */
 export class Redactor {
     private readonly long: string[];
@@ -82,8 +87,10 @@ export class Redactor {
         this.short = unique.filter((s) => s.length < 8).map((s) => new RegExp(`(?<![\\w-])${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "g"));
     }
 
-    /** The secrets of a stack: see the module comment. */
+    /** The secrets of a stack: see the module comment. The same stack's redactor is made once. */
     static of(raw: SecretSource): Redactor {
+        const made = OF.get(raw);
+        if (made) return made;
         const secrets: string[] = [];
         for (const [key, value] of Object.entries(raw.values)) {
             if (KUBECONFIG_KEYS.has(key) && isInlineKubeconfig(value)) secrets.push(...kubeconfigParts(value));
@@ -91,7 +98,9 @@ export class Redactor {
             // A credential in a URL is a secret whichever key holds the URL (a git source, a chart repository).
             secrets.push(...urlCredentials(value));
         }
-        return new Redactor(secrets);
+        const redactor = new Redactor(secrets);
+        OF.set(raw, redactor);
+        return redactor;
     }
 
     /** `text` with every secret replaced by {@link REDACTED}. */

@@ -72,6 +72,7 @@ interface Rename {
  */
 export class Findings {
     readonly problems: ConfigProblem[] = [];
+    private readonly problemIds = new Set<string>();
     private readonly messages: string[] = [];
     private readonly warned = new Set<string>();
     private readonly renames = new Map<string, Rename[]>();
@@ -118,7 +119,9 @@ export class Findings {
             allowed: r(found.allowed),
             fix: r(found.fix),
         };
-        if (this.problems.some((q) => q.key === p.key && q.value === p.value && q.problem === p.problem)) return;
+        const id = JSON.stringify([p.key, p.value, p.problem]);
+        if (this.problemIds.has(id)) return;
+        this.problemIds.add(id);
         this.problems.push(p);
     }
 

@@ -2,7 +2,7 @@
  * Reads a `Pulumi.<stack>.yaml` file (ours or MARA's) into the raw form Pulumi would hand the
  * program, so the same validation runs offline: in tests and in `mara validate` / `mara plan`.
  */
-import { Document, isScalar, LineCounter, parseAllDocuments, YAMLError } from "yaml";
+import { Document, isMap, isScalar, LineCounter, parseAllDocuments, visit, YAMLError } from "yaml";
 import type { LocalPath } from "./localPaths";
 import type { RawConfig } from "./resolve";
 
@@ -40,14 +40,18 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
     const project = opts.project ?? "mara";
     const lines = new LineCounter();
     // Not prettyErrors: those quote the offending line, which may be a plain-text secret.
-    const all = parseAllDocuments(text, { schema: "failsafe", prettyErrors: false, logLevel: "silent", lineCounter: lines });
+    // Duplicate keys are found below, in one pass: the parser's own check compares every key with every other, which
+    // takes minutes for a file of 20,000 keys.
+    const all = parseAllDocuments(text, { schema: "failsafe", prettyErrors: false, logLevel: "silent", lineCounter: lines, uniqueKeys: false });
     const docs: Document[] = Array.isArray(all) ? all : [];
-    const at = (e: YAMLError) => {
-        const { line, col } = lines.linePos(e.pos[0]);
+    const at = (e: YAMLError | number) => {
+        const { line, col } = lines.linePos(typeof e === "number" ? e : e.pos[0]);
         return `line ${line}, column ${col}`;
     };
     const error = docs.flatMap((d) => d.errors)[0];
     if (error) throw new StackFileSyntaxError(`${at(error)}: ${error.message.split("\n")[0]}`);
+    const duplicate = docs.map(firstDuplicateKey).find((d) => d !== undefined);
+    if (duplicate !== undefined) throw new StackFileSyntaxError(`${at(duplicate)}: Map keys must be unique`);
     // The Pulumi CLI reads a stack file's first document and drops the rest without a word: say so instead.
     const held = docs.filter((d) => !isEmptyDocument(d));
     if (held.length > 1) {
@@ -91,6 +95,27 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
         today: opts.today,
         stackFile: { encrypted, passphrase: typeof (doc as Record<string, unknown>).encryptionsalt === "string", warnings: yamlWarnings },
     };
+}
+
+/** Where the first key that repeats an earlier one of the same mapping starts, or undefined. */
+function firstDuplicateKey(doc: Document): number | undefined {
+    let found: number | undefined;
+    visit(doc, {
+        Map(_, map) {
+            if (!isMap(map)) return undefined;
+            const seen = new Set<unknown>();
+            for (const pair of map.items) {
+                const key = isScalar(pair.key) ? pair.key.value : pair.key;
+                if (seen.has(key)) {
+                    found = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+                    return visit.BREAK;
+                }
+                seen.add(key);
+            }
+            return undefined;
+        },
+    });
+    return found;
 }
 
 /** A document with nothing in it: a trailing `---`, or only comments. */

@@ -34,6 +34,7 @@ import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Findings, RawConfig, resolve, Resolved, secretOutput } from "./resolve";
 import { closest } from "./suggest";
+import { listCapped } from "./capped";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -50,6 +51,7 @@ export const KNOWN_KEYS: readonly string[] = [
         ...Object.keys(LEGACY_CHART_NAME_KEYS),
     ]),
 ];
+const KNOWN_KEY_SET: ReadonlySet<string> = new Set(KNOWN_KEYS);
 
 /** Validates raw config; see the module comment. */
 export function validateConfig(given: RawConfig): ValidationResult {
@@ -240,34 +242,57 @@ function chartOf(id: KeyId): ChartId | undefined {
 
 /** Unknown keys in namespaces we own are typos until proven otherwise. */
 function checkKeyNames(raw: RawConfig, findings: Findings): void {
+    const dotted: { key: string; name: string; meant: string }[] = [];
+    const unknownOwn: string[] = [];
+    const unknownMara: string[] = [];
     for (const key of Object.keys(raw.values)) {
         const name = key.slice(key.indexOf(":") + 1);
         const [, dottedNs, dottedName] = /^([a-z-]+)\.(\w+)$/.exec(name) ?? [];
         // The CLI files a key written without a colon under the project; MARA's example has one such typo.
         if (key.startsWith(`${PROJECT_NAMESPACE}:`) && dottedNs !== undefined && (MARA_NAMESPACES as readonly string[]).includes(dottedNs)) {
-            const meant = `${dottedNs}:${dottedName}`;
-            findings.warn(
-                `"${name}" is ignored: it has a dot where a colon belongs, so Pulumi files it under the project as ${key}` +
-                    (KNOWN_KEYS.includes(meant) ? `; write it as ${meant}.` : "."),
-            );
+            dotted.push({ key, name, meant: `${dottedNs}:${dottedName}` });
             continue;
         }
         const ns = key.slice(0, key.indexOf(":"));
-        if (!(MARA_NAMESPACES as readonly string[]).includes(ns) || KNOWN_KEYS.includes(key)) continue;
+        if (!(MARA_NAMESPACES as readonly string[]).includes(ns) || KNOWN_KEY_SET.has(key)) continue;
+        (ns === PROJECT_NAMESPACE ? unknownOwn : unknownMara).push(key);
+    }
+    const hint = (key: string) => {
         const guess = closest(key, KNOWN_KEYS);
-        const hint = guess ? `did you mean ${guess}?` : "see the configuration reference, docs/configuration.md";
-        if (ns === PROJECT_NAMESPACE) {
-            // The key name is enough to act on, and a misspelled secret key holds a secret: never show the value.
+        return guess ? `did you mean ${guess}?` : "see the configuration reference, docs/configuration.md";
+    };
+    listCapped(
+        dotted,
+        (d) => d.key,
+        ({ key, name, meant }) =>
+            findings.warn(`"${name}" is ignored: it has a dot where a colon belongs, so Pulumi files it under the project as ${key}` + (KNOWN_KEY_SET.has(meant) ? `; write it as ${meant}.` : ".")),
+        (n, some) => findings.warn(`${n} more keys have a dot where a colon belongs and are ignored (${some}).`),
+    );
+    // The key name is enough to act on, and a misspelled secret key holds a secret: never show the value.
+    listCapped(
+        unknownOwn,
+        (k) => k,
+        (key) =>
             findings.problem({
                 key,
                 problem: "is not a setting this program knows",
                 allowed: "the keys listed in docs/configuration.md and Pulumi.yaml",
-                fix: `${hint} Remove it with: pulumi config rm ${key}`,
-            });
-        } else {
-            findings.warn(`${key} is not a setting this program reads and is ignored; ${hint}`);
-        }
-    }
+                fix: `${hint(key)} Remove it with: pulumi config rm ${key}`,
+            }),
+        (n, some) =>
+            findings.problem({
+                key: `${n} more keys of the ${PROJECT_NAMESPACE} namespace`,
+                problem: `are not settings this program knows either (${some})`,
+                allowed: "the keys listed in docs/configuration.md and Pulumi.yaml",
+                fix: `remove each with: pulumi config rm <key>`,
+            }),
+    );
+    listCapped(
+        unknownMara,
+        (k) => k,
+        (key) => findings.warn(`${key} is not a setting this program reads and is ignored; ${hint(key)}`),
+        (n, some) => findings.warn(`${n} more keys in MARA's namespaces are not settings this program reads and are ignored (${some}).`),
+    );
 }
 
 /**
