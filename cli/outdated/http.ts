@@ -95,15 +95,19 @@ export interface HttpAnswer {
  */
 export async function httpGet(url: string, settings: HttpSettings, headers: Record<string, string> = {}): Promise<HttpAnswer> {
     const target = rewriteUrl(url, settings.endpoints);
+    // Refusing an answer also ends its connection: a body left unread keeps the socket, and so the command, alive
+    // until the timeout, long after the answer was refused.
+    const refused = new AbortController();
     try {
         const res = await fetch(target, {
             headers: { "user-agent": "mara-outdated", ...headers },
             redirect: "follow",
-            signal: AbortSignal.timeout(settings.timeoutMs),
+            signal: AbortSignal.any([refused.signal, AbortSignal.timeout(settings.timeoutMs)]),
         });
         const body = await readCapped(res, target, settings.maxBytes);
         return { url: res.url || target, status: res.status, statusText: res.statusText, headers: res.headers, body };
     } catch (err) {
+        refused.abort();
         if (err instanceof SourceError) throw err;
         throw new SourceError(target, describeNetworkError(err, settings.timeoutMs));
     }
