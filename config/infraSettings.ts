@@ -9,17 +9,21 @@ import type { Lookup } from "./lookup";
 import { availabilityZoneProblem } from "./zones";
 import { AVAILABILITY_ZONES_SOURCE, availabilityZonesOf } from "./availabilityZones";
 import { checkKubeconfig } from "./kubeconfigFile";
+import { suggestedMinor } from "./kubernetesReleases";
 import { isInlineKubeconfig } from "./redact";
 import { ENCRYPTED_PLACEHOLDER } from "./stackFile";
 import { dropletSizeFinding, ec2InstanceTypeFinding, NodeSizeFinding } from "./nodeSizes";
 
 /** Builds the settings of the configured infrastructure type, recording its problems. */
-export function buildInfra(type: NonNullable<KeyValue<"infraType">>, raw: RawConfig, keys: Lookup, findings: Findings): InfraConfig | undefined {
-    return BUILDERS[type](raw, keys, findings);
+export function buildInfra(type: NonNullable<KeyValue<"infraType">>, raw: RawConfig, keys: Lookup, findings: Findings, today: Date): InfraConfig | undefined {
+    return BUILDERS[type](raw, keys, findings, today);
 }
 
-/** Builds one infrastructure type's settings; undefined when a setting it needs is missing or invalid (a problem says which). */
-type InfraBuilder<T extends InfraType> = (raw: RawConfig, keys: Lookup, findings: Findings) => InfraConfigOf<T> | undefined;
+/**
+ * Builds one infrastructure type's settings; undefined when a setting it needs is missing or invalid (a problem says
+ * which). `today` is the day the configuration is checked for: a fix hint suggests only what the cloud offers then.
+ */
+type InfraBuilder<T extends InfraType> = (raw: RawConfig, keys: Lookup, findings: Findings, today: Date) => InfraConfigOf<T> | undefined;
 
 const BUILDERS: { readonly [T in InfraType]: InfraBuilder<T> } = {
     aws: buildAws,
@@ -187,16 +191,18 @@ function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings:
     };
 }
 
-function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings): LinodeInfraConfig | undefined {
+function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings, today: Date): LinodeInfraConfig | undefined {
     const { r, v, d } = keys;
     for (const id of ["lkeRegion", "lkeK8sVersion"] as const) {
         if (r(id).source === undefined) {
             const legacyKey = KEYS[id].legacy[0];
+            // The version to suggest is one LKE offers on that day, not a fixed example that may have reached its end of life.
+            const example = id === "lkeK8sVersion" ? suggestedMinor(today, DEFAULTS.eks.version) : KEYS[id].example;
             findings.problem({
                 key: legacyKey ? legacyName(legacyKey) : KEYS[id].key,
                 problem: "is not set",
                 allowed: KEYS[id].type.allowed,
-                fix: `${configSetCommand(KEYS[id].key, KEYS[id].example ?? "<value>")}`,
+                fix: example === undefined ? `choose a version \`linode-cli lke versions-list\` lists and ${configSetCommand(KEYS[id].key, "<version>")}` : configSetCommand(KEYS[id].key, example),
             });
         }
     }

@@ -26,6 +26,7 @@ import {
     ValueType,
 } from "./valueTypes";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
+import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 
 /** A MARA key, optionally a field inside an object-valued key (MARA's `kic:nginx_plus`). */
 export interface LegacyKey {
@@ -183,7 +184,8 @@ export const KEYS = {
     clusterName: spec({
         key: "mara:clusterName",
         legacy: ["kubernetes:cluster_name"],
-        type: text({ maxLength: 100 }),
+        // The length and form a name may have depend on the infrastructure type (validate.ts, checkClusterName).
+        type: text(),
         defaultNote: "mara-<stack>",
         description: "Name of the Kubernetes cluster; also tags the cloud resources Kubernetes creates for it.",
         example: "mara-dev",
@@ -398,7 +400,7 @@ export const KEYS = {
     lkeRegion: spec({
         key: "mara:lkeRegion",
         legacy: ["linode:region"],
-        type: text({ pattern: /^[a-z]{2}-[a-z]+(-\d)?$/, allowed: "a Linode region such as us-central" }),
+        type: member(LINODE_REGIONS, "a Linode region", "us-central", LINODE_REGIONS_SOURCE),
         description: "Linode region of the cluster and registry.",
         example: "us-central",
         group: "Linode",
@@ -512,7 +514,8 @@ export const KEYS = {
     kubeconfig: spec({
         key: "mara:kubeconfig",
         legacy: ["kubernetes:kubeconfig"],
-        type: text(),
+        // An inline kubeconfig may be JSON (`kubectl config view -o json`).
+        type: text({ structured: true }),
         description: "Existing cluster only: path of a kubeconfig file, or the file's contents.",
         example: "~/.kube/config",
         group: "Existing cluster",

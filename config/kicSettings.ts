@@ -30,14 +30,22 @@ export interface KicPaths {
     readonly home?: string;
     /** Environment variables consulted for the NGINX Plus repository certificate and key. */
     readonly env?: Readonly<Record<string, string | undefined>>;
-    /** What is at a path: a file, a directory, something else, or nothing. */
-    readonly kind?: (path: string) => "file" | "directory" | "other" | undefined;
+    /** What is at a path: a file, an empty one (nothing but white space), a directory, something else, or nothing. */
+    readonly kind?: (path: string) => PathKind;
 }
 
-function pathKind(p: string): "file" | "directory" | "other" | undefined {
+/** What is at a local path, as the image settings need to know it. */
+export type PathKind = "file" | "empty" | "directory" | "other" | undefined;
+
+/** Files larger than this are not read to see whether they hold only white space (no certificate is this large). */
+const READ_TO_CHECK = 1024 * 1024;
+
+function pathKind(p: string): PathKind {
     try {
         const st = fs.statSync(p);
-        return st.isFile() ? "file" : st.isDirectory() ? "directory" : "other";
+        if (!st.isFile()) return st.isDirectory() ? "directory" : "other";
+        if (st.size === 0 || (st.size < READ_TO_CHECK && fs.readFileSync(p, "utf8").trim() === "")) return "empty";
+        return "file";
     } catch {
         return undefined;
     }
@@ -171,7 +179,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
 function repoCredentials(
     { r, v, keyOf }: Lookup,
     findings: Findings,
-    { kindOf, env, resolve }: { kindOf: (p: string) => "file" | "directory" | "other" | undefined; env: Readonly<Record<string, string | undefined>>; resolve: (p: string) => string },
+    { kindOf, env, resolve }: { kindOf: (p: string) => PathKind; env: Readonly<Record<string, string | undefined>>; resolve: (p: string) => string },
     needed: boolean,
     makeTarget: string,
 ): NginxRepoCredentials | undefined {
@@ -200,7 +208,12 @@ function repoCredentials(
                 findings.problem({
                     key: keyOf(id),
                     value: file,
-                    problem: found === undefined ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${files[id]})`}` : `is a ${found === "directory" ? "directory" : "special file"}, not a file`,
+                    problem:
+                        found === undefined
+                            ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${files[id]})`}`
+                            : found === "empty"
+                              ? `names an empty file${files[id] === file ? "" : ` (${files[id]})`}, and the build needs the ${id === "kicNginxPlusCertPath" ? "certificate" : "key"} in it (a download that failed, or a file not yet filled in)`
+                              : `is a ${found === "directory" ? "directory" : "special file"}, not a file`,
                     allowed: `the path of ${id === "kicNginxPlusCertPath" ? "nginx-repo.crt" : "nginx-repo.key"}, downloaded from MyF5 (absolute, or relative to the project directory)`,
                     fix: `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "kicNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`,
                 });

@@ -28,7 +28,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic } from "./kicSettings";
+import { buildKic, PathKind } from "./kicSettings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -110,7 +110,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     if (infraType) checkUnusedKeys(infraType, r, keyOf, findings);
     checkHarborKeys({ r, v, d, keyOf }, findings);
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
-    const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
+    const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings, today) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
     checkNodePort(infraType, d("ingressServiceType"), r("fqdn"), keyOf("ingressServiceType"), findings);
     if (infraType) checkVolumeSizes(infraType, r("storageClass").source !== undefined, v, keyOf, findings);
@@ -333,18 +333,21 @@ function checkClusterName(
     name: Resolved<string>,
     findings: Findings,
 ): string {
-    // An existing cluster keeps whatever name it has; clusters we create must fit every cloud's naming rules
-    // (LKE labels are the shortest, 32 characters).
-    const max = infraType === "linode" ? 32 : 40;
-    const value = name.value ?? defaultClusterName(raw.stack, max);
-    const fits = new RegExp(`^[a-z0-9]([-a-z0-9]{0,${max - 2}}[a-z0-9])?$`).test(value);
-    if (infraType && infraType !== "kubeconfig" && !fits) {
+    // An existing cluster keeps whatever name it has (the name only labels the stack's provider, up to 100 characters);
+    // clusters we create must fit every cloud's naming rules (LKE labels are the shortest, 32 characters).
+    const max = infraType === "linode" ? 32 : infraType === "kubeconfig" ? 100 : 40;
+    const value = name.value ?? defaultClusterName(raw.stack, Math.min(max, 40));
+    const fits = infraType === "kubeconfig" ? value.length <= max : new RegExp(`^[a-z0-9]([-a-z0-9]{0,${max - 2}}[a-z0-9])?$`).test(value);
+    if (infraType && !fits) {
         findings.problem({
             key: name.source ?? "mara:clusterName",
             value,
-            problem: "cannot name a new cluster",
-            allowed: `lower-case letters, digits and '-', starting and ending with a letter or digit, at most ${max} characters`,
-            fix: configSetCommand(name.source ?? "mara:clusterName", defaultClusterName(raw.stack, max)),
+            problem: infraType === "kubeconfig" ? `is ${value.length} characters long` : value.length > max ? `is ${value.length} characters long, too long to name a new cluster` : "cannot name a new cluster",
+            allowed:
+                infraType === "kubeconfig"
+                    ? `any text up to ${max} characters (the stack's label for the existing cluster)`
+                    : `lower-case letters, digits and '-', starting and ending with a letter or digit, at most ${max} characters`,
+            fix: configSetCommand(name.source ?? "mara:clusterName", defaultClusterName(raw.stack, Math.min(max, 40))),
         });
     }
     return value;
@@ -418,12 +421,13 @@ function checkCertificates({ r, v, keyOf }: Pick<Lookup, "r" | "v" | "keyOf">, f
 }
 
 /** What is at a path, for the image settings, from the configuration's view of local files (when it has one). */
-function kindFrom(raw: RawConfig): ((p: string) => "file" | "directory" | "other" | undefined) | undefined {
+function kindFrom(raw: RawConfig): ((p: string) => PathKind) | undefined {
     const inspect = raw.inspectPath;
     if (!inspect) return undefined;
     return (p) => {
         const found = inspect(p);
-        return found.kind === "file" ? "file" : found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
+        if (found.kind === "file") return found.text.trim() === "" ? "empty" : "file";
+        return found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
     };
 }
 

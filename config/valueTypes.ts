@@ -28,8 +28,26 @@ export interface ValueType<T> {
 const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
 const fail = <T>(reason: string): ParseResult<T> => ({ ok: false, reason });
 
-/** Any non-empty string, optionally restricted by a pattern. */
-export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: number } = {}): ValueType<string> {
+/**
+ * What a YAML list or mapping became: Pulumi hands the program every structured value as JSON text, so a list written
+ * where one piece of text belongs (a password as `[a, b]`) arrives as `["a","b"]`, and would otherwise be taken as that
+ * text.
+ */
+function structureOf(value: string): "a list" | "a mapping" | undefined {
+    if (!/^[[{]/.test(value)) return undefined;
+    try {
+        const parsed: unknown = JSON.parse(value);
+        return Array.isArray(parsed) ? "a list" : parsed !== null && typeof parsed === "object" ? "a mapping" : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/**
+ * Any non-empty string, optionally restricted by a pattern. A YAML list or mapping is refused unless `structured`
+ * allows it (an inline kubeconfig may be JSON).
+ */
+export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: number; structured?: boolean } = {}): ValueType<string> {
     const allowed = opts.allowed ?? "any non-empty text";
     return {
         pulumiType: "string",
@@ -37,6 +55,8 @@ export function text(opts: { pattern?: RegExp; allowed?: string; maxLength?: num
         parse(raw) {
             const value = raw.trim();
             if (value === "") return fail("is empty");
+            const structure = opts.structured ? undefined : structureOf(value);
+            if (structure) return fail(`is ${structure} (YAML or JSON), where one piece of text belongs`);
             if (opts.maxLength !== undefined && value.length > opts.maxLength) {
                 return fail(`is ${value.length} characters long (at most ${opts.maxLength})`);
             }
