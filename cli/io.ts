@@ -4,7 +4,7 @@
  * with captured output and injected answers.
  */
 import * as path from "path";
-import { redactUrlCredentials } from "../config/urlCredentials";
+import { redactUrlCredentials } from "../contracts/urlCredentials";
 import type { Prompter } from "./prompts";
 
 /** The directory of this package: where Pulumi.yaml and the program live. */

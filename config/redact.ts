@@ -9,7 +9,7 @@
 import { parse } from "yaml";
 import { KEYS, KeySpec } from "./keys";
 import { closest } from "./suggest";
-import { redactUrlCredentials, URL_CREDENTIALS_REDACTED, urlCredentials } from "./urlCredentials";
+import { redactUrlCredentials, URL_CREDENTIALS_REDACTED, urlCredentials } from "../contracts/urlCredentials";
 
 /** What a secret is replaced with in messages. */
 export const REDACTED = URL_CREDENTIALS_REDACTED;

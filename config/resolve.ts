@@ -9,7 +9,7 @@ import { legacyPinReplacement } from "./legacyPins";
 import type { LocalPath } from "./localPaths";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Redactor, shorten } from "./redact";
-import { redactUrlCredentials } from "./urlCredentials";
+import { redactUrlCredentials } from "../contracts/urlCredentials";
 
 /** Configuration as Pulumi hands it over: full keys to raw strings (arrays and objects as JSON). */
 export interface RawConfig {

@@ -1,7 +1,8 @@
 /**
  * The user information of a URL (`https://oauth2:<token>@github.com/...`, `https://user:pass@charts.example.com`) is a
- * credential, whichever setting holds the URL and whichever output shows it. This module has no imports so that
- * the command line can pass every line it prints through it without loading the configuration modules.
+ * credential, whichever setting holds the URL and whichever output shows it. One rule for the configuration's
+ * redactor (config/redact.ts) and for every line the command line prints (cli/io.ts). It imports nothing, so the
+ * command line can use it without loading the configuration modules (`mara --help` stays fast).
  */
 
 /** What user information is replaced with; the same word the configuration's redactor uses for every secret. */
