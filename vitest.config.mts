@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The real-engine tier has its own config (vitest.engine.config.mts): it needs built binaries and runs alone.
+    exclude: ["test/engine/**", "**/node_modules/**"],
     // The program's lazy `require`s of TypeScript modules need a loader Node knows (see the file).
     setupFiles: ["test/support/requireTs.ts"],
     // Whole-program tests register a few hundred mocked resources; give them room on 2-core CI machines.

@@ -20,6 +20,8 @@ export function computedState(args: pulumi.runtime.MockResourceArgs, region: str
                 repositoryUrl: `${ACCOUNT}.dkr.ecr.${region}.amazonaws.com/${args.inputs.name}`,
                 arn: `arn:aws:ecr:${region}:${ACCOUNT}:repository/${args.inputs.name}`,
             };
+        case "aws:kms/key:Key":
+            return { arn: `arn:aws:kms:${region}:${ACCOUNT}:key/${createHash("sha256").update(args.name).digest("hex").slice(0, 32)}`, keyId: args.name };
         case "eks:index:Cluster":
             return {
                 kubeconfigJson: JSON.stringify(sampleKubeconfig(args.inputs.name as string)),

@@ -30,6 +30,11 @@ export interface EksArgs {
     profile?: string;
     /** Extra tags for every AWS resource of the cluster. */
     tags?: Record<string, string>;
+    /**
+     * ARN of a KMS key that encrypts the cluster's Kubernetes Secrets in etcd (EKS envelope encryption). Default: a
+     * key the component creates, with yearly rotation. Encryption cannot be turned off once a cluster has it.
+     */
+    secretsKeyArn?: pulumi.Input<string>;
 }
 
 
@@ -37,8 +42,8 @@ export interface EksArgs {
 const NODE_POLICIES = ["AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly"] as const;
 
 /**
- * An EKS cluster ready for the platform: control plane, a managed node group in the private subnets,
- * an OIDC provider for workload IAM roles, and the EBS CSI driver (without it, no PersistentVolumeClaim
+ * An EKS cluster ready for the platform: control plane with its Secrets encrypted by a KMS key, a managed node
+ * group in the private subnets, an OIDC provider for workload IAM roles, and the EBS CSI driver (without it, no PersistentVolumeClaim
  * binds on EKS, and Prometheus, Elasticsearch and the Bank of Sirius databases all need volumes).
  *
  * The AWS provider comes from `opts.providers`; `@pulumi/eks` builds the cluster inside its own plugin
@@ -79,6 +84,16 @@ export class Eks extends pulumi.ComponentResource {
                 ),
         );
 
+        // Secrets in etcd are encrypted with a key of the account's, not only by EBS: a stolen etcd snapshot
+        // reveals nothing, and the mara policy pack requires it (aws-eks-secrets-encryption).
+        const secretsKeyArn =
+            a.secretsKeyArn ??
+            new aws.kms.Key(
+                `${name}-secrets`,
+                { description: `Encrypts the Kubernetes Secrets of EKS cluster ${a.clusterName}`, enableKeyRotation: true, deletionWindowInDays: 7, tags: a.tags },
+                { parent: this },
+            ).arn;
+
         // The SDK does not forward a parent's providers to multi-language components such as eks.Cluster,
         // so hand the AWS provider this component received to them explicitly.
         const remoteOpts = { parent: this, providers: inheritedProviders(this, ["aws"]) };
@@ -98,6 +113,7 @@ export class Eks extends pulumi.ComponentResource {
                 nodeAssociatePublicIpAddress: false,
                 // The VPC CNI enforces NetworkPolicies only with its policy agent switched on.
                 vpcCniOptions: { enableNetworkPolicy: true },
+                encryptionConfigKeyArn: secretsKeyArn,
                 providerCredentialOpts: a.profile ? { profileName: a.profile } : undefined,
                 tags: a.tags,
             },

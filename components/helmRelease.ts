@@ -24,14 +24,16 @@ export interface HelmReleaseArgs {
  */
 export function helmRelease(name: string, a: HelmReleaseArgs, opts: pulumi.CustomResourceOptions): k8s.helm.v3.Release {
     const oci = a.chart.repositoryUrl.startsWith("oci://");
+    // A local archive is installed as it is: Helm reads chart and version from it, and no repository is contacted.
+    const source = a.chart.archive
+        ? { chart: a.chart.archive }
+        : { chart: oci ? `${a.chart.repositoryUrl}/${a.chart.chart}` : a.chart.chart, version: a.chart.version, repositoryOpts: oci ? undefined : { repo: a.chart.repositoryUrl } };
     return new k8s.helm.v3.Release(
         name,
         {
             name: a.release,
             namespace: a.namespace,
-            chart: oci ? `${a.chart.repositoryUrl}/${a.chart.chart}` : a.chart.chart,
-            version: a.chart.version,
-            repositoryOpts: oci ? undefined : { repo: a.chart.repositoryUrl },
+            ...source,
             values: a.values,
             timeout: a.chart.timeoutSeconds,
             cleanupOnFail: true,

@@ -105,15 +105,25 @@ export interface LogAgentValuesInput {
     indexPrefix?: string;
 }
 
-/** Fluent Bit chart values. The config strings pass through Helm's `tpl`, so they must not contain `{{`. */
-export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> {
-    const parser = v.containerRuntime === "docker" ? "docker" : "cri";
-    const mounts = [
+/** The node directories Fluent Bit mounts: the logs it tails (and Docker's, on Docker nodes) and its read positions. */
+function hostMounts(v: Pick<LogAgentValuesInput, "containerLogPath" | "podLogPath" | "containerRuntime">) {
+    return [
         { name: "container-logs", hostPath: v.containerLogPath, readOnly: true },
         { name: "pod-logs", hostPath: v.podLogPath, readOnly: true },
         ...(v.containerRuntime === "docker" ? [{ name: "docker-containers", hostPath: "/var/lib/docker/containers", readOnly: true }] : []),
         { name: "state", hostPath: STATE_DIR, readOnly: false },
     ];
+}
+
+/** The host paths Fluent Bit mounts on nodes of this kind: the allow-list of the host-path rule (docs/policy.md). */
+export function fluentBitHostPaths(v: Pick<LogAgentValuesInput, "containerLogPath" | "podLogPath" | "containerRuntime">): string[] {
+    return hostMounts(v).map((m) => m.hostPath);
+}
+
+/** Fluent Bit chart values. The config strings pass through Helm's `tpl`, so they must not contain `{{`. */
+export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> {
+    const parser = v.containerRuntime === "docker" ? "docker" : "cri";
+    const mounts = hostMounts(v);
     return {
         kind: "DaemonSet",
         // Logs of every node, including tainted ones (system and GPU pools).

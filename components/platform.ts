@@ -1,10 +1,12 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ContainerRegistry, DEFAULTS, PlatformFacts, splitImageName } from "../contracts";
+import type { PolicyConfig, RuleConfig } from "../policy/config";
+import { AdmissionPolicies, AdmissionPoliciesArgs } from "./admissionPolicies";
 import { CertManager, CertManagerArgs } from "./certManager";
 import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS } from "./ingressController";
 import type { KicImage, KicImageArgs } from "./kicImage";
-import { LogAgent, LogAgentArgs } from "./logAgent";
+import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
 import { LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
 import { collectorGrpcEndpoint, Observability, ObservabilityArgs } from "./observability";
 import { Prometheus, PrometheusArgs } from "./prometheus";
@@ -48,6 +50,12 @@ export interface PlatformStorageArgs {
     retainVolumes?: boolean;
 }
 
+/**
+ * The guardrails in the cluster: the policy pack's rules about Kubernetes objects as ValidatingAdmissionPolicies.
+ * The host-path rule allows Fluent Bit's paths on this cluster unless `config` says otherwise.
+ */
+export type PlatformGuardrailsArgs = Pick<AdmissionPoliciesArgs, "mode" | "config" | "exemptNamespaces">;
+
 /** Arguments of {@link Platform}: one group per add-on, each optional except the facts about the cluster. */
 export interface PlatformArgs {
     /**
@@ -76,6 +84,8 @@ export interface PlatformArgs {
     secrets?: SecretsArgs;
     /** Protect the stateful add-ons (log store, metrics) from `pulumi destroy`. Default false. */
     protectData?: boolean;
+    /** Admission policies that hold everything applied to the cluster to the guardrails (docs/policy.md). Default: none installed. */
+    guardrails?: PlatformGuardrailsArgs;
 }
 
 /**
@@ -105,6 +115,8 @@ export class Platform extends pulumi.ComponentResource {
     public readonly observability: Observability;
     /** StorageClass of the platform's volumes (created by the platform where it knows the provisioner); undefined: the cluster default. */
     public readonly storageClassName?: pulumi.Output<string>;
+    /** The admission policies, when {@link PlatformArgs.guardrails} asks for them. */
+    public readonly admissionPolicies?: AdmissionPolicies;
 
     constructor(name: string, args: PlatformArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:platform:Platform", name, {}, opts);
@@ -190,6 +202,13 @@ export class Platform extends pulumi.ComponentResource {
             },
             stateful("prometheus"),
         );
+        if (args.guardrails) {
+            this.admissionPolicies = new AdmissionPolicies(
+                `${name}-admission-policies`,
+                { ...args.guardrails, config: withFluentBitPaths(args.guardrails.config, facts) },
+                { parent: this },
+            );
+        }
         this.registerOutputs({});
     }
 
@@ -215,6 +234,15 @@ export class Platform extends pulumi.ComponentResource {
         );
         return sc.metadata.name;
     }
+}
+
+/** The host-path rule's allow-list set to Fluent Bit's paths on this cluster, unless the configuration sets one. */
+function withFluentBitPaths(config: PolicyConfig = {}, facts: PlatformFacts): PolicyConfig {
+    const rule = "host-path-allow-list";
+    const own: RuleConfig | undefined = config[rule];
+    if (typeof own === "object" && own.allowedPaths !== undefined) return config;
+    const allowedPaths = fluentBitHostPaths(facts);
+    return { ...config, [rule]: typeof own === "string" ? { enforcementLevel: own, allowedPaths } : { ...own, allowedPaths } };
 }
 
 /** Name of the StorageClass the platform creates for its volumes. */

@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ADMISSION_MODES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -189,6 +189,15 @@ export const KEYS = {
         defaultNote: "mara-<stack>",
         description: "Name of the Kubernetes cluster; also tags the cloud resources Kubernetes creates for it.",
         example: "mara-dev",
+        group: "Platform",
+    }),
+    admissionPolicies: spec({
+        key: "mara:admissionPolicies",
+        type: oneOf<"none" | AdmissionMode>(["none", ...ADMISSION_MODES]),
+        // Not "off": YAML 1.1 readers take off for false.
+        default: "none",
+        description:
+            "Install the guardrails in the cluster as ValidatingAdmissionPolicies (Kubernetes 1.30 or later; docs/policy.md): none, audit (record violations in the audit log), warn (also warn the client) or deny (refuse what breaks a mandatory rule, warn about advisory ones).",
         group: "Platform",
     }),
     fqdn: spec({
@@ -678,6 +687,15 @@ export const KEYS = {
         default: DEFAULTS.certManager.acmeServer,
         description: "ACME directory URL (Let's Encrypt production by default; its staging URL for tests).",
         group: "Certificates",
+    }),
+
+    chartArchiveDir: spec({
+        key: "mara:chartArchiveDir",
+        type: text(),
+        description:
+            "Local folder of chart archives to install instead of fetching charts from their repositories (air-gapped installs): <chart>-<version>.tgz for every chart, and a SHA256SUMS file of their digests.",
+        example: "./test/charts",
+        group: "Charts",
     }),
 
     ...chartKeys("ingress", {

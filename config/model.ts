@@ -3,7 +3,7 @@
  * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ChartSettings, InfraType, NginxRepoCredentials } from "../contracts";
+import type { AdmissionMode, ChartSettings, InfraType, NginxRepoCredentials } from "../contracts";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -135,6 +135,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly replicas: number;
         readonly serviceType: "LoadBalancer" | "NodePort";
     };
+    /** The guardrails in the cluster: whether and how the admission policies enforce them. */
+    readonly guardrails: { readonly admissionPolicies: "none" | AdmissionMode };
     /** How `pulumi destroy` treats data and leftovers. */
     readonly teardown: {
         readonly retainVolumes: boolean;

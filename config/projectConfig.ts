@@ -35,8 +35,11 @@ function configText(value: unknown): string {
     return JSON.stringify(sortKeys(value));
 }
 
-/** Go's encoding/json writes map keys sorted. */
-function sortKeys(value: unknown): unknown {
+/**
+ * Go's encoding/json writes map keys sorted, so the CLI hands the program a stack value that is a mapping as JSON
+ * with sorted keys, whatever order the stack file has (shown by the real-engine tier, test/engine/config.test.ts).
+ */
+export function sortKeys(value: unknown): unknown {
     if (Array.isArray(value)) return value.map(sortKeys);
     if (value && typeof value === "object") {
         return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));

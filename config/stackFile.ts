@@ -4,6 +4,7 @@
  */
 import { Document, isMap, isScalar, LineCounter, parseAllDocuments, visit, YAMLError } from "yaml";
 import type { LocalPath } from "./localPaths";
+import { sortKeys } from "./projectConfig";
 import type { RawConfig } from "./resolve";
 
 /** Stand-in for values stored encrypted (`secure:`), which cannot be decrypted offline. */
@@ -81,7 +82,7 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
             encrypted[key] = (value as { secure: unknown }).secure;
             values[key] = opts.secrets?.[key] ?? ENCRYPTED_PLACEHOLDER;
         } else {
-            values[key] = typeof value === "string" ? value : JSON.stringify(value);
+            values[key] = typeof value === "string" ? value : JSON.stringify(sortKeys(value));
         }
     }
     return {

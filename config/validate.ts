@@ -5,6 +5,7 @@
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
 import { checkAcmeHostname } from "./certificateNames";
+import { lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterVersion } from "./clusterVersions";
 import { checkKicImage } from "./kicImageCompatibility";
@@ -12,6 +13,7 @@ import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkProviderKeys } from "./providerKeys";
+import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
 import { checkSecureValues } from "./secureValues";
 import { checkVolumeSizes } from "./volumeSizes";
@@ -141,11 +143,14 @@ export function validateConfig(given: RawConfig): ValidationResult {
         return { problems: findings.problems, warnings: findings.warnings };
     }
 
+    const archives = chartArchivesOf(raw, v("chartArchiveDir"), keyOf("chartArchiveDir"), d, findings);
+    if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
     const chart = (id: ChartId): ChartSettings => ({
         chart: CHARTS[id].chart,
         version: d(`${id}ChartVersion`),
         repositoryUrl: d(`${id}HelmRepoUrl`),
         timeoutSeconds: d(`${id}HelmTimeout`),
+        ...(archives ? { archive: archives.get(CHARTS[id].chart) } : {}),
     });
 
     const config: MaraConfig = {
@@ -158,6 +163,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         kic,
         ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
+        guardrails: { admissionPolicies: d("admissionPolicies") },
         teardown: {
             retainVolumes: d("retainVolumes"),
             protectData: d("protectData"),
@@ -469,4 +475,26 @@ function deepFreeze<T>(value: T): T {
 
 function isOutput(value: unknown): boolean {
     return typeof value === "object" && value !== null && "__pulumiOutput" in value;
+}
+
+/**
+ * The archive of every chart from `mara:chartArchiveDir`, or undefined when the key is not set. Every pinned
+ * chart must be there with a matching digest: a stack that installs from archives never falls back to a network.
+ */
+function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d: GetDefaulted, findings: Findings): ReadonlyMap<string, string> | undefined {
+    if (dir === undefined) return undefined;
+    const absolute = resolveLocalPath(dir, raw.baseDir ?? process.cwd(), raw.env);
+    const pins = CHART_IDS.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
+    const found = lookUpChartArchives(absolute, pins);
+    if (found.ok) return found.archives;
+    for (const p of found.problems) {
+        findings.problem({
+            key,
+            value: dir,
+            problem: `${p.chart ? `(chart ${p.chart}) ` : ""}names the folder ${absolute}, which ${p.problem}`,
+            allowed: "a folder with <chart>-<version>.tgz for every chart the stack installs and a SHA256SUMS file of their digests",
+            fix: `put the archives there (\`helm pull <chart> --repo <url> --version <version>\`) and run \`sha256sum *.tgz > SHA256SUMS\` in it, or pulumi config rm ${key} to fetch charts from their repositories`,
+        });
+    }
+    return undefined;
 }

@@ -29,6 +29,11 @@ export interface ChartSettings {
     readonly repositoryUrl: string;
     /** Seconds Helm may wait for the release to become ready before failing. */
     readonly timeoutSeconds: number;
+    /**
+     * Absolute path of a local archive of exactly this chart version, installed instead of fetching it from
+     * `repositoryUrl` (air-gapped installs; `mara:chartArchiveDir`). Its digest is checked before it is used.
+     */
+    readonly archive?: string;
 }
 
 /** A catalogue entry: the chart's settings, plus what docs and messages say about it. */

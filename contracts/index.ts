@@ -11,3 +11,4 @@ export * from "./patterns";
 export * from "./registry";
 export * from "./crds";
 export * from "./kicSource";
+export * from "./guardrails";

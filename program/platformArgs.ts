@@ -55,5 +55,6 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             demoPassword: cfg.sirius.demoPassword,
         },
         protectData: cfg.teardown.protectData,
+        guardrails: cfg.guardrails.admissionPolicies === "none" ? undefined : { mode: cfg.guardrails.admissionPolicies },
     };
 }

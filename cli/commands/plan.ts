@@ -13,6 +13,8 @@ import { buildPlan, Plan } from "../graph";
 import { CliError, CliIo, EXIT, line, Writer } from "../io";
 import { runOffline } from "../offline";
 import { makeDirs, outputFileProblem } from "../outputPath";
+import { checkPolicies } from "../policyCheck";
+import { printPolicyReport, readPolicyConfig } from "../policyReport";
 import { renderCounts, renderTree, toDot, toMermaid } from "../planOutput";
 import { Inventory, inventory } from "../planInventory";
 import { checkConfig, printProblems, printWarnings } from "../report";
@@ -26,6 +28,10 @@ export interface PlanOptions extends StackFileChoice {
     readonly dot?: string;
     /** Print the plan as JSON on standard output, for scripts. */
     readonly json?: boolean;
+    /** Run the policy pack over what the program registers; mandatory violations make the command fail. */
+    readonly policy?: boolean;
+    /** The pack's configuration (levels and settings per rule), as `pulumi preview --policy-pack-config` takes it; implies `policy`. */
+    readonly policyConfig?: string;
 }
 
 /** Standard output as a file name. */
@@ -34,12 +40,15 @@ const STDOUT = "-";
 /**
  * Validates the stack file, runs the program offline and prints the plan; writes the graph files.
  *
- * @returns 0 on success, 1 when the configuration is invalid or the program fails, 2 for unusable options.
+ * @returns 0 on success, 1 when the configuration is invalid, the program fails or (with `--policy`) a mandatory rule
+ *   is broken, 2 for unusable options.
  */
 export async function plan(opts: PlanOptions, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
     // Where the output goes is checked before anything runs: a mistake here should not cost a program run.
     const graphs = checkTargets(opts, io);
+    const withPolicy = opts.policy === true || opts.policyConfig !== undefined;
+    const policyConfig = readPolicyConfig(opts.policyConfig, io.cwd);
     const file = locateStackFile(opts, io.cwd);
     const raw = readStackFile(file, io.env, io.projectDir);
     // Validate first so every problem is listed, and nothing runs on a bad config.
@@ -58,13 +67,18 @@ export async function plan(opts: PlanOptions, ctx: CommandContext): Promise<numb
     // With the plan or a graph on standard output, the human-readable plan goes to standard error.
     const toStdout = opts.json === true || graphs.some((g) => g.target === STDOUT);
     const human = toStdout ? io.stderr : io.stdout;
-    if (opts.json) line(io.stdout, JSON.stringify(planJson(p, inv, raw, file.path, result.config, run.unansweredInvokes), null, 2));
+    const policy = withPolicy ? await checkPolicies(run.resources, policyConfig) : undefined;
+    if (opts.json) line(io.stdout, JSON.stringify({ ...(planJson(p, inv, raw, file.path, result.config, run.unansweredInvokes) as object), ...(policy ? { policy } : {}) }, null, 2));
     else printPlan(human, p, inv, raw, file.path);
+    if (policy) {
+        line(human);
+        printPolicyReport(human, policy);
+    }
     for (const g of graphs) writeGraph(io, g.target, g.render(p), g.kind);
     if (run.unansweredInvokes.length > 0) {
         line(io.stderr, `note: lookups answered with empty placeholders offline: ${run.unansweredInvokes.join(", ")}`);
     }
-    return EXIT.ok;
+    return policy?.violations.some((v) => v.level === "mandatory") ? EXIT.failed : EXIT.ok;
 }
 
 /** The graph files asked for, each checked: a directory or a missing parent that is a file is a usage error. */

@@ -12,6 +12,8 @@ export function register(cli: Command, ctx: CommandContext): void {
         .option("--mermaid <file>", "write the dependency graph between components as Mermaid (- for standard output)")
         .option("--dot <file>", "write the dependency graph between components as Graphviz DOT (- for standard output)")
         .option("--json", "print the plan as JSON on standard output, for scripts")
+        .option("--policy", "also run the policy pack (docs/policy.md) over what would be deployed; a mandatory violation fails the command")
+        .option("--policy-config <file>", "the pack's configuration, as pulumi preview --policy-pack-config takes it (implies --policy)")
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         .action(action(ctx, (opts: PlanOptions) => (require("../commands/plan") as typeof import("../commands/plan")).plan(opts, ctx)));
 }

@@ -3,6 +3,7 @@
  * version, namespace, values) and every typed Kubernetes object, with the dependency graph between them.
  * Values still unknown (a first preview) become placeholders so the release can be rendered anyway.
  */
+import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { isMap } from "./charts";
 
@@ -62,6 +63,8 @@ export interface ReleaseSpec {
     placeholders: string[];
     /** Whether Helm skips the chart's `crds/` directories (the program applies those CRDs itself). */
     skipCrds: boolean;
+    /** The local archive the release installs (`mara:chartArchiveDir`), when it installs one. */
+    archive?: string;
 }
 
 /** A typed Kubernetes object the program registers itself (not through Helm). */
@@ -100,6 +103,24 @@ export function releasesOf(regs: Registration[]): ReleaseSpec[] {
             const placeholders: string[] = [];
             const valuesUnknown = pulumi.isUnknown(inputs.values);
             const values = valuesUnknown ? {} : (fillUnknowns(inputs.values ?? {}, "", placeholders) as Record<string, unknown>);
+            // A local archive (`mara:chartArchiveDir`) is named <chart>-<version>.tgz, as helm pull names it.
+            const local = /^(.*)-(v?\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(path.basename(String(inputs.chart)));
+            if (local && !inputs.repositoryOpts && path.isAbsolute(String(inputs.chart))) {
+                return {
+                    resource: r.name,
+                    urn: r.urn!,
+                    release: String(inputs.name),
+                    repositoryUrl: "",
+                    chart: local[1]!,
+                    version: local[2]!,
+                    archive: String(inputs.chart),
+                    namespace: String(fillUnknowns(inputs.namespace, "namespace", placeholders)),
+                    values,
+                    valuesUnknown,
+                    placeholders,
+                    skipCrds: inputs.skipCrds === true,
+                };
+            }
             return {
                 resource: r.name,
                 urn: r.urn!,

@@ -214,6 +214,7 @@ export async function renderPlatform(req: RenderRequest): Promise<RenderResult> 
 function chartArchives(releases: ReleaseSpec[]): string[] {
     const problems: string[] = [];
     const archives = releases.map((spec) => {
+        if (spec.archive) return spec.archive;
         try {
             return chartArchive({ chart: spec.chart, version: spec.version, repositoryUrl: spec.repositoryUrl });
         } catch (e) {

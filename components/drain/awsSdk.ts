@@ -1,9 +1,11 @@
 /**
  * The AWS drain's calls made with the official AWS SDK v3 clients, loaded only when a drain runs. Every
  * describe call follows AWS's pagination (`NextToken` for EC2, `NextMarker`/`Marker` for both load
- * balancer APIs), so nothing on a later page is missed.
+ * balancer APIs), so nothing on a later page is missed. What AWS answers with "not found" is gone: a
+ * delete of it is done, and a load balancer that disappears between its listing and its tags is left out.
  */
-import type { AwsDrainClient } from "./aws";
+import type { AwsClassicLoadBalancer, AwsDrainClient, AwsGroupReference, AwsLoadBalancerV2, AwsSecurityGroup } from "./aws";
+import { classify, unlessGone } from "./faults";
 
 /** What the drain needs of an SDK client: `send`. */
 export interface AwsSender {
@@ -26,6 +28,31 @@ const tagsOf = (tags: Tag[] | undefined) => Object.fromEntries((tags ?? []).filt
 /** Splits a list into chunks an API accepts in one call. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
     return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+}
+
+/**
+ * The tags of `keys`, read in batches of 20 (both load balancer APIs' limit). AWS fails a whole batch
+ * when one of its load balancers no longer exists (likeliest right after the Services are deleted), so
+ * such a batch is read again one by one, and a load balancer gone by then is left out of the answer.
+ */
+async function tagsInBatches(keys: readonly string[], describe: (batch: string[]) => Promise<Map<string, Record<string, string>>>): Promise<Map<string, Record<string, string>>> {
+    const tags = new Map<string, Record<string, string>>();
+    for (const batch of chunks(keys, 20)) {
+        try {
+            for (const [k, v] of await describe(batch)) tags.set(k, v);
+        } catch (e) {
+            if (classify(e) !== "gone") throw e;
+            if (batch.length === 1) continue;
+            for (const key of batch) {
+                try {
+                    for (const [k, v] of await describe([key])) tags.set(k, v);
+                } catch (e2) {
+                    if (classify(e2) !== "gone") throw e2;
+                }
+            }
+        }
+    }
+    return tags;
 }
 
 /** Every page of a paginated describe call: `token` names the request field, `next` the response field. */
@@ -59,23 +86,32 @@ export function awsDrainClient(sdk: AwsSdk): AwsDrainClient {
             const pages = await allPages(call("elbv2", "DescribeLoadBalancers"), { PageSize: 400 }, "Marker", "NextMarker");
             type Lb = { LoadBalancerArn?: string; LoadBalancerName?: string; DNSName?: string; VpcId?: string };
             const mine = pages.flatMap((p) => (p.LoadBalancers as Lb[] | undefined) ?? []).filter((lb) => lb.VpcId === vpcId && lb.LoadBalancerArn);
-            const tags = new Map<string, Record<string, string>>();
-            for (const arns of chunks(mine.map((lb) => lb.LoadBalancerArn!), 20)) {
-                const out = await call("elbv2", "DescribeTags")({ ResourceArns: arns });
-                for (const d of (out.TagDescriptions as { ResourceArn?: string; Tags?: Tag[] }[] | undefined) ?? []) tags.set(d.ResourceArn!, tagsOf(d.Tags));
-            }
-            return mine.map((lb) => ({ arn: lb.LoadBalancerArn!, name: lb.LoadBalancerName ?? "", dnsName: lb.DNSName ?? "", tags: tags.get(lb.LoadBalancerArn!) ?? {} }));
+            const tags = await tagsInBatches(
+                mine.map((lb) => lb.LoadBalancerArn!),
+                async (arns) => {
+                    const out = await call("elbv2", "DescribeTags")({ ResourceArns: arns });
+                    return new Map(((out.TagDescriptions as { ResourceArn?: string; Tags?: Tag[] }[] | undefined) ?? []).map((d) => [d.ResourceArn!, tagsOf(d.Tags)]));
+                },
+            );
+            return mine
+                .filter((lb) => tags.has(lb.LoadBalancerArn!))
+                .map((lb): AwsLoadBalancerV2 => ({ arn: lb.LoadBalancerArn!, name: lb.LoadBalancerName ?? "", dnsName: lb.DNSName ?? "", tags: tags.get(lb.LoadBalancerArn!)! }));
         },
         async classicLoadBalancers(vpcId) {
             const pages = await allPages(call("elb", "DescribeLoadBalancers"), { PageSize: 400 }, "Marker", "NextMarker");
-            type Lb = { LoadBalancerName?: string; DNSName?: string; VPCId?: string };
+            type Lb = { LoadBalancerName?: string; DNSName?: string; VPCId?: string; CreatedTime?: Date | string };
             const mine = pages.flatMap((p) => (p.LoadBalancerDescriptions as Lb[] | undefined) ?? []).filter((lb) => lb.VPCId === vpcId && lb.LoadBalancerName);
-            const tags = new Map<string, Record<string, string>>();
-            for (const names of chunks(mine.map((lb) => lb.LoadBalancerName!), 20)) {
-                const out = await call("elb", "DescribeTags")({ LoadBalancerNames: names });
-                for (const d of (out.TagDescriptions as { LoadBalancerName?: string; Tags?: Tag[] }[] | undefined) ?? []) tags.set(d.LoadBalancerName!, tagsOf(d.Tags));
-            }
-            return mine.map((lb) => ({ name: lb.LoadBalancerName!, dnsName: lb.DNSName ?? "", tags: tags.get(lb.LoadBalancerName!) ?? {} }));
+            const tags = await tagsInBatches(
+                mine.map((lb) => lb.LoadBalancerName!),
+                async (names) => {
+                    const out = await call("elb", "DescribeTags")({ LoadBalancerNames: names });
+                    return new Map(((out.TagDescriptions as { LoadBalancerName?: string; Tags?: Tag[] }[] | undefined) ?? []).map((d) => [d.LoadBalancerName!, tagsOf(d.Tags)]));
+                },
+            );
+            const created = (t: Date | string | undefined) => (t instanceof Date ? t.toISOString() : (t ?? ""));
+            return mine
+                .filter((lb) => tags.has(lb.LoadBalancerName!))
+                .map((lb): AwsClassicLoadBalancer => ({ name: lb.LoadBalancerName!, dnsName: lb.DNSName ?? "", createdTime: created(lb.CreatedTime), tags: tags.get(lb.LoadBalancerName!)! }));
         },
         async networkInterfaces(vpcId) {
             const pages = await allPages(call("ec2", "DescribeNetworkInterfaces"), vpcFilter(vpcId), "NextToken", "NextToken");
@@ -84,8 +120,22 @@ export function awsDrainClient(sdk: AwsSdk): AwsDrainClient {
         },
         async securityGroups(vpcId) {
             const pages = await allPages(call("ec2", "DescribeSecurityGroups"), vpcFilter(vpcId), "NextToken", "NextToken");
-            type Sg = { GroupId?: string; GroupName?: string; Tags?: Tag[] };
-            return pages.flatMap((p) => (p.SecurityGroups as Sg[] | undefined) ?? []).map((g) => ({ id: g.GroupId!, name: g.GroupName ?? "", tags: tagsOf(g.Tags) }));
+            type Permission = { IpProtocol?: string; FromPort?: number; ToPort?: number; UserIdGroupPairs?: { GroupId?: string }[] };
+            type Sg = { GroupId?: string; GroupName?: string; Tags?: Tag[]; IpPermissions?: Permission[] };
+            return pages
+                .flatMap((p) => (p.SecurityGroups as Sg[] | undefined) ?? [])
+                .map(
+                    (g): AwsSecurityGroup => ({
+                        id: g.GroupId!,
+                        name: g.GroupName ?? "",
+                        tags: tagsOf(g.Tags),
+                        referencesTo: (g.IpPermissions ?? []).flatMap((p) =>
+                            (p.UserIdGroupPairs ?? [])
+                                .filter((pair) => pair.GroupId)
+                                .map((pair): AwsGroupReference => ({ groupId: pair.GroupId!, ipProtocol: p.IpProtocol ?? "-1", ...(p.FromPort !== undefined ? { fromPort: p.FromPort } : {}), ...(p.ToPort !== undefined ? { toPort: p.ToPort } : {}) })),
+                        ),
+                    }),
+                );
         },
         async volumes(ids) {
             // A filter, not VolumeIds: with VolumeIds one volume already deleted fails the whole call.
@@ -97,10 +147,17 @@ export function awsDrainClient(sdk: AwsSdk): AwsDrainClient {
             }
             return out;
         },
-        deleteLoadBalancerV2: async (arn) => void (await call("elbv2", "DeleteLoadBalancer")({ LoadBalancerArn: arn })),
-        deleteClassicLoadBalancer: async (name) => void (await call("elb", "DeleteLoadBalancer")({ LoadBalancerName: name })),
-        deleteSecurityGroup: async (id) => void (await call("ec2", "DeleteSecurityGroup")({ GroupId: id })),
-        deleteVolume: async (id) => void (await call("ec2", "DeleteVolume")({ VolumeId: id })),
+        deleteLoadBalancerV2: (arn) => unlessGone(() => call("elbv2", "DeleteLoadBalancer")({ LoadBalancerArn: arn })),
+        deleteClassicLoadBalancer: (name) => unlessGone(() => call("elb", "DeleteLoadBalancer")({ LoadBalancerName: name })),
+        revokeIngress: (groupId, rule) =>
+            unlessGone(() =>
+                call("ec2", "RevokeSecurityGroupIngress")({
+                    GroupId: groupId,
+                    IpPermissions: [{ IpProtocol: rule.ipProtocol, ...(rule.fromPort !== undefined ? { FromPort: rule.fromPort } : {}), ...(rule.toPort !== undefined ? { ToPort: rule.toPort } : {}), UserIdGroupPairs: [{ GroupId: rule.groupId }] }],
+                }),
+            ),
+        deleteSecurityGroup: (id) => unlessGone(() => call("ec2", "DeleteSecurityGroup")({ GroupId: id })),
+        deleteVolume: (id) => unlessGone(() => call("ec2", "DeleteVolume")({ VolumeId: id })),
     };
 }
 

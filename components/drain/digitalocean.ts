@@ -1,14 +1,15 @@
 /**
  * What Kubernetes made in DigitalOcean for one cluster, as the cluster's records prove it:
- * - load balancers a LoadBalancer Service names (by the ID DigitalOcean's controller writes into its
- *   `kubernetes.digitalocean.com/load-balancer-id` annotation, or by the IP in its status) that carry the
- *   controller's tag with this cluster's ID, `k8s:<cluster-id>`;
+ * - load balancers a LoadBalancer Service names at the drain's first look (by the ID DigitalOcean's
+ *   controller writes into its `kubernetes.digitalocean.com/load-balancer-id` annotation, or by the IP in
+ *   its status) that carry the controller's tag with this cluster's ID, `k8s:<cluster-id>`;
  * - volumes a `Delete` PersistentVolume provisioned by the DigitalOcean CSI driver names, whose name is
  *   that PV's (`pvc-<claim UID>`, unique to this cluster) and which carry the cluster's tag.
  * A name alone, or the cluster tag alone (the CSI driver also tags volumes it merely attaches), proves
  * nothing.
  */
 import type { DrainApi, KeptResource, LeftoverResource } from "./engine";
+import { HttpStatusError, parseRetryAfter } from "./faults";
 import { preservesLoadBalancer, volumeOwnership } from "./ownership";
 import type { ClusterRecords } from "./records";
 
@@ -45,21 +46,29 @@ export function digitalOceanDrainApi(client: DigitalOceanDrainClient, t: Digital
         if (!kept.some((x) => x.kind === k.kind && x.id === k.id)) kept.push(k);
     };
     const recordFor = (lb: { id: string; ip: string }) => records.loadBalancers.find((r) => r.annotations[DO_LB_ID_ANNOTATION] === lb.id || (lb.ip !== "" && r.ips.includes(lb.ip)));
-    const serviceFor = (lb: { id: string; ip: string }) => recordFor(lb)?.service;
+    // Fixed at the first look, while the Services still hold their addresses: one released during the drain
+    // can go to another load balancer, which must not then even be considered.
+    let proven: Set<string> | undefined;
     return {
         target: `DigitalOcean cluster ${t.clusterName}`,
         kept,
         async list() {
-            const named = records.loadBalancers.length ? (await client.loadBalancers()).filter((lb) => serviceFor(lb)) : [];
-            const ownLbs = named.filter((lb) => {
-                if (preservesLoadBalancer(recordFor(lb)!)) {
-                    keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${serviceFor(lb)}`, reason: "the Service disowns it (service.kubernetes.io/do-loadbalancer-disown)" });
-                    return false;
+            const lbs = records.loadBalancers.length && (!proven || proven.size) ? await client.loadBalancers() : [];
+            if (!proven) {
+                proven = new Set();
+                for (const lb of lbs) {
+                    const record = recordFor(lb);
+                    if (!record) continue;
+                    if (preservesLoadBalancer(record)) {
+                        keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${record.service}`, reason: "the Service disowns it (service.kubernetes.io/do-loadbalancer-disown)" });
+                    } else if (!lb.tags.includes(clusterTag)) {
+                        keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${record.service}`, reason: `not tagged ${clusterTag}, so not proven made by this cluster's controller` });
+                    } else {
+                        proven.add(lb.id);
+                    }
                 }
-                if (lb.tags.includes(clusterTag)) return true;
-                keep({ kind: "load balancer", id: lb.id, name: `${lb.name}, named by Service ${serviceFor(lb)}`, reason: `not tagged ${clusterTag}, so not proven made by this cluster's controller` });
-                return false;
-            });
+            }
+            const ownLbs = lbs.filter((lb) => proven!.has(lb.id));
             const ownVolumes: LeftoverResource[] = [];
             for (const o of volumes.owned) {
                 const v = await client.volume(o.id);
@@ -84,10 +93,17 @@ export const DO_PAGE_SIZE = 200;
  * last page. (Why not DigitalOcean's SDK: see docs/dependencies.md.)
  */
 export function digitalOceanHttpClient(token: string, fetchFn: typeof fetch = fetch): DigitalOceanDrainClient {
+    // A 404 is "no longer there": no volume for a look-up, done for a delete. Any other failure carries its
+    // status and Retry-After for the drain's retry (faults.ts).
     const request = async (method: string, url: string): Promise<Record<string, unknown> | undefined> => {
         const res = await fetchFn(url, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } });
         if (res.status === 404) return undefined;
-        if (!res.ok) throw new Error(`DigitalOcean API ${method} ${url.replace(DO_API, "")}: ${res.status} ${res.statusText}`);
+        if (!res.ok) {
+            const body = (await res.json().catch(() => undefined)) as { id?: string; message?: string } | undefined;
+            const detail = body?.message ? `: ${body.id ? `${body.id}: ` : ""}${body.message}` : "";
+            // No status text over HTTP/2: the body's id and message say what went wrong.
+            throw new HttpStatusError(`DigitalOcean API ${method} ${url.replace(DO_API, "")}: ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${detail}`, res.status, parseRetryAfter(res.headers.get("retry-after")));
+        }
         return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
     };
     const all = async <T>(path: string, key: string): Promise<T[]> => {

@@ -1,8 +1,9 @@
 /**
  * What Kubernetes made in Linode for one cluster, as the cluster's records prove it:
- * - NodeBalancers whose IPv4 address or host name a LoadBalancer Service's status names (the way
- *   Linode's cloud controller itself finds a Service's NodeBalancer; an address belongs to one
- *   NodeBalancer at a time), unless the Service asks the controller to preserve it;
+ * - NodeBalancers whose IPv4 address or host name a LoadBalancer Service's status names at the drain's
+ *   first look (an address belongs to one NodeBalancer at a time, and may go to another once released),
+ *   unless the Service asks the controller to preserve it; a NodeBalancer the Service's
+ *   `linode-loadbalancer-nodebalancer-id` annotation alone names is the user's, asked to be adopted;
  * - volumes a `Delete` PersistentVolume provisioned by the Linode CSI driver names (handle
  *   `<volume ID>-<label>`), whose label is the one the driver derived from that PV's name (`pvc-<claim
  *   UID>`, unique to this cluster).
@@ -15,6 +16,9 @@ import type { ClusterRecords } from "./records";
 
 /** The Linode CSI driver's name, as PersistentVolumes carry it. */
 export const LINODE_CSI_DRIVER = "linodebs.csi.linode.com";
+
+/** The Service annotation that asks Linode's controller to use an existing NodeBalancer (a request, not proof). */
+export const NODEBALANCER_ID_ANNOTATION = "service.beta.kubernetes.io/linode-loadbalancer-nodebalancer-id";
 
 /** The calls the Linode drain makes, as in @linode/api-v4 (a fake implements them in tests). */
 export interface LinodeDrainClient {
@@ -63,26 +67,35 @@ export function linodeDrainApi(client: LinodeDrainClient, t: LinodeDrainTarget, 
         if (!kept.some((x) => x.kind === k.kind && x.id === k.id)) kept.push(k);
     };
     const services = records.loadBalancers;
-    const serviceFor = (nb: { id: number; ipv4: string; hostname: string }) =>
-        services.find(
-            (s) =>
-                (nb.ipv4 !== "" && s.ips.includes(nb.ipv4)) ||
-                (nb.hostname !== "" && s.hostnames.includes(nb.hostname)) ||
-                s.annotations["service.beta.kubernetes.io/linode-loadbalancer-nodebalancer-id"] === String(nb.id),
-        );
+    // Only the address or host name Linode's controller wrote into a Service's status proves a NodeBalancer
+    // this cluster's. The nodebalancer-id annotation is a request: it names the user's own NodeBalancer for the
+    // controller to adopt, and a Service whose controller could not adopt it stays Pending, naming it still.
+    const serviceFor = (nb: { ipv4: string; hostname: string }) =>
+        services.find((s) => (nb.ipv4 !== "" && s.ips.includes(nb.ipv4)) || (nb.hostname !== "" && s.hostnames.includes(nb.hostname)));
+    const requestedBy = (nb: { id: number }) => services.find((s) => s.annotations[NODEBALANCER_ID_ANNOTATION] === String(nb.id));
+    // Fixed at the first look, while the Services still hold their addresses: an address released during the
+    // drain can go to another cluster's NodeBalancer, which must not then look like ours.
+    let proven: Set<number> | undefined;
     return {
         target: `Linode cluster ${t.clusterName}`,
         kept,
         async list() {
-            const ownNbs = services.length
-                ? (await client.nodeBalancers()).filter((nb) => {
-                      const s = serviceFor(nb);
-                      if (!s) return false;
-                      if (!preservesLoadBalancer(s)) return true;
-                      keep({ kind: "NodeBalancer", id: String(nb.id), name: `${nb.label}, named by Service ${s.service}`, reason: "the Service asks Linode's controller to preserve it" });
-                      return false;
-                  })
-                : [];
+            const nbs = services.length && (!proven || proven.size) ? await client.nodeBalancers() : [];
+            if (!proven) {
+                proven = new Set();
+                for (const nb of nbs) {
+                    const s = serviceFor(nb);
+                    if (!s) {
+                        const r = requestedBy(nb);
+                        if (r) keep({ kind: "NodeBalancer", id: String(nb.id), name: `${nb.label}, named by Service ${r.service}'s ${NODEBALANCER_ID_ANNOTATION} annotation only`, reason: "the Service's status does not name it, so it is not proven this cluster's (a NodeBalancer of your own that the controller did not adopt)" });
+                    } else if (preservesLoadBalancer(s)) {
+                        keep({ kind: "NodeBalancer", id: String(nb.id), name: `${nb.label}, named by Service ${s.service}`, reason: "the Service asks Linode's controller to preserve it" });
+                    } else {
+                        proven.add(nb.id);
+                    }
+                }
+            }
+            const ownNbs = nbs.filter((nb) => proven!.has(nb.id));
             const ownVolumes: LeftoverResource[] = [];
             for (const o of volumes.owned) {
                 const { id, label } = parseLinodeHandle(o.handle)!;

@@ -9,7 +9,7 @@
 export interface VolumeRecord {
     /** PV name; for a dynamically provisioned volume `pvc-<claim UID>`, unique to this cluster. */
     readonly pv: string;
-    /** `Delete`, `Retain` or `Recycle`. */
+    /** `Delete`, `Retain` or `Recycle` (deprecated); `Retain` when the PV does not say, as the API defaults it. Only `Delete` lets the drain delete the volume. */
     readonly reclaimPolicy: string;
     /** CSI driver of the volume (`spec.csi.driver`), absent for other volume sources. */
     readonly driver?: string;
@@ -99,7 +99,8 @@ export function kubernetesClusterClient(kubeconfig: string, context?: string): C
             const pvs = await listAll((_continue) => core.listPersistentVolume({ limit, _continue }));
             return pvs.map((pv) => ({
                 pv: pv.metadata?.name ?? "",
-                reclaimPolicy: pv.spec?.persistentVolumeReclaimPolicy ?? "Delete",
+                // The API's default (Kubernetes' PersistentVolume defaulting): a PV without a policy is never deletable.
+                reclaimPolicy: pv.spec?.persistentVolumeReclaimPolicy || "Retain",
                 driver: pv.spec?.csi?.driver,
                 handle: pv.spec?.csi?.volumeHandle,
                 provisionedBy: pv.metadata?.annotations?.["pv.kubernetes.io/provisioned-by"],

@@ -63,7 +63,7 @@ const REAL: DrainDeps = { cluster: kubernetesClusterClient, cloud: cloudApi };
  * Runs the whole drain; `log` reports progress. Returns what was deleted and kept, or undefined when
  * there was nothing to drain (an existing cluster) or the cluster's records could not be read.
  */
-export async function runDrain(p: DrainProps, log: (m: string) => void, deps: DrainDeps = REAL, timing: Omit<DrainOptions, "log" | "timeoutMs"> = {}): Promise<DrainReport | undefined> {
+export async function runDrain(p: DrainProps, log: (m: string) => void, deps: DrainDeps = REAL, timing: Omit<DrainOptions, "log" | "timeoutMs" | "afterFirstLook"> = {}): Promise<DrainReport | undefined> {
     if (p.cloud === "none") {
         // The program never deletes what it did not create on a cluster it does not own: CRDs stay too.
         log(`${p.clusterName}: an existing cluster; the drain deletes nothing in it or in any cloud.`);
@@ -92,18 +92,21 @@ export async function runDrain(p: DrainProps, log: (m: string) => void, deps: Dr
         }
     }
     const api = deps.cloud(p, records);
-    // A first look while the Services still hold their load balancers: it records which are this cluster's,
-    // so their network interfaces are awaited after the controllers delete them (and it fails early on bad credentials).
-    await api?.list();
-    for (const lb of records.loadBalancers) {
-        if (preservesLoadBalancer(lb)) continue;
-        try {
-            await cluster.deleteService(lb.service);
-            log(`${p.clusterName}: asked Kubernetes to delete LoadBalancer Service ${lb.service}, so its controller releases its load balancer`);
-        } catch (e) {
-            log(`${p.clusterName}: could not delete Service ${lb.service} (${(e as Error).message}); its load balancer is deleted directly after the grace period`);
+    // Asked only after the drain's first look, while the Services still hold their load balancers: that
+    // look fixes which load balancers are this cluster's, so their network interfaces are awaited after the
+    // controllers delete them, and an address released meanwhile cannot make another's look like ours.
+    const deleteServices = async () => {
+        for (const lb of records.loadBalancers) {
+            if (preservesLoadBalancer(lb)) continue;
+            try {
+                await cluster.deleteService(lb.service);
+                log(`${p.clusterName}: asked Kubernetes to delete LoadBalancer Service ${lb.service}, so its controller releases its load balancer`);
+            } catch (e) {
+                log(`${p.clusterName}: could not delete Service ${lb.service} (${(e as Error).message}); its load balancer is deleted directly after the grace period`);
+            }
         }
-    }
+    };
+    if (!api) return undefined;
     const fromProps = { ...(p.graceSeconds !== undefined ? { graceMs: p.graceSeconds * 1000 } : {}), ...(p.pollSeconds !== undefined ? { pollMs: p.pollSeconds * 1000 } : {}) };
-    return api ? drain(api, { ...fromProps, ...timing, timeoutMs: p.timeoutMinutes * 60_000, log }) : undefined;
+    return drain(api, { ...fromProps, ...timing, timeoutMs: p.timeoutMinutes * 60_000, log, afterFirstLook: deleteServices });
 }

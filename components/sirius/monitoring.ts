@@ -62,6 +62,12 @@ export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs,
     return { accountsDbMonitorStatus: accounts.status.status, ledgerDbMonitorStatus: ledger.status.status };
 }
 
+/**
+ * What one exporter needs: it holds one connection and a few hundred series. Declared because the exporter runs in
+ * the application's namespace, where the guardrails require requests and a memory limit (docs/policy.md).
+ */
+export const POSTGRES_EXPORTER_RESOURCES = { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "128Mi" } };
+
 /** prometheus-postgres-exporter values: connection settings, password from the database's Secret. */
 export function postgresExporterValues(release: string, host: string, db: Required<DatabaseArgs>, credentialsSecret: string, serviceMonitor: boolean) {
     return {
@@ -78,5 +84,6 @@ export function postgresExporterValues(release: string, host: string, db: Requir
             },
         },
         serviceMonitor: { enabled: serviceMonitor },
+        resources: POSTGRES_EXPORTER_RESOURCES,
     };
 }

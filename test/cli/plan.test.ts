@@ -40,7 +40,7 @@ describe("mara plan on MARA's own stack file format", () => {
         const tree = r.stdout.split("\n").filter((l) => /\(mara:[a-z]+:\w+, /.test(l));
         const names = tree.map((l) => /(?:\d+\. )(\w+)/.exec(l)![1]);
         expect(names).toEqual(["Vpc", "Ecr", "Eks", "ClusterDrain", "Kubeconfig", "Platform", ...ADDONS, "Application"]);
-        expect(r.stdout).toContain("2. Eks  (mara:infra:Eks, 9 resources)  after Vpc");
+        expect(r.stdout).toContain("2. Eks  (mara:infra:Eks, 10 resources)  after Vpc");
         // The drain sits between the cluster and everything in it, so destroy reaches it last of all cluster objects.
         expect(r.stdout).toContain("3. ClusterDrain: drain  (mara:infra:ClusterDrain, 1 resource)  after Vpc, Eks");
         expect(r.stdout).toContain("4. Kubeconfig  (mara:infra:Kubeconfig, 1 resource)  after Eks, ClusterDrain: drain");

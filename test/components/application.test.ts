@@ -68,6 +68,7 @@ describe("Bank of Sirius workloads", () => {
             podLabels: { "ledger-db-client": "true", "app.kubernetes.io/component": "postgres-exporter" },
             config: { datasource: { host: "ledger-db", user: "bank", database: "ledger", port: "5432", sslmode: "disable", passwordSecret: { name: "ledger-db-credentials", key: "POSTGRES_PASSWORD" } } },
             serviceMonitor: { enabled: false },
+            resources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "128Mi" } },
         });
     });
 });

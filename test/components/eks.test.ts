@@ -45,6 +45,13 @@ describe("Eks", () => {
         });
     });
 
+    it("encrypts Kubernetes Secrets with a rotated KMS key of its own", () => {
+        const key = find(regs, "aws:kms/key:Key", "eks-secrets");
+        expect(key.inputs).toMatchObject({ enableKeyRotation: true, deletionWindowInDays: 7 });
+        expect(key.parent).toBe(find(regs, "mara:infra:Eks", "eks").urn);
+        expect(find(regs, "eks:index:Cluster", "eks-cluster").inputs!.encryptionConfigKeyArn).toMatch(/^arn:aws:kms:us-east-1:\d{12}:key\//);
+    });
+
     it("writes the AWS profile into the generated kubeconfig", () => {
         expect(find(regs, "eks:index:Cluster", "eks-cluster").inputs!.providerCredentialOpts).toEqual({ profileName: "ops" });
     });
@@ -114,5 +121,19 @@ describe("Eks argument checks", () => {
         );
         await settle();
         expect(registrations.filter((r) => r.custom || r.type.startsWith("eks:"))).toEqual([]);
+    });
+});
+
+describe("Eks with a Secrets key of the user's", () => {
+    it("uses that key and creates none", async () => {
+        const { registrations } = await installMocks();
+        new Eks(
+            "eks",
+            { clusterName: "mara-test", vpcId: "vpc-1", publicSubnetIds: ["a", "b"], privateSubnetIds: ["c", "d"], secretsKeyArn: "arn:aws:kms:us-east-1:111122223333:key/mine" },
+            { providers: [awsProvider()] },
+        );
+        await settle();
+        expect(registrations.filter((r) => r.type === "aws:kms/key:Key")).toEqual([]);
+        expect(find(registrations, "eks:index:Cluster", "eks-cluster").inputs!.encryptionConfigKeyArn).toBe("arn:aws:kms:us-east-1:111122223333:key/mine");
     });
 });

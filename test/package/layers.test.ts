@@ -9,18 +9,21 @@ import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.join(__dirname, "..", "..");
-const MODULES = ["contracts", "config", "components", "providers", "program", "cli", "tools", "bench", "test", "index.ts"] as const;
+const MODULES = ["contracts", "config", "policy", "components", "providers", "program", "cli", "tools", "bench", "test", "index.ts"] as const;
 type Module = (typeof MODULES)[number];
 
 /** What each module may import from the package (itself always). */
 const ALLOWED: Readonly<Record<Exclude<Module, "test">, readonly Module[]>> = {
     contracts: [],
     config: ["contracts"],
-    components: ["contracts"],
+    // The guardrails' rules: the pack and the admission policies both come from them, so they depend on no component.
+    policy: ["contracts"],
+    // AdmissionPolicies applies the rules' admission policies.
+    components: ["contracts", "policy"],
     providers: ["contracts", "config", "components"],
     program: ["contracts", "config", "components", "providers"],
     "index.ts": ["contracts", "config", "components", "providers", "program"],
-    cli: ["contracts", "config", "components", "providers", "program", "index.ts"],
+    cli: ["contracts", "config", "policy", "components", "providers", "program", "index.ts"],
     // refresh-charts.ts and chartCrds.ts find Helm and the vendored charts with the module `mara render` uses (cli/render/).
     tools: ["contracts", "config", "cli"],
     bench: ["contracts", "config", "components", "providers", "program", "index.ts", "cli"],

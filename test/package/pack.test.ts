@@ -55,6 +55,7 @@ import { CertManager, CHARTS, DEFAULTS, Eks, type EksArgs, IngressController, Ku
 import { loadConfig, type MaraConfig } from "mara-platform/config";
 import { createInfrastructure, EKS_PLATFORM, type ClusterInfrastructure } from "mara-platform/providers";
 import { platformArgsFromConfig } from "mara-platform/program";
+import { admissionPolicies, kubernetesFixtures, type AdmissionMode, type KubeObject } from "mara-platform/policy";
 // @ts-expect-error only the package's entry points are public, not its files
 import { Eks as NotExported } from "mara-platform/dist/components/eks";
 
@@ -72,6 +73,11 @@ export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replica
 export const withoutFacts: PlatformArgs = { ingress: { replicas: 2 } };
 export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure, (c: MaraConfig, i: ClusterInfrastructure) => PlatformArgs] = [loadConfig, createInfrastructure, platformArgsFromConfig];
 export const remoteContext: string = REMOTE_BUILD_CONTEXT;
+export const mode: AdmissionMode = "deny";
+export const policies: KubeObject[] = admissionPolicies({ mode, config: { "ingress-tls": "advisory" } });
+export const failing: readonly KubeObject[] = kubernetesFixtures()[0]!.fail;
+// @ts-expect-error the mode is one of audit, warn, deny
+export const wrongMode: AdmissionMode = "strict";
 `;
 
 /** Loads each entry point with plain Node.js and reports what a consumer would rely on at run time. */
@@ -80,6 +86,8 @@ const lib = require("mara-platform");
 const config = require("mara-platform/config");
 const providers = require("mara-platform/providers");
 const program = require("mara-platform/program");
+const policy = require("mara-platform/policy");
+const packDir = require("path").dirname(require.resolve("mara-platform/policy/pack/PulumiPolicy.yaml"));
 let deep = "importable";
 try { require("mara-platform/dist/components/eks"); } catch (e) { deep = e.code; }
 const remoteContext = lib.REMOTE_BUILD_CONTEXT;
@@ -91,6 +99,10 @@ console.log(JSON.stringify({
     infraTypes: Object.keys(providers.INFRASTRUCTURE),
     remoteContext: fs.existsSync(require("path").join(remoteContext, "README.md")) ? remoteContext.split(require("path").sep).join("/") : "missing",
     deep,
+    admissionObjects: policy.admissionPolicies({ mode: "warn" }).length === 2 * policy.KUBERNETES_RULES.length,
+    fixtures: policy.kubernetesFixtures().every((f) => f.pass.length > 0 && f.fail.length > 0),
+    pack: fs.readdirSync(packDir).filter((f) => !f.endsWith(".map") && !f.endsWith(".d.ts")).sort(),
+    packVersion: require(require("path").join(packDir, "package.json")).version,
 }));
 `;
 
@@ -158,6 +170,11 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             // The Grafana dashboards the components provision (components/grafanaDashboards.ts).
             "dist/components/dashboards/nginx-ingress-controller.json",
             "dist/components/dashboards/bank-of-sirius.json",
+            // The policy pack, run by path: pulumi preview --policy-pack node_modules/mara-platform/dist/policy/pack
+            "dist/policy/index.js",
+            "dist/policy/pack/index.js",
+            "dist/policy/pack/PulumiPolicy.yaml",
+            "dist/policy/pack/package.json",
         ]) {
             expect(files).toContain(file);
         }
@@ -179,7 +196,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         }
     });
 
-    it("type-checks a consumer of the components, config and providers entry points, and the example with its test", () => {
+    it("type-checks a consumer of the components, config, providers, program and policy entry points, and the example with its test", () => {
         fs.writeFileSync(path.join(consumer, "consumer.ts"), CONSUMER);
         // examples/eks-ingress as it is, now against the installed package instead of the sources its vitest config aliases.
         const example = path.join(ROOT, "examples", "eks-ingress");
@@ -221,6 +238,11 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             // Relative to the project, so the image's inputs are the same wherever the project is checked out.
             remoteContext: "node_modules/mara-platform/dist/components/docker",
             deep: "ERR_PACKAGE_PATH_NOT_EXPORTED",
+            admissionObjects: true,
+            fixtures: true,
+            // @pulumi/policy reads the pack's version from the package.json in the directory Pulumi runs it in.
+            pack: ["PulumiPolicy.yaml", "index.js", "package.json"],
+            packVersion: pkg.version,
         });
     }, 60_000);
 });

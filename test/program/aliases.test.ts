@@ -55,6 +55,7 @@ const ADDED_SINCE_RECORDING: readonly { type: string; name: RegExp; why: string 
     { type: "kubernetes:core/v1:ConfigMap", name: /^(platform-prometheus-dashboard-nginx|bank-of-sirius-dashboard|bank-of-sirius-dashboard-databases)$/, why: "Grafana dashboards" },
     { type: "kubernetes:core/v1:ConfigMap", name: /^platform-logstore-kibana-setup-files$/, why: "Kibana's saved objects" },
     { type: "kubernetes:batch/v1:Job", name: /^platform-logstore-kibana-setup$/, why: "Kibana's saved objects" },
+    { type: "aws:kms/key:Key", name: /^eks-secrets$/, why: "EKS Secrets encrypted with a KMS key (the aws-eks-secrets-encryption rule)" },
 ];
 
 /**
@@ -97,9 +98,16 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
         // kube-prometheus-stack's 10 CRDs and nginx-ingress's 12, in every scenario: mara-aws pins MARA's 2022 charts,
         // which are read as the program's pins.
         expect(added.filter((r) => r.type.endsWith("CustomResourceDefinitionPatch"))).toHaveLength(22);
-        // Three dashboards, and the Kibana setup's ConfigMap and Job.
+        // Three dashboards, the Kibana setup's ConfigMap and Job, and on EKS the Secrets key.
         expect(added.filter((r) => !r.type.endsWith("CustomResourceDefinitionPatch")).map((r) => r.name).sort()).toEqual(
-            ["bank-of-sirius-dashboard", "bank-of-sirius-dashboard-databases", "platform-logstore-kibana-setup", "platform-logstore-kibana-setup-files", "platform-prometheus-dashboard-nginx"],
+            [
+                "bank-of-sirius-dashboard",
+                "bank-of-sirius-dashboard-databases",
+                ...(current.some((r) => r.type === "eks:index:Cluster") ? ["eks-secrets"] : []),
+                "platform-logstore-kibana-setup",
+                "platform-logstore-kibana-setup-files",
+                "platform-prometheus-dashboard-nginx",
+            ],
         );
         expect(current).toHaveLength(old.length + added.length);
         // The replacement is only KicImage's image, and only where a registry receives it.

@@ -5,7 +5,8 @@
  * chose), against a local resource monitor that records each registration's inputs; that gives the
  * serialized `__provider` text. Pulumi's own dynamic-provider host is started as Pulumi starts it (plain
  * node, no TypeScript loader) and driven with the engine's gRPC requests: Create, Diff, Update and Delete.
- * Delete runs the drain against fake clouds and a fake Kubernetes API; only the cloud SDK packages are
+ * Delete runs the drain against moto (the AWS API emulator) through the real AWS SDK, fakes of the
+ * DigitalOcean and Linode APIs, and a fake Kubernetes API; only @linode/api-v4 and DigitalOcean's host are
  * stand-ins.
  */
 import * as fs from "fs";
@@ -17,7 +18,9 @@ import { EBS_CSI_DRIVER } from "../../components/drain/aws";
 import { DO_CSI_DRIVER, DO_LB_ID_ANNOTATION } from "../../components/drain/digitalocean";
 import { LINODE_CSI_DRIVER } from "../../components/drain/linode";
 import { fixture } from "../support/config";
-import { FakeAws, FakeDigitalOcean, FakeKubernetes, FakeLinode, FakePv, STUCK_CONTROLLER } from "../support/fakeClouds";
+import { Moto, startMoto } from "../aws-emulator/moto";
+import { AwsWorld } from "../aws-emulator/world";
+import { FakeDigitalOcean, FakeKubernetes, FakeLinode, FakePv, STUCK_CONTROLLER } from "../support/fakeClouds";
 import { FakeApiServer, serveKubernetes } from "../support/fakeKubernetesServer";
 import { unwrapSecrets } from "../support/mocks";
 import { ProviderHost, ROOT, serveFakeClouds, startProviderHost } from "../support/providerHost";
@@ -60,8 +63,10 @@ const RETAIN_URN = "urn:pulumi:dev::mara::mara:k8s:VolumeRetention$pulumi-nodejs
 
 let first: Record<string, Run>;
 let second: Run;
-const world: { aws?: FakeAws; doApi?: FakeDigitalOcean; linode?: FakeLinode } = {};
+const world: { doApi?: FakeDigitalOcean; linode?: FakeLinode } = {};
 let clouds: { url: string; close(): Promise<void> };
+let moto: Moto;
+let motoMissing: unknown;
 let host: ProviderHost;
 const servers: FakeApiServer[] = [];
 
@@ -71,12 +76,15 @@ beforeAll(async () => {
     first = Object.fromEntries(a.map((r) => [r.fixture, r]));
     second = b[0]!;
     clouds = await serveFakeClouds(world);
-    host = await startProviderHost(clouds.url);
+    // Without moto only the AWS tests fail (each throws why), not the whole file as skipped tests.
+    moto = await startMoto().catch((e: unknown) => ((motoMissing = e), undefined as unknown as Moto));
+    host = await startProviderHost(clouds.url, moto?.endpoint ?? "http://127.0.0.1:9");
 }, 240_000);
 
 afterAll(async () => {
     host?.close();
     await clouds?.close();
+    await moto?.stop();
     await Promise.all(servers.map((s) => s.close()));
 });
 
@@ -133,34 +141,32 @@ describe("the drain in Pulumi's dynamic-provider host", () => {
         expect(updated.retainVolumes).toBe(true);
     });
 
-    it("deletes on AWS exactly what the cluster's records prove, through the serialized code", async () => {
+    it("deletes on AWS exactly what the cluster's records prove, through the serialized code and the real AWS SDK", async () => {
+        if (motoMissing) throw motoMissing;
+        await moto.reset();
         const inputs = first["minimal-aws"]!.drain;
+        const aws = new AwsWorld(moto.endpoint);
+        const vpc = await aws.vpc("10.0.0.0/16");
+        const owned = { "kubernetes.io/cluster/mara-dev": "owned" };
+        // The host reaches moto directly, with no gap in front to release ELB's interfaces: the load balancers get none.
+        const nlbH = await aws.nlb("nlb-h", "nlb-h", vpc, owned, false);
+        await aws.nlb("nlb-n", "nlb-n", vpc, owned, false);
+        await aws.group("sg-eks", vpc, "eks-cluster-sg-mara-dev-1", owned);
+        const h1 = await aws.volume("vol-h1", { CSIVolumeName: "pvc-h1" });
+        const h2 = await aws.volume("vol-h2", { CSIVolumeName: "pvc-h2" });
+        await aws.volume("vol-n", { ...owned, CSIVolumeName: "pvc-earlier" });
         const k8s = new FakeKubernetes(
             [
-                { name: "pvc-h1", reclaimPolicy: "Delete", driver: EBS_CSI_DRIVER, handle: "vol-h1", provisionedBy: EBS_CSI_DRIVER },
-                { name: "pvc-h2", reclaimPolicy: "Retain", driver: EBS_CSI_DRIVER, handle: "vol-h2", provisionedBy: EBS_CSI_DRIVER },
+                { name: "pvc-h1", reclaimPolicy: "Delete", driver: EBS_CSI_DRIVER, handle: h1, provisionedBy: EBS_CSI_DRIVER },
+                { name: "pvc-h2", reclaimPolicy: "Retain", driver: EBS_CSI_DRIVER, handle: h2, provisionedBy: EBS_CSI_DRIVER },
             ],
-            [{ namespace: "shop", name: "api", type: "LoadBalancer", hostnames: ["nlb-h-1.elb.us-east-1.amazonaws.com"], annotations: { [STUCK_CONTROLLER]: "true" } }],
+            [{ namespace: "shop", name: "api", type: "LoadBalancer", hostnames: [nlbH], annotations: { [STUCK_CONTROLLER]: "true" } }],
         );
-        world.aws = new FakeAws(
-            [
-                { arn: "arn:lb/h", name: "nlb-h", dnsName: "nlb-h-1.elb.us-east-1.amazonaws.com", vpcId: inputs.vpcId as string, tags: { "kubernetes.io/cluster/mara-dev": "owned" } },
-                { arn: "arn:lb/n", name: "nlb-n", dnsName: "nlb-n-1.elb.us-east-1.amazonaws.com", vpcId: inputs.vpcId as string, tags: { "kubernetes.io/cluster/mara-dev": "owned" } },
-            ],
-            [],
-            [],
-            [{ id: "sg-eks", name: "eks-cluster-sg-mara-dev-1", vpcId: inputs.vpcId as string, tags: { "kubernetes.io/cluster/mara-dev": "owned" } }],
-            [
-                { id: "vol-h1", state: "available", tags: { CSIVolumeName: "pvc-h1" } },
-                { id: "vol-h2", state: "available", tags: { CSIVolumeName: "pvc-h2" } },
-                { id: "vol-n", state: "available", tags: { "kubernetes.io/cluster/mara-dev": "owned", CSIVolumeName: "pvc-earlier" } },
-            ],
-        );
-        await host.delete("mara-dev-drain", URN, { ...inputs, ...fast, kubeconfig: await cluster(k8s) });
-        expect(world.aws.deleted.sort()).toEqual(["arn:lb/h", "vol-h1"]);
+        await host.delete("mara-dev-drain", URN, { ...inputs, ...fast, vpcId: vpc.id, kubeconfig: await cluster(k8s) });
+        expect(await aws.gone()).toEqual(["nlb-h", "vol-h1"]);
         expect(k8s.deletedServices).toEqual(["shop/api"]);
         // The host writes its log to a pipe the gRPC answer can overtake: wait for the line rather than read once.
-        await expect.poll(() => host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: keeps volume PersistentVolume pvc-h2 (vol-h2): its PersistentVolume's reclaim policy is Retain");
+        await expect.poll(() => host.output()).toContain(`[mara drain] AWS cluster mara-dev in us-east-1: keeps volume PersistentVolume pvc-h2 (${h2}): its PersistentVolume's reclaim policy is Retain`);
         await expect.poll(() => host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: nothing this cluster created is left (1 resource(s) kept, listed above); the cluster can be deleted.");
     });
 
@@ -212,11 +218,15 @@ describe("the drain in Pulumi's dynamic-provider host", () => {
         // The host writes its log to a pipe the gRPC answer can overtake: wait for the line rather than read once.
         await expect.poll(() => host.output()).toMatch(/\[mara drain\] .*: an existing cluster; the drain deletes nothing in it or in any cloud\./);
 
-        world.aws = new FakeAws([], [], [], [], [{ id: "vol-x", state: "available", tags: { CSIVolumeName: "pvc-x" } }]);
+        if (motoMissing) throw motoMissing;
+        await moto.reset();
+        const aws = new AwsWorld(moto.endpoint);
+        const vpc = await aws.vpc("10.0.0.0/16");
+        await aws.volume("vol-x", { CSIVolumeName: "pvc-x" });
         const gone = await serveKubernetes(new FakeKubernetes());
         await gone.close();
-        await host.delete("mara-dev-drain", URN, { ...first["minimal-aws"]!.drain, ...fast, kubeconfig: gone.kubeconfig });
-        expect(world.aws.deleted).toEqual([]);
+        await host.delete("mara-dev-drain", URN, { ...first["minimal-aws"]!.drain, ...fast, vpcId: vpc.id, kubeconfig: gone.kubeconfig });
+        expect(await aws.gone()).toEqual([]);
         await expect.poll(() => host.output()).toContain("Nothing can be proven to be this cluster's, so the drain deletes nothing");
     });
 });

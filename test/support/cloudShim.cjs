@@ -1,9 +1,9 @@
 /*
  * Preloaded (node -r) into Pulumi's dynamic-provider host in tests, so the serialized drain reaches fake
  * clouds instead of real ones. Plain JavaScript on purpose: the host must run without any TypeScript
- * loader, exactly as Pulumi starts it. It replaces only the cloud SDK packages (the AWS SDK clients and
- * @linode/api-v4) by stand-ins that forward each call over HTTP to the test process, and DigitalOcean's
- * API host for fetch; the Kubernetes client is the real one, talking to a fake API server.
+ * loader, exactly as Pulumi starts it. It replaces only @linode/api-v4 by a stand-in that forwards each
+ * call over HTTP to the test process, and DigitalOcean's API host for fetch; the AWS SDK is the real one,
+ * talking to moto (AWS_ENDPOINT_URL), and so is the Kubernetes client, talking to a fake API server.
  */
 "use strict";
 const Module = require("module");
@@ -19,42 +19,6 @@ async function rpc(path, payload) {
     return body.result;
 }
 
-const AWS = {
-    "@aws-sdk/client-ec2": "ec2",
-    "@aws-sdk/client-elastic-load-balancing": "elb",
-    "@aws-sdk/client-elastic-load-balancing-v2": "elbv2",
-};
-
-function awsModule(api) {
-    return new Proxy(
-        {},
-        {
-            get(_target, name) {
-                if (typeof name !== "string") return undefined;
-                if (name.endsWith("Client")) {
-                    return class {
-                        constructor(config) {
-                            this.config = config;
-                        }
-                        send(command) {
-                            return rpc("/aws", { api, command: command.constructor.commandName, input: command.input, config: this.config });
-                        }
-                    };
-                }
-                if (name.endsWith("Command")) {
-                    return class {
-                        static commandName = name.slice(0, -"Command".length);
-                        constructor(input) {
-                            this.input = input;
-                        }
-                    };
-                }
-                return undefined;
-            },
-        },
-    );
-}
-
 const linode = new Proxy(
     {},
     {
@@ -68,7 +32,6 @@ const linode = new Proxy(
 
 const load = Module._load;
 Module._load = function (request, parent, isMain) {
-    if (AWS[request]) return awsModule(AWS[request]);
     if (request === "@linode/api-v4") return linode;
     return load.call(this, request, parent, isMain);
 };
@@ -78,5 +41,5 @@ globalThis.fetch = async (input, init = {}) => {
     if (!target.startsWith("https://api.digitalocean.com/")) return realFetch(input, init);
     const headers = new Headers(init.headers);
     const r = await rpc("/do", { method: init.method || "GET", url: target, authorization: headers.get("authorization") });
-    return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json" } });
+    return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json", ...(r.headers || {}) } });
 };

@@ -1,13 +1,10 @@
 /**
- * In-memory clouds and a Kubernetes API for the destroy drain's tests. Each fake answers at the level
- * the drain's real client talks to (AWS SDK commands, DigitalOcean's HTTP API, @linode/api-v4 calls,
- * the Kubernetes REST API), pages its lists with a small page size so that resources land on later
- * pages, and plays the part of the cluster's controllers: a deleted LoadBalancer Service makes the
- * cloud delete its load balancer, whose network interfaces linger a few rounds; attached volumes detach
- * after a round. Everything deleted is recorded, whoever deleted it.
+ * A Kubernetes API and the fake clouds for the destroy drain's tests. The Kubernetes fake answers the
+ * drain's `ClusterClient` directly or its REST calls over HTTP, pages its lists with a small page size,
+ * and tells the cloud's controller when a LoadBalancer Service is deleted. AWS is moto
+ * (test/aws-emulator/); DigitalOcean and Linode are fakes of their published APIs in their own modules,
+ * re-exported here. Everything deleted is recorded, whoever deleted it.
  */
-import type { AwsCommands, AwsSdk } from "../../components/drain/awsSdk";
-import type { LinodeApi } from "../../components/drain/linode";
 import type { ClusterClient, CrdRecord, LoadBalancerRecord, VolumeRecord } from "../../components/drain/records";
 
 type Tags = Record<string, string>;
@@ -24,7 +21,8 @@ function page<T>(items: readonly T[], token: string | undefined, size: number): 
 /** A PersistentVolume as the fake stores it. */
 export interface FakePv {
     name: string;
-    reclaimPolicy: "Delete" | "Retain";
+    /** Absent only in a PV object that omits it (the API server fills in `Retain`). */
+    reclaimPolicy?: "Delete" | "Retain" | "Recycle";
     driver?: string;
     handle?: string;
     /** Set by a provisioner on the volumes it creates; absent on a PV written by hand. */
@@ -57,8 +55,8 @@ export class FakeKubernetes {
     readonly retained: string[] = [];
     /** List calls answered, with the `continue` token each carried. */
     readonly lists: { path: string; token?: string }[] = [];
-    /** The cluster's controllers: told when a Service is deleted. */
-    onServiceDeleted: (s: FakeService) => void = () => undefined;
+    /** The cluster's controllers: told when a Service is deleted (awaited when the drain's client deletes it). */
+    onServiceDeleted: (s: FakeService) => void | Promise<void> = () => undefined;
     /** Fails every call, as an unreachable cluster does. */
     unreachable = false;
 
@@ -73,23 +71,26 @@ export class FakeKubernetes {
         if (this.unreachable) throw new Error("connect ECONNREFUSED 203.0.113.10:443");
     }
 
-    private deleteService(ref: string): void {
+    private async deleteService(ref: string): Promise<void> {
         const svc = this.services.find((s) => `${s.namespace}/${s.name}` === ref);
         if (!svc) return;
         this.services = this.services.filter((s) => s !== svc);
         this.deletedServices.push(ref);
-        this.onServiceDeleted(svc);
+        await this.onServiceDeleted(svc);
     }
 
     /** The drain's {@link ClusterClient} over the fake, without HTTP. */
     client(): ClusterClient {
-        const pvRecord = (p: FakePv): VolumeRecord => ({ pv: p.name, reclaimPolicy: p.reclaimPolicy, driver: p.driver, handle: p.handle, provisionedBy: p.provisionedBy, claim: p.claim });
+        const pvRecord = (p: FakePv): VolumeRecord => ({ pv: p.name, reclaimPolicy: p.reclaimPolicy ?? "Retain", driver: p.driver, handle: p.handle, provisionedBy: p.provisionedBy, claim: p.claim });
         const lbRecord = (s: FakeService): LoadBalancerRecord => ({ service: `${s.namespace}/${s.name}`, ips: s.ips ?? [], hostnames: s.hostnames ?? [], annotations: s.annotations ?? {} });
         const crdRecord = (c: FakeCrd): CrdRecord => ({ name: c.name, group: c.group, labels: c.labels ?? {}, annotations: c.annotations ?? {} });
         return {
             persistentVolumes: async () => (this.reachable(), this.pvs.map(pvRecord)),
             loadBalancerServices: async () => (this.reachable(), this.services.filter((s) => s.type === "LoadBalancer").map(lbRecord)),
-            deleteService: async (ref) => (this.reachable(), this.deleteService(ref)),
+            deleteService: async (ref) => {
+                this.reachable();
+                await this.deleteService(ref);
+            },
             customResourceDefinitions: async () => (this.reachable(), this.crds.map(crdRecord)),
             deleteCustomResourceDefinition: async (name) => {
                 this.reachable();
@@ -124,7 +125,7 @@ export class FakeKubernetes {
         }
         let m = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)$/.exec(u.pathname);
         if (method === "DELETE" && m) {
-            this.deleteService(`${m[1]}/${m[2]}`);
+            void this.deleteService(`${m[1]}/${m[2]}`);
             return { status: 200, body: { kind: "Status", apiVersion: "v1", status: "Success" } };
         }
         m = /^\/apis\/apiextensions\.k8s\.io\/v1\/customresourcedefinitions\/([^/]+)$/.exec(u.pathname);
@@ -153,7 +154,7 @@ function pvObject(p: FakePv) {
         kind: "PersistentVolume",
         metadata: { name: p.name, ...(p.provisionedBy ? { annotations: { "pv.kubernetes.io/provisioned-by": p.provisionedBy } } : {}) },
         spec: {
-            persistentVolumeReclaimPolicy: p.reclaimPolicy,
+            ...(p.reclaimPolicy ? { persistentVolumeReclaimPolicy: p.reclaimPolicy } : {}),
             capacity: { storage: "10Gi" },
             accessModes: ["ReadWriteOnce"],
             ...(p.driver ? { csi: { driver: p.driver, volumeHandle: p.handle } } : { hostPath: { path: "/data" } }),
@@ -190,377 +191,16 @@ export const helmMarks = (release: string, namespace: string) => ({
     annotations: { "meta.helm.sh/release-name": release, "meta.helm.sh/release-namespace": namespace },
 });
 
-// ---- AWS ------------------------------------------------------------------------------------------
+// ---- AWS: moto, the AWS API emulator (test/aws-emulator/) -----------------------------------------------
 
-export interface FakeAwsLb {
-    arn: string;
-    name: string;
-    dnsName: string;
-    vpcId: string;
-    tags: Tags;
-}
-export interface FakeAwsClassicLb {
-    name: string;
-    dnsName: string;
-    vpcId: string;
-    tags: Tags;
-}
-export interface FakeAwsEni {
-    id: string;
-    description: string;
-    status: "in-use" | "available";
-    vpcId: string;
-    /** Rounds left before AWS removes an interface whose load balancer is gone. */
-    lingers?: number;
-}
-export interface FakeAwsGroup {
-    id: string;
-    name: string;
-    vpcId: string;
-    tags: Tags;
-}
-export interface FakeAwsVolume {
-    id: string;
-    state: "available" | "in-use";
-    tags: Tags;
-    /** Rounds until an attached volume detaches (its pod is gone); never, when unset. */
-    detachIn?: number;
-}
+export { STUCK_CONTROLLER } from "./stuckController";
 
-/** Service annotation that makes the fake cloud controllers fail to delete its load balancer (the drain must). */
-export const STUCK_CONTROLLER = "test.mara/controller-stuck";
+// ---- DigitalOcean and Linode: their own modules, which follow the published APIs' behaviour -------------
 
-/** An AWS account and region, answering the SDK commands the drain sends. */
-export class FakeAws {
-    readonly deleted: string[] = [];
-    /** Every command, with the pagination token it carried. */
-    readonly calls: { command: string; token?: string }[] = [];
-
-    constructor(
-        public lbsV2: FakeAwsLb[] = [],
-        public classic: FakeAwsClassicLb[] = [],
-        public enis: FakeAwsEni[] = [],
-        public groups: FakeAwsGroup[] = [],
-        public volumes: FakeAwsVolume[] = [],
-        readonly pageSize = 2,
-    ) {}
-
-    /** The cloud controller's part: a deleted Service's load balancer goes, its interfaces linger. */
-    serviceDeleted(s: FakeService): void {
-        if (s.annotations?.[STUCK_CONTROLLER]) return;
-        // The in-tree controller manages only what it tagged as owned.
-        const managed = (tags: Tags) => Object.entries(tags).some(([k, v]) => k.startsWith("kubernetes.io/cluster/") && v === "owned");
-        for (const lb of this.lbsV2.filter((l) => s.hostnames?.includes(l.dnsName) && managed(l.tags))) this.removeLbV2(lb.arn);
-        for (const lb of this.classic.filter((l) => s.hostnames?.includes(l.dnsName) && managed(l.tags))) this.removeClassic(lb.name);
-    }
-
-    private removeLbV2(arn: string): void {
-        const lb = this.lbsV2.find((l) => l.arn === arn);
-        if (!lb) return;
-        this.lbsV2 = this.lbsV2.filter((l) => l !== lb);
-        this.deleted.push(arn);
-        for (const e of this.enis.filter((x) => x.description.includes(`/${lb.name}/`))) e.lingers = 2;
-    }
-
-    private removeClassic(name: string): void {
-        if (!this.classic.some((l) => l.name === name)) return;
-        this.classic = this.classic.filter((l) => l.name !== name);
-        this.deleted.push(`classic:${name}`);
-        for (const e of this.enis.filter((x) => x.description === `ELB ${name}`)) e.lingers = 2;
-    }
-
-    /** A round passes: lingering interfaces count down, attached volumes of deleted pods detach. */
-    private tick(): void {
-        for (const e of this.enis) if (e.lingers !== undefined) e.lingers--;
-        this.enis = this.enis.filter((e) => e.lingers === undefined || e.lingers > 0);
-        for (const v of this.volumes.filter((x) => x.detachIn !== undefined)) {
-            if (--v.detachIn! <= 0) {
-                v.state = "available";
-                delete v.detachIn;
-            }
-        }
-    }
-
-    detachAll(): void {
-        for (const v of this.volumes) v.state = "available";
-    }
-
-    /** Answers one SDK command by API and name, the way the service would. */
-    handle(api: "ec2" | "elb" | "elbv2", command: string, input: Record<string, unknown>): Record<string, unknown> {
-        const token = (input.NextToken ?? input.Marker) as string | undefined;
-        this.calls.push({ command: `${api}:${command}`, token });
-        const filter = (name: string) => (input.Filters as { Name: string; Values: string[] }[] | undefined)?.find((f) => f.Name === name)?.Values;
-        const tagList = (t: Tags) => Object.entries(t).map(([Key, Value]) => ({ Key, Value }));
-        const fail = (code: string, message: string) => Object.assign(new Error(message), { name: code, Code: code });
-        switch (`${api}:${command}`) {
-            case "elbv2:DescribeLoadBalancers": {
-                if (!token) this.tick();
-                const p = page(this.lbsV2, token, this.pageSize);
-                return { LoadBalancers: p.items.map((l) => ({ LoadBalancerArn: l.arn, LoadBalancerName: l.name, DNSName: l.dnsName, VpcId: l.vpcId })), NextMarker: p.next };
-            }
-            case "elbv2:DescribeTags": {
-                if ((input.ResourceArns as string[]).length > 20) throw fail("ValidationError", "at most 20 ARNs");
-                return { TagDescriptions: (input.ResourceArns as string[]).map((arn) => ({ ResourceArn: arn, Tags: tagList(this.lbsV2.find((l) => l.arn === arn)?.tags ?? {}) })) };
-            }
-            case "elbv2:DeleteLoadBalancer":
-                this.removeLbV2(input.LoadBalancerArn as string);
-                return {};
-            case "elb:DescribeLoadBalancers": {
-                const p = page(this.classic, token, this.pageSize);
-                return { LoadBalancerDescriptions: p.items.map((l) => ({ LoadBalancerName: l.name, DNSName: l.dnsName, VPCId: l.vpcId })), NextMarker: p.next };
-            }
-            case "elb:DescribeTags":
-                return { TagDescriptions: (input.LoadBalancerNames as string[]).map((n) => ({ LoadBalancerName: n, Tags: tagList(this.classic.find((l) => l.name === n)?.tags ?? {}) })) };
-            case "elb:DeleteLoadBalancer":
-                this.removeClassic(input.LoadBalancerName as string);
-                return {};
-            case "ec2:DescribeNetworkInterfaces": {
-                const vpc = filter("vpc-id") ?? [];
-                const p = page(this.enis.filter((e) => vpc.includes(e.vpcId)), token, this.pageSize);
-                return { NetworkInterfaces: p.items.map((e) => ({ NetworkInterfaceId: e.id, Description: e.description, Status: e.status })), NextToken: p.next };
-            }
-            case "ec2:DescribeSecurityGroups": {
-                const vpc = filter("vpc-id") ?? [];
-                const p = page(this.groups.filter((g) => vpc.includes(g.vpcId)), token, this.pageSize);
-                return { SecurityGroups: p.items.map((g) => ({ GroupId: g.id, GroupName: g.name, Tags: tagList(g.tags) })), NextToken: p.next };
-            }
-            case "ec2:DescribeVolumes": {
-                if (input.VolumeIds) throw fail("InvalidParameterCombination", "the drain must filter by volume-id");
-                const ids = filter("volume-id") ?? [];
-                const p = page(this.volumes.filter((v) => ids.includes(v.id)), token, this.pageSize);
-                return { Volumes: p.items.map((v) => ({ VolumeId: v.id, State: v.state, Tags: tagList(v.tags) })), NextToken: p.next };
-            }
-            case "ec2:DeleteVolume": {
-                const v = this.volumes.find((x) => x.id === input.VolumeId);
-                if (!v) throw fail("InvalidVolume.NotFound", `The volume '${String(input.VolumeId)}' does not exist.`);
-                if (v.state !== "available") throw fail("VolumeInUse", `Volume ${v.id} is currently attached`);
-                this.volumes = this.volumes.filter((x) => x !== v);
-                this.deleted.push(v.id);
-                return {};
-            }
-            case "ec2:DeleteSecurityGroup": {
-                const g = this.groups.find((x) => x.id === input.GroupId);
-                if (!g) throw fail("InvalidGroup.NotFound", "no such group");
-                if (g.name.startsWith("eks-cluster-sg") || this.classic.some((l) => g.name === `k8s-elb-${l.name}`)) throw fail("DependencyViolation", `resource ${g.id} has a dependent object`);
-                this.groups = this.groups.filter((x) => x !== g);
-                this.deleted.push(g.id);
-                return {};
-            }
-            default:
-                throw fail("UnknownOperation", `the fake AWS does not answer ${api}:${command}`);
-        }
-    }
-
-    /** SDK clients over this account, as {@link awsDrainClient} takes them. */
-    sdk(): AwsSdk {
-        const commands = (): AwsCommands =>
-            new Proxy({} as AwsCommands, {
-                get: (_t, name: string) =>
-                    class {
-                        static commandName = name.replace(/Command$/, "");
-                        constructor(readonly input: Record<string, unknown>) {}
-                    },
-            });
-        const client = (api: "ec2" | "elb" | "elbv2") => ({
-            send: async (cmd: unknown) => {
-                const c = cmd as { input: Record<string, unknown>; constructor: { commandName: string } };
-                return this.handle(api, c.constructor.commandName, c.input);
-            },
-        });
-        return { ec2: { commands: commands(), client: client("ec2") }, elb: { commands: commands(), client: client("elb") }, elbv2: { commands: commands(), client: client("elbv2") } };
-    }
-}
-
-// ---- DigitalOcean -----------------------------------------------------------------------------------
-
-export interface FakeDoLb {
-    id: string;
-    name: string;
-    ip: string;
-    tags: string[];
-}
-export interface FakeDoVolume {
-    id: string;
-    name: string;
-    tags: string[];
-    dropletIds: number[];
-}
-
-/** A DigitalOcean account behind API v2, as `fetch` reaches it. */
-export class FakeDigitalOcean {
-    readonly deleted: string[] = [];
-    /** Every request, method and path with query. */
-    readonly requests: string[] = [];
-
-    constructor(
-        public lbs: FakeDoLb[] = [],
-        public volumes: FakeDoVolume[] = [],
-        readonly pageSize = 2,
-    ) {}
-
-    /** DigitalOcean's controller deletes a deleted Service's load balancer (found by the ID it recorded). */
-    serviceDeleted(s: FakeService): void {
-        if (s.annotations?.[STUCK_CONTROLLER]) return;
-        const id = s.annotations?.["kubernetes.digitalocean.com/load-balancer-id"];
-        if (id && this.lbs.some((l) => l.id === id)) {
-            this.lbs = this.lbs.filter((l) => l.id !== id);
-            this.deleted.push(id);
-        }
-    }
-
-    detachAll(): void {
-        for (const v of this.volumes) v.dropletIds = [];
-    }
-
-    /** Answers one API request. */
-    answer(method: string, url: string, authorization: string | undefined): { status: number; body?: unknown } {
-        const u = new URL(url);
-        this.requests.push(`${method} ${u.pathname}${u.search}`);
-        if (u.origin !== "https://api.digitalocean.com") return { status: 599, body: { message: `wrong host ${u.origin}` } };
-        if (authorization !== "Bearer do-token") return { status: 401, body: { id: "unauthorized", message: "Unable to authenticate you" } };
-        if (method === "GET" && u.pathname === "/v2/load_balancers") {
-            const perPage = Math.min(Number(u.searchParams.get("per_page") ?? "20"), this.pageSize);
-            const pageNo = Number(u.searchParams.get("page") ?? "1");
-            const items = this.lbs.slice((pageNo - 1) * perPage, pageNo * perPage);
-            const last = Math.max(1, Math.ceil(this.lbs.length / perPage));
-            const link = (n: number) => `https://api.digitalocean.com/v2/load_balancers?page=${n}&per_page=${perPage}`;
-            return {
-                status: 200,
-                body: {
-                    load_balancers: items.map((l) => ({ id: l.id, name: l.name, ip: l.ip, tags: l.tags, status: "active" })),
-                    links: { pages: pageNo < last ? { next: link(pageNo + 1), last: link(last) } : {} },
-                    meta: { total: this.lbs.length },
-                },
-            };
-        }
-        let m = /^\/v2\/volumes\/([^/]+)$/.exec(u.pathname);
-        if (m) {
-            const v = this.volumes.find((x) => x.id === m![1]);
-            if (!v) return { status: 404, body: { id: "not_found", message: "The resource you were accessing could not be found." } };
-            if (method === "GET") return { status: 200, body: { volume: { id: v.id, name: v.name, tags: v.tags, droplet_ids: v.dropletIds } } };
-            if (method === "DELETE") {
-                if (v.dropletIds.length) return { status: 409, body: { id: "conflict", message: "volume is attached" } };
-                this.volumes = this.volumes.filter((x) => x !== v);
-                this.deleted.push(v.id);
-                return { status: 204 };
-            }
-        }
-        m = /^\/v2\/load_balancers\/([^/]+)$/.exec(u.pathname);
-        if (m && method === "DELETE") {
-            if (!this.lbs.some((l) => l.id === m![1])) return { status: 404, body: { id: "not_found", message: "not found" } };
-            this.lbs = this.lbs.filter((l) => l.id !== m![1]);
-            this.deleted.push(m[1]!);
-            return { status: 204 };
-        }
-        return { status: 404, body: { id: "not_found", message: `${method} ${u.pathname}` } };
-    }
-
-    /** A `fetch` that reaches this account. */
-    readonly fetch: typeof fetch = async (input, init) => {
-        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-        const headers = new Headers(init?.headers);
-        const r = this.answer(init?.method ?? "GET", url, headers.get("authorization") ?? undefined);
-        return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json" } });
-    };
-}
-
-// ---- Linode -------------------------------------------------------------------------------------------
-
-export interface FakeLinodeNb {
-    id: number;
-    label: string;
-    ipv4: string;
-    hostname: string;
-    tags: string[];
-}
-export interface FakeLinodeVolume {
-    id: number;
-    label: string;
-    tags: string[];
-    linodeId: number | null;
-}
-
-/** A Linode account, answering the @linode/api-v4 calls the drain makes. */
-export class FakeLinode {
-    readonly deleted: string[] = [];
-    /** Every list call, with its page. */
-    readonly listed: { call: string; page: number }[] = [];
-
-    constructor(
-        public nbs: FakeLinodeNb[] = [],
-        public volumes: FakeLinodeVolume[] = [],
-        readonly pageSize = 2,
-    ) {}
-
-    /** Linode's controller deletes a deleted Service's NodeBalancer, found by the address in its status. */
-    serviceDeleted(s: FakeService): void {
-        if (s.annotations?.[STUCK_CONTROLLER] || s.annotations?.["service.beta.kubernetes.io/linode-loadbalancer-preserve"] === "true") return;
-        for (const nb of this.nbs.filter((n) => s.ips?.includes(n.ipv4))) {
-            this.nbs = this.nbs.filter((n) => n !== nb);
-            this.deleted.push(`nb:${nb.id}`);
-        }
-    }
-
-    detachAll(): void {
-        for (const v of this.volumes) v.linodeId = null;
-    }
-
-    private static notFound(): Error {
-        return Object.assign(new Error("Request failed with status code 404"), { response: { status: 404, data: { errors: [{ reason: "Not found" }] } } });
-    }
-
-    /** The calls, by name, as the host shim forwards them. */
-    call(name: string, args: unknown[]): unknown {
-        switch (name) {
-            case "setToken":
-                return undefined;
-            case "getNodeBalancers": {
-                const { page: p, page_size } = args[0] as { page: number; page_size: number };
-                this.listed.push({ call: name, page: p });
-                const size = Math.min(page_size, this.pageSize);
-                return {
-                    data: this.nbs.slice((p - 1) * size, p * size).map((n) => ({ id: n.id, label: n.label, ipv4: n.ipv4, hostname: n.hostname, tags: n.tags })),
-                    page: p,
-                    pages: Math.max(1, Math.ceil(this.nbs.length / size)),
-                    results: this.nbs.length,
-                };
-            }
-            case "getVolume": {
-                const v = this.volumes.find((x) => x.id === args[0]);
-                if (!v) throw FakeLinode.notFound();
-                return { id: v.id, label: v.label, tags: v.tags, linode_id: v.linodeId };
-            }
-            case "deleteNodeBalancer": {
-                if (!this.nbs.some((n) => n.id === args[0])) throw FakeLinode.notFound();
-                this.nbs = this.nbs.filter((n) => n.id !== args[0]);
-                this.deleted.push(`nb:${String(args[0])}`);
-                return {};
-            }
-            case "deleteVolume": {
-                const v = this.volumes.find((x) => x.id === args[0]);
-                if (!v) throw FakeLinode.notFound();
-                if (v.linodeId !== null) throw Object.assign(new Error("Request failed with status code 400"), { response: { status: 400 } });
-                this.volumes = this.volumes.filter((x) => x !== v);
-                this.deleted.push(`vol:${v.id}`);
-                return {};
-            }
-            default:
-                throw new Error(`the fake Linode does not answer ${name}`);
-        }
-    }
-
-    /** The @linode/api-v4 functions over this account. */
-    api(): LinodeApi {
-        const fn = (name: string) => async (...args: unknown[]) => this.call(name, args);
-        return {
-            setToken: (t) => this.call("setToken", [t]),
-            getNodeBalancers: fn("getNodeBalancers") as LinodeApi["getNodeBalancers"],
-            getVolume: fn("getVolume") as LinodeApi["getVolume"],
-            deleteNodeBalancer: fn("deleteNodeBalancer") as LinodeApi["deleteNodeBalancer"],
-            deleteVolume: fn("deleteVolume") as LinodeApi["deleteVolume"],
-        };
-    }
-}
+export { FakeDigitalOcean } from "./fakeDigitalOcean";
+export type { FakeDoLb, FakeDoVolume } from "./fakeDigitalOcean";
+export { FakeLinode } from "./fakeLinode";
+export type { FakeLinodeNb, FakeLinodeVolume } from "./fakeLinode";
 
 /** A clock the drain's sleeps advance, so minutes pass instantly. */
 export function fakeClock() {

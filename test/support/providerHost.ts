@@ -9,7 +9,7 @@ import { ChildProcess, spawn } from "child_process";
 import * as http from "http";
 import type { AddressInfo } from "net";
 import * as path from "path";
-import type { FakeAws, FakeDigitalOcean, FakeLinode } from "./fakeClouds";
+import type { FakeDigitalOcean, FakeLinode } from "./fakeClouds";
 
 /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any */
 const grpc = require("@grpc/grpc-js");
@@ -41,10 +41,22 @@ export interface ProviderHost {
     close(): void;
 }
 
-/** Starts the host with the cloud shim pointing at `fakeCloudUrl`. */
-export async function startProviderHost(fakeCloudUrl: string): Promise<ProviderHost> {
-    // A clean environment: no NODE_OPTIONS (no loader, no ts-node) leaks in from the test runner.
-    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MARA_FAKE_CLOUD_URL: fakeCloudUrl };
+/**
+ * Starts the host with the cloud shim pointing at `fakeCloudUrl` for DigitalOcean and Linode, and the
+ * real AWS SDK pointed at `awsEndpoint` (moto) by the SDK's own `AWS_ENDPOINT_URL`, with moto's test credentials.
+ */
+export async function startProviderHost(fakeCloudUrl: string, awsEndpoint: string): Promise<ProviderHost> {
+    // A clean environment: no NODE_OPTIONS (no loader, no ts-node) leaks in from the test runner, and no AWS profile or credentials of the machine.
+    const env = {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        MARA_FAKE_CLOUD_URL: fakeCloudUrl,
+        AWS_ENDPOINT_URL: awsEndpoint,
+        AWS_ACCESS_KEY_ID: "testing",
+        AWS_SECRET_ACCESS_KEY: "testing",
+        AWS_CONFIG_FILE: "/dev/null",
+        AWS_SHARED_CREDENTIALS_FILE: "/dev/null",
+    };
     const child = spawn(process.execPath, ["-r", SHIM, HOST, "127.0.0.1:1"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
@@ -105,7 +117,7 @@ export async function startProviderHost(fakeCloudUrl: string): Promise<ProviderH
 }
 
 /** The fake clouds the shim forwards to, over HTTP on a free local port. */
-export async function serveFakeClouds(world: { aws?: FakeAws; doApi?: FakeDigitalOcean; linode?: FakeLinode }): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveFakeClouds(world: { doApi?: FakeDigitalOcean; linode?: FakeLinode }): Promise<{ url: string; close(): Promise<void> }> {
     const server = http.createServer((req, res) => {
         let body = "";
         req.on("data", (c: Buffer) => (body += c.toString()));
@@ -113,8 +125,7 @@ export async function serveFakeClouds(world: { aws?: FakeAws; doApi?: FakeDigita
             const p = JSON.parse(body || "{}") as Record<string, any>;
             let answer: { result?: unknown; error?: unknown };
             try {
-                if (req.url === "/aws") answer = { result: world.aws!.handle(p.api, p.command, p.input) };
-                else if (req.url === "/linode") answer = { result: world.linode!.call(p.name, p.args) };
+                if (req.url === "/linode") answer = { result: world.linode!.call(p.name, p.args) };
                 else if (req.url === "/do") answer = { result: world.doApi!.answer(p.method, p.url, p.authorization ?? undefined) };
                 else answer = { error: { message: `no fake cloud at ${req.url}` } };
             } catch (e) {

@@ -13,6 +13,11 @@ describe("parseStackFile", () => {
         expect(JSON.parse(raw.values["kic:nginx_plus"]!)).toEqual({ "kic:key_path": "/k" });
     });
 
+    it("writes a mapping's keys sorted, nested ones too, as the CLI hands them to the program (Go's JSON)", () => {
+        const raw = parseStackFile("config:\n  kic:nginx_plus:\n    kic:key_path: /k\n    kic:cert_path: /c\n    z: { b: v, a: [ { y: w, x: u } ] }\n");
+        expect(raw.values["kic:nginx_plus"]).toBe('{"kic:cert_path":"/c","kic:key_path":"/k","z":{"a":[{"x":"u","y":"w"}],"b":"v"}}');
+    });
+
     it("marks encrypted values as secret and uses given plain values", () => {
         const text = "config:\n  mara:grafanaAdminPassword:\n    secure: v1:abc\n  sirius:ledger_pwd:\n    secure: v1:def\n";
         const raw = parseStackFile(text, { secrets: { "mara:grafanaAdminPassword": "pw" } });

@@ -1,7 +1,9 @@
 /**
- * The DigitalOcean drain among neighbours, through its real HTTP client against a fake API v2: it
- * deletes exactly what the cluster's records name and the cloud confirms with this cluster's ID, and
- * follows `links.pages.next` to the last page.
+ * The DigitalOcean drain among neighbours, through its real HTTP client against a fake API v2 that
+ * answers as DigitalOcean's reference documents (test/support/fakeDigitalOcean.ts has the table: pages,
+ * errors, 429 with Retry-After, 5xx, 404 on a delete of what is already gone): it deletes exactly what
+ * the cluster's records name at the first look and the cloud confirms with this cluster's ID, follows
+ * `links.pages.next` to the last page, and gets through the API's transient faults.
  */
 import { describe, expect, it } from "vitest";
 import { digitalOceanDrainApi, digitalOceanHttpClient, DO_CSI_DRIVER, DO_LB_ID_ANNOTATION } from "../../../components/drain/digitalocean";
@@ -116,5 +118,54 @@ describe("DigitalOcean drain among neighbours", () => {
         });
         expect(await client.loadBalancers()).toEqual([]);
         expect(calls).toEqual(["https://api.digitalocean.com/v2/load_balancers?page=1&per_page=200"]);
+    });
+
+    it("never considers a load balancer that receives a released address during the drain", async () => {
+        const world = neighbourhood();
+        world.k8s.onServiceDeleted = (s) => {
+            world.doApi.serviceDeleted(s);
+            // Our released 203.0.113.6 goes to a load balancer made later, even one tagged for this cluster: no Service named it at the first look.
+            if (s.name === "web") world.doApi.lbs.push({ id: "lb-late", name: "late", ip: "203.0.113.6", tags: [TAG] });
+        };
+        const { report } = await destroy(world);
+        expect(world.doApi.lbs.map((l) => l.id)).toContain("lb-late");
+        expect(report!.kept.some((k) => k.id === "lb-late")).toBe(false);
+    });
+});
+
+describe("DigitalOcean drain under the API's faults", () => {
+    it("waits the Retry-After of a 429, retries a 503 with backoff, and finishes", async () => {
+        const world = neighbourhood();
+        world.doApi.faults.add("GET", /^\/v2\/load_balancers$/, 1, 503);
+        world.doApi.faults.add("GET", /^\/v2\/volumes\/vol-1$/, 1, 429, { "retry-after": "45" });
+        const { report, log } = await destroy(world);
+        expect(world.doApi.faults.pending()).toBe(0);
+        expect(log.filter((m) => m.includes("could not list its resources"))).toEqual([
+            "DigitalOcean cluster mara-dev: could not list its resources (DigitalOcean API GET /load_balancers?page=1&per_page=200: 503: service_unavailable: The service is temporarily unavailable); trying again in 1 s",
+            "DigitalOcean cluster mara-dev: could not list its resources (DigitalOcean API GET /volumes/vol-1: 429: too_many_requests: API Rate limit exceeded.); trying again in 45 s",
+        ]);
+        expect(report!.deleted.map((r) => r.id).sort()).toEqual(["lb-ours", "vol-1"]);
+    });
+
+    it("counts a 404 on deleting a load balancer another hand deleted first as done", async () => {
+        const world = neighbourhood();
+        const answer = world.doApi.answer.bind(world.doApi);
+        world.doApi.answer = (method, url, authorization) => {
+            if (method === "DELETE" && url.endsWith("/v2/load_balancers/lb-ours")) world.doApi.lbs = world.doApi.lbs.filter((l) => l.id !== "lb-ours");
+            return answer(method, url, authorization);
+        };
+        const { log } = await destroy(world);
+        expect(world.doApi.requests).toContain("DELETE /v2/load_balancers/lb-ours");
+        expect(log.some((m) => m.includes("could not delete"))).toBe(false);
+        expect(world.doApi.deleted).toContain("vol-1");
+    });
+
+    it("fails at once on a refused token, deleting nothing", async () => {
+        const world = neighbourhood();
+        await expect(destroy(world, { token: "expired" })).rejects.toThrow(
+            "DigitalOcean cluster mara-dev: the cloud's API refused a list call, which no retry can fix: DigitalOcean API GET /load_balancers?page=1&per_page=200: 401: unauthorized: Unable to authenticate you",
+        );
+        expect(world.doApi.deleted).toEqual([]);
+        expect(world.k8s.deletedServices).toEqual([]);
     });
 });

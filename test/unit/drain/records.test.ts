@@ -10,6 +10,8 @@ describe("cluster records through the Kubernetes API", () => {
             { name: "pvc-1", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-1", provisionedBy: "ebs.csi.aws.com", claim: "bos/data-accounts-db-0" },
             { name: "local-1", reclaimPolicy: "Retain" },
             { name: "imported", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-9" },
+            // A PV object without a reclaim policy: the API's default is Retain, never Delete.
+            { name: "pvc-unsaid", driver: "ebs.csi.aws.com", handle: "vol-7", provisionedBy: "ebs.csi.aws.com" },
         ],
         [
             { namespace: "a", name: "internal", type: "ClusterIP" },
@@ -36,6 +38,7 @@ describe("cluster records through the Kubernetes API", () => {
             { pv: "pvc-1", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-1", provisionedBy: "ebs.csi.aws.com", claim: "bos/data-accounts-db-0" },
             { pv: "local-1", reclaimPolicy: "Retain", driver: undefined, handle: undefined, provisionedBy: undefined, claim: undefined },
             { pv: "imported", reclaimPolicy: "Delete", driver: "ebs.csi.aws.com", handle: "vol-9", provisionedBy: undefined, claim: undefined },
+            { pv: "pvc-unsaid", reclaimPolicy: "Retain", driver: "ebs.csi.aws.com", handle: "vol-7", provisionedBy: "ebs.csi.aws.com", claim: undefined },
         ]);
         expect(records.loadBalancers).toEqual([
             { service: "b/nlb", ips: [], hostnames: ["x-1.elb.amazonaws.com"], annotations: { k: "v" } },

@@ -1,0 +1,90 @@
+/**
+ * The rules about Kubernetes objects as ValidatingAdmissionPolicies and their bindings
+ * (admissionregistration.k8s.io/v1: CEL run by the API server itself since Kubernetes 1.30, no controller to
+ * install). They carry each rule's CEL and settings, and leave out the namespaces the rule exempts, so the cluster
+ * refuses (or warns about, or records) what Helm, a GitOps sync or `kubectl` apply that the pack never sees.
+ */
+import { ADMISSION_MODES, AdmissionMode } from "../contracts";
+import { celLiteral } from "./celLiteral";
+import { PolicyConfig, resolveRule } from "./config";
+import { KUBERNETES_RULES } from "./kubernetes";
+import type { KubeObject, KubernetesRule, Level } from "./rule";
+
+export { ADMISSION_MODES };
+export type { AdmissionMode };
+
+/** Options of {@link admissionPolicies}. */
+export interface AdmissionOptions {
+    /** How violations are treated. Required. */
+    readonly mode: AdmissionMode;
+    /** The pack's configuration: levels and settings per rule (a disabled rule gets no policy). Default: each rule's defaults. */
+    readonly config?: PolicyConfig;
+    /** Namespaces every binding leaves out, beyond each rule's own exemptions. Default none. */
+    readonly exemptNamespaces?: readonly string[];
+}
+
+/** Prefix of every policy and binding name, so the platform's are told apart from a team's own. */
+export const POLICY_PREFIX = "mara-";
+
+/** The label on every policy and binding, naming the rule it carries. */
+export const RULE_LABEL = "mara.nginx.com/rule";
+
+/** What a binding does with a violation of a rule at `level`. */
+export function validationActions(mode: AdmissionMode, level: Exclude<Level, "disabled">): string[] {
+    if (mode === "audit") return ["Audit"];
+    if (mode === "deny" && level === "mandatory") return ["Deny", "Audit"];
+    return ["Warn", "Audit"];
+}
+
+/** The policy and the binding of one rule; none when the configuration disables it. */
+export function admissionPolicyOf(rule: KubernetesRule<unknown>, opts: AdmissionOptions): KubeObject[] {
+    const { level, settings } = resolveRule<Record<string, unknown>>(rule, opts.config);
+    if (level === "disabled") return [];
+    const name = `${POLICY_PREFIX}${rule.id}`;
+    const metadata = { name, labels: { "app.kubernetes.io/part-of": "mara", [RULE_LABEL]: rule.id }, annotations: { "mara.nginx.com/description": rule.description } };
+    const groups = [...new Set(rule.targets.map((t) => t.group))];
+    const policy: KubeObject = {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicy",
+        metadata,
+        spec: {
+            // An expression that cannot be evaluated must not let an object through unchecked.
+            failurePolicy: "Fail",
+            matchConstraints: {
+                resourceRules: groups.map((g) => ({
+                    apiGroups: [g],
+                    apiVersions: ["*"],
+                    operations: ["CREATE", "UPDATE"],
+                    resources: rule.targets.filter((t) => t.group === g).map((t) => t.resource),
+                })),
+            },
+            variables: [
+                ...Object.entries(settings).map(([k, v]) => ({ name: k, expression: celLiteral(v) })),
+                ...(rule.admission.variables ?? []).map((v) => ({ name: v.name, expression: v.expression })),
+            ],
+            validations: rule.admission.validations.map((v) => ({ expression: v.expression, message: `${name}: ${v.message}` })),
+        },
+    };
+    const exempt = [...new Set([...(rule.exemptions ?? []).map((e) => e.namespace), ...(opts.exemptNamespaces ?? [])])].sort();
+    const binding: KubeObject = {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicyBinding",
+        metadata,
+        spec: {
+            policyName: name,
+            validationActions: validationActions(opts.mode, level),
+            ...(exempt.length > 0
+                ? { matchResources: { namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: exempt }] } } }
+                : {}),
+        },
+    };
+    return [policy, binding];
+}
+
+/**
+ * Every rule about Kubernetes objects as a ValidatingAdmissionPolicy and its binding, policy first, for the given
+ * mode and configuration. What the AdmissionPolicies component applies, and what a test API server can install.
+ */
+export function admissionPolicies(opts: AdmissionOptions): KubeObject[] {
+    return KUBERNETES_RULES.flatMap((r) => admissionPolicyOf(r, opts));
+}

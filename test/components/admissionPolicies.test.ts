@@ -1,0 +1,107 @@
+/**
+ * AdmissionPolicies: one ValidatingAdmissionPolicy and binding per enabled rule, valid Kubernetes objects, the
+ * binding after its policy, the actions the mode and level call for, and the rules' namespace exemptions. On a
+ * Platform, the host-path rule allows exactly the paths its Fluent Bit mounts on that cluster.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { AdmissionPolicies, logAgentValues, Platform } from "../../components";
+import { KUBERNETES_RULES } from "../../policy/kubernetes";
+import { EKS_PLATFORM, EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
+import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
+import { find, installMocks, ofType, Registration, settle } from "../support/mocks";
+
+const VAP = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy";
+const BINDING = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding";
+
+describe("AdmissionPolicies in deny mode", () => {
+    let regs: Registration[];
+    let provider: string;
+
+    beforeAll(async () => {
+        ({ registrations: regs } = await installMocks());
+        const k8s = testProvider();
+        new AdmissionPolicies("guardrails", { mode: "deny", config: { "image-pinned": "advisory", "ingress-tls": "disabled" } }, { providers: [k8s] });
+        await settle();
+        provider = await k8sProviderRef(k8s);
+    });
+
+    it("makes a policy and a binding per enabled rule, children of the component on its provider", () => {
+        const enabled = KUBERNETES_RULES.filter((r) => r.id !== "ingress-tls").map((r) => `mara-${r.id}`);
+        expect(ofType(regs, VAP).map((r) => (r.inputs!.metadata as { name: string }).name).sort()).toEqual(enabled.sort());
+        expect(ofType(regs, BINDING).map((r) => (r.inputs!.metadata as { name: string }).name).sort()).toEqual(enabled.sort());
+        const parent = find(regs, "mara:k8s:AdmissionPolicies", "guardrails").urn;
+        for (const r of [...ofType(regs, VAP), ...ofType(regs, BINDING)]) {
+            expect(r.parent).toBe(parent);
+            expect(r.provider).toBe(provider);
+        }
+    });
+
+    it("are valid Kubernetes objects", () => {
+        const { checked, errors } = validateKubernetesObjects(regs);
+        expect(errors).toEqual([]);
+        expect(checked.length).toBe(2 * (KUBERNETES_RULES.length - 1));
+    });
+
+    it("binds each policy after creating it, refusing mandatory violations and warning about advisory ones", () => {
+        const binding = find(regs, BINDING, "guardrails-container-resources-binding");
+        expect(binding.propertyDependencies.spec).toContain(find(regs, VAP, "guardrails-container-resources").urn);
+        expect(binding.inputs!.spec).toMatchObject({ policyName: "mara-container-resources", validationActions: ["Deny", "Audit"] });
+        expect(find(regs, BINDING, "guardrails-image-pinned-binding").inputs!.spec).toMatchObject({ validationActions: ["Warn", "Audit"] });
+    });
+
+    it("leaves out each rule's exempt namespaces, and no others", () => {
+        const selector = (id: string) => (find(regs, BINDING, `guardrails-${id}-binding`).inputs!.spec as { matchResources?: unknown }).matchResources;
+        expect(selector("no-host-namespaces")).toEqual({
+            namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "prometheus"] }] },
+        });
+        expect(selector("load-balancer-namespace")).toBeUndefined();
+    });
+
+    it("refuses what cannot be evaluated", () => {
+        for (const r of ofType(regs, VAP)) expect((r.inputs!.spec as { failurePolicy: string }).failurePolicy).toBe("Fail");
+    });
+});
+
+describe("AdmissionPolicies in audit and warn modes", () => {
+    it("only record, or record and warn", async () => {
+        const { registrations } = await installMocks();
+        new AdmissionPolicies("audit", { mode: "audit" }, { providers: [testProvider()] });
+        new AdmissionPolicies("warn", { mode: "warn", exemptNamespaces: ["legacy"] }, { providers: [testProvider("other")] });
+        await settle();
+        const actions = (name: string) => (find(registrations, BINDING, name).inputs!.spec as { validationActions: string[] }).validationActions;
+        expect(actions("audit-container-resources-binding")).toEqual(["Audit"]);
+        expect(actions("warn-container-resources-binding")).toEqual(["Warn", "Audit"]);
+        expect(JSON.stringify(find(registrations, BINDING, "warn-ingress-tls-binding").inputs!.spec)).toContain('"values":["legacy"]');
+    });
+
+    it("refuses a mode it does not know", () => {
+        expect(() => new AdmissionPolicies("x", { mode: "strict" as never })).toThrow('AdmissionPolicies: mode "strict" is not one of audit, warn, deny.');
+    });
+});
+
+describe("a Platform with guardrails", () => {
+    it("allows the host paths its Fluent Bit mounts on that cluster, unless told otherwise", async () => {
+        const { registrations } = await installMocks();
+        new Platform("docker", { cluster: { ...EXISTING_CLUSTER_PLATFORM, containerRuntime: "docker" }, guardrails: { mode: "deny", config: { "host-path-allow-list": "advisory" } } }, { providers: [testProvider("d")] });
+        new Platform("own", { cluster: EKS_PLATFORM, guardrails: { mode: "deny", config: { "host-path-allow-list": { allowedPaths: ["/srv/logs"] } } } }, { providers: [testProvider("o")] });
+        await settle();
+        const allowed = (platform: string) => {
+            const vars = (find(registrations, VAP, `${platform}-admission-policies-host-path-allow-list`).inputs!.spec as { variables: { name: string; expression: string }[] }).variables;
+            return vars.find((v) => v.name === "allowedPaths")!.expression;
+        };
+        const mounted = (facts: typeof EKS_PLATFORM) =>
+            (logAgentValues({ ...facts, elasticsearchHost: "es", secretName: "s" }).daemonSetVolumes as { hostPath: { path: string } }[]).map((v) => `'${v.hostPath.path}'`).join(", ");
+        expect(allowed("docker")).toBe(`[${mounted({ ...EXISTING_CLUSTER_PLATFORM, containerRuntime: "docker" })}]`);
+        expect(allowed("docker")).toContain("'/var/lib/docker/containers'");
+        expect((find(registrations, BINDING, "docker-admission-policies-host-path-allow-list-binding").inputs!.spec as { validationActions: string[] }).validationActions).toEqual(["Warn", "Audit"]);
+        expect(allowed("own")).toBe("['/srv/logs']");
+        expect(find(registrations, "mara:k8s:AdmissionPolicies", "own-admission-policies").parent).toBe(find(registrations, "mara:platform:Platform", "own").urn);
+    });
+
+    it("has none without them", async () => {
+        const { registrations } = await installMocks();
+        new Platform("plain", { cluster: EKS_PLATFORM }, { providers: [testProvider()] });
+        await settle();
+        expect(ofType(registrations, "mara:k8s:AdmissionPolicies")).toEqual([]);
+    });
+});
