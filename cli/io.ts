@@ -4,6 +4,7 @@
  * with captured output and injected answers.
  */
 import * as path from "path";
+import { redactUrlCredentials } from "../contracts/urlCredentials";
 import type { Prompter } from "./prompts";
 
 /** The directory of this package: where Pulumi.yaml and the program live. */
@@ -59,4 +60,14 @@ export class CliError extends Error {
 /** Writes one line to a stream. */
 export function line(out: Writer, text = ""): void {
     out.write(`${text}\n`);
+}
+
+/**
+ * `io` with every line it prints, on either stream, passed through the redaction of URL credentials: a token in a git
+ * or chart repository URL is hidden from every command's output (the plan, `mara outdated`'s table and JSON, Pulumi's
+ * streamed output, an unexpected error's stack), not only from the messages that know they quote configuration.
+ */
+export function withRedactedOutput(io: CliIo): CliIo {
+    const redacted = (w: Writer): Writer => ({ write: (text: string) => w.write(redactUrlCredentials(String(text))) });
+    return { ...io, stdout: redacted(io.stdout), stderr: redacted(io.stderr) };
 }

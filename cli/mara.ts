@@ -10,7 +10,7 @@ import fs from "fs";
 import * as path from "path";
 import { Command, CommanderError } from "commander";
 import { CommandContext } from "./command";
-import { CliIo, EXIT, line, PROJECT_DIR } from "./io";
+import { CliIo, EXIT, line, PROJECT_DIR, withRedactedOutput } from "./io";
 import { terminalPrompter } from "./prompts";
 import { unknownCommandMessage } from "./unknownCommand";
 
@@ -88,7 +88,8 @@ function version(): string {
  * @returns the exit code: 0 success, 1 failure or invalid config, 2 wrong command line, 3 failed pre-flight check;
  *   `outdated` also 4 (a newer version exists) and 5 (a source could not be checked).
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
+    const io = withRedactedOutput(given);
     let code: number = EXIT.ok;
     const ctx: CommandContext = { io, setExit: (c) => (code = c) };
     // Commander's settings are copied to subcommands created after them, so set them first.

@@ -5,13 +5,9 @@
  */
 import { createHash } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
+import { availabilityZonesOf } from "../config/availabilityZones";
 
 const ACCOUNT = "123456789012";
-const ZONES: Record<string, string[]> = {
-    "us-east-1": ["us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1f"],
-    "eu-west-1": ["eu-west-1a", "eu-west-1b", "eu-west-1c"],
-    "us-west-2": ["us-west-2a", "us-west-2b", "us-west-2c", "us-west-2d"],
-};
 
 /** Computed outputs per resource type, as a real `pulumi up` would return them. */
 export function computedState(args: pulumi.runtime.MockResourceArgs, region: string): Record<string, unknown> {
@@ -117,8 +113,8 @@ export function sampleKubeconfig(cluster: string) {
 export function invokeAnswer(args: Pick<pulumi.runtime.MockCallArgs, "token" | "inputs">, region: string): Record<string, unknown> | undefined {
     switch (args.token) {
         case "aws:index/getAvailabilityZones:getAvailabilityZones":
-            // A region it does not list has six zones, as many as a VPC may use, so no zone count fails for lack of them.
-            return { id: region, names: ZONES[region] ?? ["a", "b", "c", "d", "e", "f"].map((z) => `${region}${z}`), zoneIds: [] };
+            // The zones validation counts on (config/availabilityZones.ts), so validate and plan agree.
+            return { id: region, names: [...availabilityZonesOf(region)], zoneIds: [] };
         case "aws:index/getPartition:getPartition":
             return { id: "aws", partition: "aws", dnsSuffix: "amazonaws.com" };
         case "digitalocean:index/getKubernetesVersions:getKubernetesVersions":

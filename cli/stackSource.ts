@@ -9,6 +9,7 @@ import * as path from "path";
 import { applyProjectConfig, parseProjectFile, ProjectConfigError, type ProjectDocument } from "../config/projectConfig";
 import type { RawConfig } from "../config/resolve";
 import { parseStackFile } from "../config/stackFile";
+import { decodeStackFile } from "../config/stackFileEncoding";
 import { CliError, EXIT, PROJECT_DIR } from "./io";
 import { cachedParse } from "./parseCache";
 
@@ -151,16 +152,16 @@ export function projectName(dir: string = PROJECT_DIR): string {
  * @throws CliError naming the file when it cannot be read or is not a stack file.
  */
 export function readStackFile(file: StackFile, env: Readonly<Record<string, string | undefined>>, projectDir: string = PROJECT_DIR): RawConfig {
-    let text: string;
+    let bytes: Buffer;
     try {
-        text = fs.readFileSync(file.path, "utf8");
+        bytes = fs.readFileSync(file.path);
     } catch (err) {
         throw new CliError(`cannot read ${file.path}: ${(err as NodeJS.ErrnoException).code === "EISDIR" ? "it is a directory, not a stack file" : (err as Error).message}`);
     }
     const project = readProject(projectDir);
     let raw: RawConfig;
     try {
-        raw = parseStackFile(text, { project: nameOf(project), stack: file.stack, env, baseDir: projectDir });
+        raw = parseStackFile(decodeStackFile(bytes), { project: nameOf(project), stack: file.stack, env, baseDir: projectDir });
     } catch (err) {
         throw new CliError(`${file.path} is not a readable stack file: ${(err as Error).message.trim()}`);
     }

@@ -26,6 +26,8 @@ export function checkChartVersions(r: GetResolved, findings: Findings): void {
         const tested = CHARTS[id].version;
         const chart = CHARTS[id].chart;
         if (version === tested) continue;
+        // A version refused here is not installed, so nothing is said about what installing it would do.
+        let refused = true;
         if (id === "ingress" && !KIC_CHARTS[version]) {
             findings.problem({
                 key,
@@ -42,13 +44,16 @@ export function checkChartVersions(r: GetResolved, findings: Findings): void {
                 allowed: `${tested}, or a newer release of the chart`,
                 fix: `pulumi config rm ${key} (to install ${tested})`,
             });
-        } else if (compareVersions(version, tested) > 0) {
+        } else {
+            refused = false;
+        }
+        if (!refused && compareVersions(version, tested) > 0) {
             findings.warn(
                 `${key} = ${version} pins a newer ${chart} chart than the ${tested} the platform's values are written and tested for; ` +
                     `the tests have not rendered it. Vendor and render it first (docs/upgrading.md), or remove the key to use ${tested}.`,
             );
         }
-        if (CRD_CHARTS.includes(id)) {
+        if (!refused && CRD_CHARTS.includes(id)) {
             // The package ships the crds/ CRDs of the pinned version only (docs/upgrading.md, "CRDs").
             findings.warn(
                 `${key} = ${version}: the program applies and upgrades the CRDs of ${chart}'s crds/ directory ` +

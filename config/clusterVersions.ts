@@ -9,7 +9,7 @@ import { creatableEksVersions, EKS_CALENDAR_SOURCE, EKS_VERSIONS, eksVerdict } f
 import type { InfraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import type { Findings } from "./resolve";
-import { KUBERNETES_RELEASES, minorOf, NEWEST_KUBERNETES_MINOR, upstreamVerdict } from "./kubernetesReleases";
+import { KUBERNETES_RELEASES, minorOf, NEWEST_KUBERNETES_MINOR, suggestedMinor, upstreamVerdict } from "./kubernetesReleases";
 import type { KeyOf } from "./lookup";
 
 /** Checks the Kubernetes version of the cluster `infra` describes, on `today`. */
@@ -24,9 +24,18 @@ const iso = (d: Date) => d.toISOString().slice(0, 10);
 function checkEks(version: string, key: string, today: Date, findings: Findings): void {
     const verdict = eksVerdict(version, today);
     const creatable = creatableEksVersions(today).map((v) => v.version);
-    const suggestion = creatable.includes(DEFAULTS.eks.version) ? DEFAULTS.eks.version : creatable[0] ?? DEFAULTS.eks.version;
-    const allowed = `a version EKS creates clusters at on ${iso(today)}: ${[...creatable].reverse().join(", ")} (${EKS_CALENDAR_SOURCE})`;
-    const fix = `${configSetCommand(key, suggestion)}, or remove ${key} to use the default ${DEFAULTS.eks.version}`;
+    // Never a version EKS would refuse on that day; when the calendar knows none, the program itself is out of date.
+    const suggestion = creatable.includes(DEFAULTS.eks.version) ? DEFAULTS.eks.version : creatable[0];
+    const allowed =
+        creatable.length > 0
+            ? `a version EKS creates clusters at on ${iso(today)}: ${[...creatable].reverse().join(", ")} (${EKS_CALENDAR_SOURCE})`
+            : `a version EKS creates clusters at on ${iso(today)}; the calendar this program knows (${EKS_CALENDAR_SOURCE}) has none left`;
+    const fix =
+        suggestion === undefined
+            ? `update this program, whose EKS calendar (config/eksVersions.ts) ends before ${iso(today)}; \`aws eks describe-cluster-versions\` lists what EKS creates`
+            : suggestion === DEFAULTS.eks.version
+              ? `${configSetCommand(key, suggestion)}, or remove ${key} to use the default ${DEFAULTS.eks.version}`
+              : configSetCommand(key, suggestion);
     if (verdict.kind === "ended") {
         findings.problem({
             key,
@@ -46,7 +55,7 @@ function checkEks(version: string, key: string, today: Date, findings: Findings)
     } else if (verdict.kind === "extended") {
         findings.warn(
             `${key} = ${version}: EKS keeps ${version} in extended support until ${verdict.row.endOfExtendedSupport}, billed per cluster hour on top of standard support, ` +
-                `and upgrades the control plane itself after that day. Move to a version in standard support: ${configSetCommand(key, suggestion)}`,
+                `and upgrades the control plane itself after that day. Move to a version in standard support: ${configSetCommand(key, suggestion ?? version)}`,
         );
     }
 }
@@ -57,13 +66,19 @@ function checkUpstream(version: string, key: string, cloud: "LKE" | "DOKS", toda
     const supported = KUBERNETES_RELEASES.filter((r) => upstreamVerdict(r.minor, today).kind === "supported").map((r) => r.minor).reverse();
     const verdict = upstreamVerdict(minor, today);
     const list = cloud === "LKE" ? "linode-cli lke versions-list" : "doctl kubernetes options versions";
+    // A version the cloud offers on that day: DOKS always takes "latest"; LKE, a release old enough to be there.
+    const suggestion = cloud === "DOKS" ? "latest" : suggestedMinor(today, DEFAULTS.eks.version);
+    const fixWith = (then = "") =>
+        suggestion !== undefined
+            ? `${configSetCommand(key, suggestion)}${then}`
+            : `choose a version \`${list}\` lists; no release this program knows (config/kubernetesReleases.ts) is still supported on ${iso(today)}, so update this program${then}`;
     if (verdict.kind === "unreleased") {
         findings.problem({
             key,
             value: version,
             problem: `names Kubernetes ${minor}, newer than any release this program knows (newest: ${NEWEST_KUBERNETES_MINOR}), so ${cloud} cannot create it`,
             allowed: `a Kubernetes version ${cloud} offers (see: ${list}); upstream releases in support on ${iso(today)}: ${supported.join(", ")}`,
-            fix: `${configSetCommand(key, supported.at(-1) ?? NEWEST_KUBERNETES_MINOR)}; if Kubernetes ${minor} has been released since, add it to config/kubernetesReleases.ts`,
+            fix: fixWith(`; if Kubernetes ${minor} has been released since, add it to config/kubernetesReleases.ts`),
         });
         return;
     }
@@ -75,12 +90,12 @@ function checkUpstream(version: string, key: string, cloud: "LKE" | "DOKS", toda
             value: version,
             problem: `is a version ${cloud} no longer creates: ${why}, and ${cloud} removes versions shortly before that`,
             allowed: `a Kubernetes version ${cloud} offers (see: ${list}); upstream releases in support on ${iso(today)}: ${supported.join(", ")}`,
-            fix: configSetCommand(key, supported.at(-1) ?? NEWEST_KUBERNETES_MINOR),
+            fix: fixWith(),
         });
     } else {
         findings.warn(
             `${key} = ${version}: ${why}; ${cloud} retires such versions, and \`pulumi up\` fails if it no longer offers ${version}. ` +
-                `Check with: ${list}; then ${configSetCommand(key, supported.at(-1) ?? "latest")}`,
+                `Check with: ${list}; then ${configSetCommand(key, suggestion ?? "latest")}`,
         );
     }
 }

@@ -13,3 +13,4 @@ export { isKubeconfigPath } from "./infraSettings";
 export { checkKubeconfig } from "./kubeconfigFile";
 export { inspectLocalPath, parseSourceLocation, resolveLocalPath, type LocalPath, type SourceLocation } from "./localPaths";
 export { Redactor, REDACTED, shorten } from "./redact";
+export { redactUrlCredentials } from "../contracts/urlCredentials";

@@ -7,18 +7,23 @@ import { configSetCommand } from "./problems";
 import { Findings, legacyName, RawConfig, secretOutput } from "./resolve";
 import type { Lookup } from "./lookup";
 import { availabilityZoneProblem } from "./zones";
+import { AVAILABILITY_ZONES_SOURCE, availabilityZonesOf } from "./availabilityZones";
 import { checkKubeconfig } from "./kubeconfigFile";
+import { suggestedMinor } from "./kubernetesReleases";
 import { isInlineKubeconfig } from "./redact";
 import { ENCRYPTED_PLACEHOLDER } from "./stackFile";
 import { dropletSizeFinding, ec2InstanceTypeFinding, NodeSizeFinding } from "./nodeSizes";
 
 /** Builds the settings of the configured infrastructure type, recording its problems. */
-export function buildInfra(type: NonNullable<KeyValue<"infraType">>, raw: RawConfig, keys: Lookup, findings: Findings): InfraConfig | undefined {
-    return BUILDERS[type](raw, keys, findings);
+export function buildInfra(type: NonNullable<KeyValue<"infraType">>, raw: RawConfig, keys: Lookup, findings: Findings, today: Date): InfraConfig | undefined {
+    return BUILDERS[type](raw, keys, findings, today);
 }
 
-/** Builds one infrastructure type's settings; undefined when a setting it needs is missing or invalid (a problem says which). */
-type InfraBuilder<T extends InfraType> = (raw: RawConfig, keys: Lookup, findings: Findings) => InfraConfigOf<T> | undefined;
+/**
+ * Builds one infrastructure type's settings; undefined when a setting it needs is missing or invalid (a problem says
+ * which). `today` is the day the configuration is checked for: a fix hint suggests only what the cloud offers then.
+ */
+type InfraBuilder<T extends InfraType> = (raw: RawConfig, keys: Lookup, findings: Findings, today: Date) => InfraConfigOf<T> | undefined;
 
 const BUILDERS: { readonly [T in InfraType]: InfraBuilder<T> } = {
     aws: buildAws,
@@ -71,6 +76,21 @@ function buildAws(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings
                 problem: azs.length < 2 ? "lists fewer than two zones; EKS needs subnets in at least two" : "lists more than six zones",
                 allowed: "two to six availability zones",
                 fix: `list two to six zones of ${region} in ${azKey}`,
+            });
+        }
+    }
+
+    if (!azs && region && r("vpcAzs").source === undefined) {
+        // Without a list, the VPC takes the region's first zones; the region must have as many as asked for.
+        const zones = availabilityZonesOf(region);
+        const count = d("vpcAzCount");
+        if (count > zones.length) {
+            findings.problem({
+                key: keyOf("vpcAzCount"),
+                value: String(count),
+                problem: `asks for ${count} availability zones${r("vpcAzCount").source ? "" : " (the default)"}, and ${region} has ${zones.length} a new VPC can use (${zones.join(", ")})`,
+                allowed: `${zones.length === 2 ? "2" : `a whole number from 2 to ${zones.length}`} in ${region} (${AVAILABILITY_ZONES_SOURCE}), or the zones your account has listed in mara:vpcAzs`,
+                fix: `${configSetCommand(KEYS.vpcAzCount.key, String(zones.length))}, or list the zones \`aws ec2 describe-availability-zones --region ${region}\` shows in mara:vpcAzs`,
             });
         }
     }
@@ -135,7 +155,8 @@ function checkNodeSize(key: string, value: string | undefined, finding: (v: stri
 
 function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings: Findings): DigitalOceanInfraConfig {
     const token = secretOutput(r("doToken")) ?? secretOutput({ value: raw.env.DIGITALOCEAN_TOKEN });
-    if (!token) findings.warn(missingToken("DigitalOcean", "digitalocean:token", "DIGITALOCEAN_TOKEN"));
+    // A token that is set but refused has its own problem; it is not also "not set".
+    if (!token && r("doToken").source === undefined) findings.warn(missingToken("DigitalOcean", "digitalocean:token", "DIGITALOCEAN_TOKEN"));
     const fqdn = v("fqdn");
     if (fqdn !== undefined && fqdn.split(".").length < 3) {
         findings.problem({
@@ -148,7 +169,7 @@ function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings:
     }
     checkNodeSize(keyOf("doInstanceSize"), v("doInstanceSize"), dropletSizeFinding, DEFAULTS.doks.nodeSize, findings);
     const adopt = d("doRegistryAdopt");
-    if (adopt && v("doRegistryName") === undefined) {
+    if (adopt && r("doRegistryName").source === undefined) {
         findings.problem({
             key: keyOf("doRegistryAdopt"),
             value: "true",
@@ -170,30 +191,23 @@ function buildDigitalOcean(raw: RawConfig, { r, v, d, keyOf }: Lookup, findings:
     };
 }
 
-function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings): LinodeInfraConfig | undefined {
-    const { r, v, d, keyOf } = keys;
+function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings, today: Date): LinodeInfraConfig | undefined {
+    const { r, v, d } = keys;
     for (const id of ["lkeRegion", "lkeK8sVersion"] as const) {
         if (r(id).source === undefined) {
             const legacyKey = KEYS[id].legacy[0];
+            // The version to suggest is one LKE offers on that day, not a fixed example that may have reached its end of life.
+            const example = id === "lkeK8sVersion" ? suggestedMinor(today, DEFAULTS.eks.version) : KEYS[id].example;
             findings.problem({
                 key: legacyKey ? legacyName(legacyKey) : KEYS[id].key,
                 problem: "is not set",
                 allowed: KEYS[id].type.allowed,
-                fix: `${configSetCommand(KEYS[id].key, KEYS[id].example ?? "<value>")}`,
+                fix: example === undefined ? `choose a version \`linode-cli lke versions-list\` lists and ${configSetCommand(KEYS[id].key, "<version>")}` : configSetCommand(KEYS[id].key, example),
             });
         }
     }
     const token = secretOutput(r("linodeToken")) ?? secretOutput({ value: raw.env.LINODE_TOKEN });
-    if (!token) findings.warn(missingToken("Linode", "linode:token", "LINODE_TOKEN"));
-    const harborKeys = (["harborSoaEmail", "harborInstanceType", "harborSshKeyPath", "harborAdminPassword", "harborDbPassword", "harborSudoPassword"] as const)
-        .filter((id) => r(id).source !== undefined)
-        .map((id) => keyOf(id));
-    if (harborKeys.length > 0) {
-        findings.warn(
-            `${harborKeys.join(", ")} ${harborKeys.length === 1 ? "is" : "are"} not used: MARA's Harbor VM is replaced by your own registry ` +
-                `(mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword) or, without one, by pulling the image from its source.`,
-        );
-    }
+    if (!token && r("linodeToken").source === undefined) findings.warn(missingToken("Linode", "linode:token", "LINODE_TOKEN"));
     const region = v("lkeRegion");
     const k8sVersion = v("lkeK8sVersion");
     const registry = externalRegistry(keys, findings);
@@ -211,15 +225,18 @@ function buildLinode(raw: RawConfig, keys: Lookup, findings: Findings): LinodeIn
 }
 
 function buildKubeconfig(raw: RawConfig, keys: Lookup, findings: Findings): KubeconfigInfraConfig | undefined {
-    const { v, keyOf } = keys;
+    const { r, v, keyOf } = keys;
     const kubeconfig = v("kubeconfig");
+    // Set but refused, its problem is already reported: it is not also "not set".
     if (kubeconfig === undefined) {
-        findings.problem({
-            key: "kubernetes:kubeconfig",
-            problem: "is not set, and an existing cluster is reached only through a kubeconfig",
-            allowed: "the path of a kubeconfig file, or its contents",
-            fix: `${configSetCommand("kubernetes:kubeconfig", "~/.kube/config")} (or ${KEYS.kubeconfig.key})`,
-        });
+        if (r("kubeconfig").source === undefined) {
+            findings.problem({
+                key: "kubernetes:kubeconfig",
+                problem: "is not set, and an existing cluster is reached only through a kubeconfig",
+                allowed: "the path of a kubeconfig file, or its contents",
+                fix: `${configSetCommand("kubernetes:kubeconfig", "~/.kube/config")} (or ${KEYS.kubeconfig.key})`,
+            });
+        }
     } else if (kubeconfig === ENCRYPTED_PLACEHOLDER) {
         findings.problem({
             key: keyOf("kubeconfig"),
@@ -272,6 +289,18 @@ function externalRegistry({ r, v }: Lookup, findings: Findings): ExternalRegistr
     // A value that did not parse is undefined here; its problem is already recorded.
     if (server === undefined || repository === undefined || username === undefined || password === undefined) return undefined;
     return { server, repository, username, password };
+}
+
+/** MARA's Harbor VM is gone on every infrastructure type; its keys, when set, are named once. */
+export function checkHarborKeys({ r, keyOf }: Lookup, findings: Findings): void {
+    const harborKeys = (["harborSoaEmail", "harborInstanceType", "harborSshKeyPath", "harborAdminPassword", "harborDbPassword", "harborSudoPassword"] as const)
+        .filter((id) => r(id).source !== undefined)
+        .map((id) => keyOf(id));
+    if (harborKeys.length === 0) return;
+    findings.warn(
+        `${harborKeys.join(", ")} ${harborKeys.length === 1 ? "is" : "are"} not used: MARA's Harbor VM is replaced by your own registry ` +
+            `(mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword) or, without one, by pulling the image from its source.`,
+    );
 }
 
 function missingToken(cloud: string, key: string, env: string): string {

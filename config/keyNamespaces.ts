@@ -7,6 +7,7 @@
  */
 import type { Findings, RawConfig } from "./resolve";
 import { closest, editDistance } from "./suggest";
+import { listCapped } from "./capped";
 
 /** Namespaces every Pulumi program may carry, which are never typos of ours. */
 const PULUMI_NAMESPACES = ["pulumi"];
@@ -27,7 +28,7 @@ function nearNamespace(ns: string, readNamespaces: readonly string[]): string | 
     let best: string | undefined;
     let bestDistance = limit + 1;
     for (const n of readNamespaces) {
-        const d = editDistance(lower, n);
+        const d = editDistance(lower, n, limit);
         if (d < bestDistance) [best, bestDistance] = [n, d];
     }
     return best;
@@ -40,15 +41,26 @@ function nearNamespace(ns: string, readNamespaces: readonly string[]): string | 
  */
 export function checkKeyNamespaces(raw: RawConfig, known: readonly string[], findings: Findings): void {
     const readNamespaces = [...new Set(known.map((k) => k.slice(0, k.indexOf(":"))))];
+    const knownSet = new Set(known);
+    // A namespace is judged once, however many keys it holds.
+    const nearOf = new Map<string, string | undefined>();
+    const misspelled: { key: string; ns: string; near: string }[] = [];
     for (const key of Object.keys(raw.values)) {
-        const colon = key.indexOf(":");
-        const ns = key.slice(0, colon);
+        const ns = key.slice(0, key.indexOf(":"));
         if (readNamespaces.includes(ns) || PULUMI_NAMESPACES.includes(ns)) continue;
-        const near = nearNamespace(ns, readNamespaces);
-        if (near === undefined) continue;
-        const name = key.slice(colon + 1);
-        const meant = known.includes(`${near}:${name}`) ? `${near}:${name}` : closest(`${near}:${name}`, known.filter((k) => k.startsWith(`${near}:`)));
-        // Only the key is named: the value may be a secret written under a misspelled namespace.
-        findings.warn(`${key} is ignored: nothing reads the "${ns}" namespace; did you mean ${meant ?? `the "${near}" namespace`}?`);
+        if (!nearOf.has(ns)) nearOf.set(ns, nearNamespace(ns, readNamespaces));
+        const near = nearOf.get(ns);
+        if (near !== undefined) misspelled.push({ key, ns, near });
     }
+    listCapped(
+        misspelled,
+        (m) => m.key,
+        ({ key, ns, near }) => {
+            const name = key.slice(key.indexOf(":") + 1);
+            const meant = knownSet.has(`${near}:${name}`) ? `${near}:${name}` : closest(`${near}:${name}`, known.filter((k) => k.startsWith(`${near}:`)));
+            // Only the key is named: the value may be a secret written under a misspelled namespace.
+            findings.warn(`${key} is ignored: nothing reads the "${ns}" namespace; did you mean ${meant ?? `the "${near}" namespace`}?`);
+        },
+        (n, some) => findings.warn(`${n} more keys are ignored because nothing reads their namespace (${some}).`),
+    );
 }

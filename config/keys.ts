@@ -14,6 +14,7 @@ import {
     boolean,
     fqdn,
     helmRepoUrl,
+    hostPort,
     httpsUrl,
     imageReference,
     integer,
@@ -25,6 +26,7 @@ import {
     ValueType,
 } from "./valueTypes";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
+import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 
 /** A MARA key, optionally a field inside an object-valued key (MARA's `kic:nginx_plus`). */
 export interface LegacyKey {
@@ -54,6 +56,11 @@ export interface KeySpec<T> {
     readonly example?: string;
     /** Section of the config reference this key belongs to. */
     readonly group: KeyGroup;
+    /**
+     * The infrastructure types whose stacks read the key; undefined for every type. A key set on a stack of another
+     * type does nothing: validation names it as not used and does not check its value.
+     */
+    readonly usedOn?: readonly InfraType[];
 }
 
 /** Sections of the config reference, in display order. */
@@ -94,7 +101,16 @@ interface SpecInput<T> {
     secret?: boolean;
     example?: string;
     group: KeyGroup;
+    usedOn?: readonly InfraType[];
 }
+
+/** The infrastructure types that read the keys of a section, unless a key says otherwise; other sections are read by every type. */
+const GROUP_USED_ON: Partial<Record<KeyGroup, readonly InfraType[]>> = {
+    AWS: ["aws"],
+    DigitalOcean: ["digitalocean"],
+    Linode: ["linode"],
+    "Existing cluster": ["kubeconfig"],
+};
 
 /** A key with a declared default: once validated, it always has a value. */
 export type DefaultedKeySpec<T> = KeySpec<T> & { readonly default: T };
@@ -102,7 +118,7 @@ export type DefaultedKeySpec<T> = KeySpec<T> & { readonly default: T };
 function spec<T>(s: SpecInput<T> & { default: NoInfer<T> }): DefaultedKeySpec<T>;
 function spec<T>(s: SpecInput<T>): KeySpec<T>;
 function spec<T>(s: SpecInput<T>): KeySpec<T> {
-    return { ...s, legacy: legacy(...(s.legacy ?? [])) };
+    return { ...s, legacy: legacy(...(s.legacy ?? [])), usedOn: s.usedOn ?? GROUP_USED_ON[s.group] };
 }
 
 const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
@@ -175,7 +191,8 @@ export const KEYS = {
     clusterName: spec({
         key: "mara:clusterName",
         legacy: ["kubernetes:cluster_name"],
-        type: text({ maxLength: 100 }),
+        // The length and form a name may have depend on the infrastructure type (validate.ts, checkClusterName).
+        type: text(),
         defaultNote: "mara-<stack>",
         description: "Name of the Kubernetes cluster; also tags the cloud resources Kubernetes creates for it.",
         example: "mara-dev",
@@ -399,7 +416,7 @@ export const KEYS = {
     lkeRegion: spec({
         key: "mara:lkeRegion",
         legacy: ["linode:region"],
-        type: text({ pattern: /^[a-z]{2}-[a-z]+(-\d)?$/, allowed: "a Linode region such as us-central" }),
+        type: member(LINODE_REGIONS, "a Linode region", "us-central", LINODE_REGIONS_SOURCE),
         description: "Linode region of the cluster and registry.",
         example: "us-central",
         group: "Linode",
@@ -419,6 +436,8 @@ export const KEYS = {
         description: "SOA email for the Harbor registry's DNS zone.",
         example: "admin@example.com",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborInstanceType: spec({
         key: "mara:harborInstanceType",
@@ -427,6 +446,8 @@ export const KEYS = {
         default: "g6-standard-1",
         description: "Linode instance type of the Harbor registry host.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborSshKeyPath: spec({
         key: "mara:harborSshKeyPath",
@@ -435,6 +456,8 @@ export const KEYS = {
         description: "Path of an SSH public key authorised on the Harbor host (optional).",
         example: "~/.ssh/id_ed25519.pub",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborAdminPassword: spec({
         key: "mara:harborAdminPassword",
@@ -444,6 +467,8 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Harbor administrator password.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborDbPassword: spec({
         key: "mara:harborDbPassword",
@@ -453,6 +478,8 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Harbor database password.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
     harborSudoPassword: spec({
         key: "mara:harborSudoPassword",
@@ -462,14 +489,17 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Password of the sudo user on the Harbor host.",
         group: "Linode",
+        // MARA's Harbor VM; nothing reads these keys any more (infraSettings.ts says so when one is set).
+        usedOn: [],
     }),
 
     registryServer: spec({
         key: "mara:registryServer",
-        type: text({ pattern: /^[a-z0-9.-]+(:\d+)?$/, allowed: "a registry host such as ghcr.io or registry.example.com:5000" }),
+        type: hostPort("a registry host such as ghcr.io or registry.example.com:5000"),
         description: "Your own OCI registry for the ingress controller image on Linode (instead of MARA's Harbor VM) or an existing cluster; unset: the image is pulled from its source.",
         example: "ghcr.io",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
     registryRepository: spec({
         key: "mara:registryRepository",
@@ -477,6 +507,7 @@ export const KEYS = {
         description: "Repository in mara:registryServer to push the ingress controller image to.",
         example: "my-org/nginx-ingress",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
     registryUsername: spec({
         key: "mara:registryUsername",
@@ -484,6 +515,7 @@ export const KEYS = {
         description: "User for pushing to and pulling from mara:registryServer.",
         example: "my-robot",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
     registryPassword: spec({
         key: "mara:registryPassword",
@@ -491,13 +523,15 @@ export const KEYS = {
         secret: true,
         description: "Password or token of mara:registryUsername.",
         group: "Linode",
+        usedOn: ["linode", "kubeconfig"],
     }),
 
     // ---- Existing cluster ---------------------------------------------------------------------
     kubeconfig: spec({
         key: "mara:kubeconfig",
         legacy: ["kubernetes:kubeconfig"],
-        type: text(),
+        // An inline kubeconfig may be JSON (`kubectl config view -o json`).
+        type: text({ structured: true }),
         description: "Existing cluster only: path of a kubeconfig file, or the file's contents.",
         example: "~/.kube/config",
         group: "Existing cluster",
@@ -518,6 +552,7 @@ export const KEYS = {
         default: DEFAULTS.ingressController.serviceType,
         description: "Service type of the ingress controller: LoadBalancer, or NodePort for clusters without a load balancer implementation (then point mara:fqdn at a node).",
         group: "Existing cluster",
+        usedOn: INFRA_TYPES,
     }),
     containerLogPath: spec({
         key: "mara:containerLogPath",
@@ -527,6 +562,7 @@ export const KEYS = {
         description: "Host directory with the container log files the log agent tails (MARA issue #76).",
         example: "/var/log/containers",
         group: "Existing cluster",
+        usedOn: INFRA_TYPES,
     }),
 
     // ---- Ingress controller image -------------------------------------------------------------

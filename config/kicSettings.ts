@@ -6,6 +6,7 @@ import * as path from "path";
 import {
     classifyKicSource,
     KIC_SOURCE_ALLOWED,
+    KIC_VERSION,
     kicSourceVersion,
     MAKE_TARGETS,
     makeTargetProblem,
@@ -30,14 +31,22 @@ export interface KicPaths {
     readonly home?: string;
     /** Environment variables consulted for the NGINX Plus repository certificate and key. */
     readonly env?: Readonly<Record<string, string | undefined>>;
-    /** What is at a path: a file, a directory, something else, or nothing. */
-    readonly kind?: (path: string) => "file" | "directory" | "other" | undefined;
+    /** What is at a path: a file, an empty one (nothing but white space), a directory, something else, or nothing. */
+    readonly kind?: (path: string) => PathKind;
 }
 
-function pathKind(p: string): "file" | "directory" | "other" | undefined {
+/** What is at a local path, as the image settings need to know it. */
+export type PathKind = "file" | "empty" | "directory" | "other" | undefined;
+
+/** Files larger than this are not read to see whether they hold only white space (no certificate is this large). */
+const READ_TO_CHECK = 1024 * 1024;
+
+function pathKind(p: string): PathKind {
     try {
         const st = fs.statSync(p);
-        return st.isFile() ? "file" : st.isDirectory() ? "directory" : "other";
+        if (!st.isFile()) return st.isDirectory() ? "directory" : "other";
+        if (st.size === 0 || (st.size < READ_TO_CHECK && fs.readFileSync(p, "utf8").trim() === "")) return "empty";
+        return "file";
     } catch {
         return undefined;
     }
@@ -63,7 +72,8 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
     const makeTarget = d("kicMakeTarget");
     const origin = d("kicImageOrigin");
     const srcUrl = d("kicSrcUrl");
-    const jwtSet = r("nginxJwt").value !== undefined;
+    // Set, even if its value is refused (that problem is reported on its own): never also "not set".
+    const jwtSet = r("nginxJwt").source !== undefined;
     const spec = MAKE_TARGETS[makeTarget];
 
     // The source is checked whatever the origin, so a wrong value is found before someone switches to it.
@@ -140,10 +150,14 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
     }
     const plusImage = origin === "source" ? spec?.plus === true : imageName.includes("plus");
     if (v("ingressEnablePlus") && !plusImage) {
-        findings.warn(
-            `${keyOf("ingressEnablePlus")} is true but the ingress controller image (${origin === "source" ? `make target ${makeTarget}` : imageName}) ` +
-                `is not an NGINX Plus image; the controller will not start in Plus mode.`,
-        );
+        // The controller refuses to start in Plus mode without NGINX Plus: a crash loop until the Helm release times out.
+        findings.problem({
+            key: keyOf("ingressEnablePlus"),
+            value: "true",
+            problem: `runs the controller in NGINX Plus mode, but its image (${origin === "source" ? `make target ${makeTarget}` : imageName}) is not an NGINX Plus image, so the controller exits at start and the release times out`,
+            allowed: `false with an open-source image; true with an NGINX Plus image (${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress, or a Plus make target such as debian-image-plus)`,
+            fix: `${configSetCommand(keyOf("ingressEnablePlus"), "false")}, or ${configSetCommand(KEYS.kicImageName.key, `${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress:${KIC_VERSION}`)}`,
+        });
     }
     return {
         imageOrigin: origin,
@@ -164,17 +178,19 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
  * from source: MARA's own example stack file names them while pulling a published image.
  */
 function repoCredentials(
-    { v, keyOf }: Lookup,
+    { r, v, keyOf }: Lookup,
     findings: Findings,
-    { kindOf, env, resolve }: { kindOf: (p: string) => "file" | "directory" | "other" | undefined; env: Readonly<Record<string, string | undefined>>; resolve: (p: string) => string },
+    { kindOf, env, resolve }: { kindOf: (p: string) => PathKind; env: Readonly<Record<string, string | undefined>>; resolve: (p: string) => string },
     needed: boolean,
     makeTarget: string,
 ): NginxRepoCredentials | undefined {
     const keyPath = v("kicNginxPlusKeyPath");
     const certPath = v("kicNginxPlusCertPath");
     const files = { kicNginxPlusCertPath: certPath === undefined ? "" : resolve(certPath), kicNginxPlusKeyPath: keyPath === undefined ? "" : resolve(keyPath) };
-    if ((keyPath === undefined) !== (certPath === undefined)) {
-        const missing = keyPath === undefined ? "kicNginxPlusKeyPath" : "kicNginxPlusCertPath";
+    const keySet = r("kicNginxPlusKeyPath").source !== undefined;
+    const certSet = r("kicNginxPlusCertPath").source !== undefined;
+    if (keySet !== certSet) {
+        const missing = keySet ? "kicNginxPlusCertPath" : "kicNginxPlusKeyPath";
         findings.problem({
             key: KEYS[missing].key,
             problem: "is not set, but its NGINX Plus partner is",
@@ -193,7 +209,12 @@ function repoCredentials(
                 findings.problem({
                     key: keyOf(id),
                     value: file,
-                    problem: found === undefined ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${files[id]})`}` : `is a ${found === "directory" ? "directory" : "special file"}, not a file`,
+                    problem:
+                        found === undefined
+                            ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${files[id]})`}`
+                            : found === "empty"
+                              ? `names an empty file${files[id] === file ? "" : ` (${files[id]})`}, and the build needs the ${id === "kicNginxPlusCertPath" ? "certificate" : "key"} in it (a download that failed, or a file not yet filled in)`
+                              : `is a ${found === "directory" ? "directory" : "special file"}, not a file`,
                     allowed: `the path of ${id === "kicNginxPlusCertPath" ? "nginx-repo.crt" : "nginx-repo.key"}, downloaded from MyF5 (absolute, or relative to the project directory)`,
                     fix: `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "kicNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`,
                 });

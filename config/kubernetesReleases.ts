@@ -47,3 +47,24 @@ export function upstreamVerdict(minor: string, today: Date): UpstreamVerdict {
     if (!row) return { kind: "endOfLife", on: `before ${oldest.endOfLife}` };
     return today.getTime() >= Date.parse(`${row.endOfLife}T00:00:00Z`) ? { kind: "endOfLife", on: row.endOfLife } : { kind: "supported" };
 }
+
+/** How long after its upstream release a cloud that follows upstream (LKE: four to eight weeks) is sure to offer a minor. */
+const ADOPTION_MONTHS = 2;
+/** Upstream supports each minor for fourteen months from its release (see the module comment). */
+const SUPPORT_MONTHS = 14;
+
+/**
+ * The minor version to suggest in a fix on `today` for a cloud that follows upstream: `preferred` (the version the
+ * program is tested with) while upstream supports it, else the newest release that came out at least two months ago
+ * and is still supported — the newest upstream release may not be offered yet. Undefined when the table knows no such
+ * release on that day: then no version is suggested, rather than one the cloud refuses.
+ */
+export function suggestedMinor(today: Date, preferred: string): string | undefined {
+    if (upstreamVerdict(preferred, today).kind === "supported") return preferred;
+    const offered = KUBERNETES_RELEASES.filter((r) => {
+        const released = new Date(`${r.endOfLife}T00:00:00Z`);
+        released.setUTCMonth(released.getUTCMonth() - SUPPORT_MONTHS + ADOPTION_MONTHS);
+        return released.getTime() <= today.getTime() && upstreamVerdict(r.minor, today).kind === "supported";
+    });
+    return offered[0]?.minor;
+}

@@ -6,6 +6,7 @@
  */
 import type { Findings, RawConfig } from "./resolve";
 import { closest } from "./suggest";
+import { listCapped } from "./capped";
 
 /** Provider namespaces whose unknown keys are reported, with what the program builds that provider from. */
 const BUILT_FROM: Readonly<Record<string, string>> = {
@@ -18,16 +19,21 @@ const BUILT_FROM: Readonly<Record<string, string>> = {
 
 /** Warns about keys in provider namespaces the program does not read. */
 export function checkProviderKeys(raw: RawConfig, known: readonly string[], findings: Findings): void {
-    for (const key of Object.keys(raw.values)) {
-        const ns = key.slice(0, key.indexOf(":"));
-        const builtFrom = BUILT_FROM[ns];
-        // eks: and the MARA namespaces are checked with the program's own keys (validate.ts).
-        if (builtFrom === undefined || known.includes(key)) continue;
-        const guess = closest(key, known.filter((k) => k.startsWith(`${ns}:`)));
-        findings.warn(
-            guess
-                ? `${key} is not a setting this program reads and is ignored; did you mean ${guess}?`
-                : `${key} is not read: this program builds its ${ns} provider from ${builtFrom}, and default providers are disabled, so provider settings in the stack do not apply.`,
-        );
-    }
+    const knownSet = new Set(known);
+    const unread = Object.keys(raw.values).filter((key) => BUILT_FROM[key.slice(0, key.indexOf(":"))] !== undefined && !knownSet.has(key));
+    listCapped(
+        unread,
+        (k) => k,
+        (key) => {
+            const ns = key.slice(0, key.indexOf(":"));
+            // eks: and the MARA namespaces are checked with the program's own keys (validate.ts).
+            const guess = closest(key, known.filter((k) => k.startsWith(`${ns}:`)));
+            findings.warn(
+                guess
+                    ? `${key} is not a setting this program reads and is ignored; did you mean ${guess}?`
+                    : `${key} is not read: this program builds its ${ns} provider from ${BUILT_FROM[ns]}, and default providers are disabled, so provider settings in the stack do not apply.`,
+            );
+        },
+        (n, some) => findings.warn(`${n} more provider settings are not read and do not apply (${some}).`),
+    );
 }

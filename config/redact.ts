@@ -2,15 +2,17 @@
  * Keeps secret values out of every message the configuration produces. Messages are written not to contain
  * them in the first place (a problem about a secret key has no value); this is the second line of defence:
  * every problem and warning passes through a redactor that knows the stack's secret values — secret keys,
- * MARA's names for them, keys stored encrypted, keys whose names say they hold credentials, and an inline
- * kubeconfig — and replaces any of them, or any part of the kubeconfig, with `[secret]`.
+ * MARA's names for them, keys stored encrypted, keys whose names say they hold credentials, an inline
+ * kubeconfig, and the user information of any URL (`https://<user>:<token>@host`) — and replaces any of them, or any
+ * part of the kubeconfig, with `[secret]`.
  */
 import { parse } from "yaml";
 import { KEYS, KeySpec } from "./keys";
 import { closest } from "./suggest";
+import { redactUrlCredentials, URL_CREDENTIALS_REDACTED, urlCredentials } from "../contracts/urlCredentials";
 
 /** What a secret is replaced with in messages. */
-export const REDACTED = "[secret]";
+export const REDACTED = URL_CREDENTIALS_REDACTED;
 
 /** Key names that say they hold a credential, whether or not the program knows the key (a misspelled one). */
 const CREDENTIAL_NAME = /pass|pas+w(or)?d|pwd|token|secret|jwt|credential|auth|private[_-]?key|access[_-]?key|api[_-]?key/i;
@@ -22,6 +24,8 @@ const KNOWN: ReadonlySet<string> = new Set((Object.values(KEYS) as KeySpec<unkno
 const SECRET_KEYS: ReadonlySet<string> = new Set(
     (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.secret).flatMap((s) => [s.key, ...s.legacy.map((l) => l.key)]),
 );
+
+const SECRET_KEY_LIST: readonly string[] = [...SECRET_KEYS];
 
 /** Keys whose value is a kubeconfig: inline, every part of it is a credential. */
 const KUBECONFIG_KEYS: ReadonlySet<string> = new Set([KEYS.kubeconfig.key, ...KEYS.kubeconfig.legacy.map((l) => l.key)]);
@@ -37,7 +41,7 @@ export interface SecretSource {
  * name says it holds a credential, or a misspelling of a secret key (the value is still the secret).
  */
 export function isSensitiveKey(key: string, secretKeys: ReadonlySet<string> = new Set()): boolean {
-    return SECRET_KEYS.has(key) || secretKeys.has(key) || CREDENTIAL_NAME.test(key.slice(key.indexOf(":") + 1)) || (!KNOWN.has(key) && closest(key, [...SECRET_KEYS]) !== undefined);
+    return SECRET_KEYS.has(key) || secretKeys.has(key) || CREDENTIAL_NAME.test(key.slice(key.indexOf(":") + 1)) || (!KNOWN.has(key) && closest(key, SECRET_KEY_LIST) !== undefined);
 }
 
 /** A kubeconfig given as contents rather than as a path (a path is one line, not YAML or JSON). */
@@ -67,6 +71,9 @@ function kubeconfigParts(text: string): string[] {
     return out;
 }
 
+/** Redactors by the configuration they were made for (validation and the commands ask for the same one). */
+const OF = new WeakMap<SecretSource, Redactor>();
+
 /** Replaces the secret values of a stack in messages. */
 export class Redactor {
     private readonly long: string[];
@@ -80,19 +87,25 @@ export class Redactor {
         this.short = unique.filter((s) => s.length < 8).map((s) => new RegExp(`(?<![\\w-])${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "g"));
     }
 
-    /** The secrets of a stack: see the module comment. */
+    /** The secrets of a stack: see the module comment. The same stack's redactor is made once. */
     static of(raw: SecretSource): Redactor {
+        const made = OF.get(raw);
+        if (made) return made;
         const secrets: string[] = [];
         for (const [key, value] of Object.entries(raw.values)) {
             if (KUBECONFIG_KEYS.has(key) && isInlineKubeconfig(value)) secrets.push(...kubeconfigParts(value));
             else if (isSensitiveKey(key, raw.secretKeys)) secrets.push(value, ...jsonStrings(value));
+            // A credential in a URL is a secret whichever key holds the URL (a git source, a chart repository).
+            secrets.push(...urlCredentials(value));
         }
-        return new Redactor(secrets);
+        const redactor = new Redactor(secrets);
+        OF.set(raw, redactor);
+        return redactor;
     }
 
     /** `text` with every secret replaced by {@link REDACTED}. */
     redact(text: string): string {
-        let out = text;
+        let out = redactUrlCredentials(text);
         for (const s of this.long) out = out.split(s).join(REDACTED);
         // Quoted forms: a secret with quotes or backslashes appears escaped inside JSON and inside a shell command.
         for (const s of this.long) {

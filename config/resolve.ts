@@ -9,6 +9,7 @@ import { legacyPinReplacement } from "./legacyPins";
 import type { LocalPath } from "./localPaths";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Redactor, shorten } from "./redact";
+import { redactUrlCredentials } from "../contracts/urlCredentials";
 
 /** Configuration as Pulumi hands it over: full keys to raw strings (arrays and objects as JSON). */
 export interface RawConfig {
@@ -71,6 +72,7 @@ interface Rename {
  */
 export class Findings {
     readonly problems: ConfigProblem[] = [];
+    private readonly problemIds = new Set<string>();
     private readonly messages: string[] = [];
     private readonly warned = new Set<string>();
     private readonly renames = new Map<string, Rename[]>();
@@ -108,14 +110,18 @@ export class Findings {
     /** Records a problem; the same problem reached through two settings (a shared MARA key) counts once. */
     problem(found: ConfigProblem): void {
         const r = (t: string) => this.redactor.redact(t);
+        // A URL is shown without its user information; a value that still holds a secret is not shown at all.
+        const shown = found.value === undefined ? undefined : redactUrlCredentials(found.value);
         const p: ConfigProblem = {
             key: found.key,
-            value: found.value === undefined || this.redactor.reveals(found.value) ? undefined : found.value,
+            value: shown === undefined || this.redactor.reveals(shown) ? undefined : shown,
             problem: r(found.problem),
             allowed: r(found.allowed),
             fix: r(found.fix),
         };
-        if (this.problems.some((q) => q.key === p.key && q.value === p.value && q.problem === p.problem)) return;
+        const id = JSON.stringify([p.key, p.value, p.problem]);
+        if (this.problemIds.has(id)) return;
+        this.problemIds.add(id);
         this.problems.push(p);
     }
 
@@ -185,7 +191,8 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
                 allowed: "one of the two keys",
                 fix: `keep ${spec.key} and remove the MARA key: pulumi config rm ${alias.l.key}`,
             });
-            return {};
+            // Set (twice), with no value to use: what needs the key must not also call it unset.
+            return { source: spec.key, raw: canonical };
         }
         source = spec.key;
         text = canonical;

@@ -2,7 +2,7 @@
  * Reads a `Pulumi.<stack>.yaml` file (ours or MARA's) into the raw form Pulumi would hand the
  * program, so the same validation runs offline: in tests and in `mara validate` / `mara plan`.
  */
-import { LineCounter, parseDocument, YAMLError } from "yaml";
+import { Document, isMap, isScalar, LineCounter, parseAllDocuments, visit, YAMLError } from "yaml";
 import type { LocalPath } from "./localPaths";
 import { sortKeys } from "./projectConfig";
 import type { RawConfig } from "./resolve";
@@ -41,18 +41,33 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
     const project = opts.project ?? "mara";
     const lines = new LineCounter();
     // Not prettyErrors: those quote the offending line, which may be a plain-text secret.
-    const parsed = parseDocument(text, { schema: "failsafe", prettyErrors: false, logLevel: "silent", lineCounter: lines });
-    const at = (e: YAMLError) => {
-        const { line, col } = lines.linePos(e.pos[0]);
+    // Duplicate keys are found below, in one pass: the parser's own check compares every key with every other, which
+    // takes minutes for a file of 20,000 keys.
+    const all = parseAllDocuments(text, { schema: "failsafe", prettyErrors: false, logLevel: "silent", lineCounter: lines, uniqueKeys: false });
+    const docs: Document[] = Array.isArray(all) ? all : [];
+    const at = (e: YAMLError | number) => {
+        const { line, col } = lines.linePos(typeof e === "number" ? e : e.pos[0]);
         return `line ${line}, column ${col}`;
     };
-    if (parsed.errors.length > 0) {
-        const e = parsed.errors[0]!;
-        throw new StackFileSyntaxError(`${at(e)}: ${e.message.split("\n")[0]}`);
+    const error = docs.flatMap((d) => d.errors)[0];
+    if (error) throw new StackFileSyntaxError(`${at(error)}: ${error.message.split("\n")[0]}`);
+    const duplicate = docs.map(firstDuplicateKey).find((d) => d !== undefined);
+    if (duplicate !== undefined) throw new StackFileSyntaxError(`${at(duplicate)}: Map keys must be unique`);
+    // The Pulumi CLI reads a stack file's first document and drops the rest without a word: say so instead.
+    const held = docs.filter((d) => !isEmptyDocument(d));
+    if (held.length > 1) {
+        const { line } = lines.linePos(held[1]!.range?.[0] ?? 0);
+        throw new StackFileSyntaxError(
+            `it holds ${held.length} YAML documents (the second starts at line ${line}), and a stack file is one: the Pulumi CLI would read the first and ignore the rest. ` +
+                `Merge them into one \`config:\` mapping, or remove the '---' line and what you did not mean to keep`,
+        );
     }
+    const parsed = held[0] ?? docs[0] ?? new Document(null);
     const yamlWarnings = parsed.warnings.map((w) => `${at(w)}: ${w.message.split("\n")[0]}`);
     const doc: unknown = parsed.toJS() ?? {};
-    if (typeof doc !== "object" || Array.isArray(doc)) throw new Error("The stack file is not a YAML mapping.");
+    if (typeof doc !== "object" || Array.isArray(doc)) {
+        throw new Error(`The stack file is ${Array.isArray(doc) ? "a YAML list" : "a single YAML value"}, not a mapping; a stack file is a mapping with a \`config:\` section of keys and values.`);
+    }
     const config = (doc as Record<string, unknown>).config ?? {};
     if (typeof config !== "object" || config === null || Array.isArray(config)) {
         throw new Error("The stack file's `config` section is not a mapping of keys to values.");
@@ -81,6 +96,32 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
         today: opts.today,
         stackFile: { encrypted, passphrase: typeof (doc as Record<string, unknown>).encryptionsalt === "string", warnings: yamlWarnings },
     };
+}
+
+/** Where the first key that repeats an earlier one of the same mapping starts, or undefined. */
+function firstDuplicateKey(doc: Document): number | undefined {
+    let found: number | undefined;
+    visit(doc, {
+        Map(_, map) {
+            if (!isMap(map)) return undefined;
+            const seen = new Set<unknown>();
+            for (const pair of map.items) {
+                const key = isScalar(pair.key) ? pair.key.value : pair.key;
+                if (seen.has(key)) {
+                    found = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+                    return visit.BREAK;
+                }
+                seen.add(key);
+            }
+            return undefined;
+        },
+    });
+    return found;
+}
+
+/** A document with nothing in it: a trailing `---`, or only comments. */
+function isEmptyDocument(d: Document): boolean {
+    return d.contents === null || (isScalar(d.contents) && (d.contents.value === null || d.contents.value === ""));
 }
 
 /**

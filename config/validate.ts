@@ -16,6 +16,7 @@ import { checkProviderKeys } from "./providerKeys";
 import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
 import { checkSecureValues } from "./secureValues";
+import { checkVolumeSizes } from "./volumeSizes";
 import {
     DefaultedKeyId,
     DefaultedKeySpec,
@@ -28,13 +29,14 @@ import {
     MARA_NAMESPACES,
     PROJECT_NAMESPACE,
 } from "./keys";
-import { buildInfra } from "./infraSettings";
-import { buildKic } from "./kicSettings";
-import type { Get, GetDefaulted, KeyOf } from "./lookup";
+import { buildInfra, checkHarborKeys } from "./infraSettings";
+import { buildKic, PathKind } from "./kicSettings";
+import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Findings, RawConfig, resolve, Resolved, secretOutput } from "./resolve";
 import { closest } from "./suggest";
+import { listCapped } from "./capped";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -51,6 +53,7 @@ export const KNOWN_KEYS: readonly string[] = [
         ...Object.keys(LEGACY_CHART_NAME_KEYS),
     ]),
 ];
+const KNOWN_KEY_SET: ReadonlySet<string> = new Set(KNOWN_KEYS);
 
 /** Validates raw config; see the module comment. */
 export function validateConfig(given: RawConfig): ValidationResult {
@@ -66,17 +69,27 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const ignoredLegacyCharts = legacyChartsToIgnore(raw, findings);
 
     const resolved = new Map<KeyId, Resolved<unknown>>();
+    // What a key that does nothing on this stack would report goes nowhere: a value nothing reads is named as unused
+    // (below), never both unused and wrong.
+    const unread = new Findings(Redactor.of(given));
     const r = <K extends KeyId>(id: K): Resolved<KeyValue<K>> => {
         let hit = resolved.get(id);
         if (!hit) {
             const chartId = chartOf(id);
-            hit = resolve<unknown>(raw, KEYS[id] as KeySpec<unknown>, findings, {
+            hit = resolve<unknown>(raw, KEYS[id] as KeySpec<unknown>, ignored(id) ? unread : findings, {
                 ignoreLegacy: chartId !== undefined && ignoredLegacyCharts.has(chartId),
                 infraType: id === "infraType" ? undefined : (r("infraType").value as string | undefined),
             });
             resolved.set(id, hit);
         }
         return hit as Resolved<KeyValue<K>>;
+    };
+    /** Whether nothing reads `id` on this stack: another infrastructure type's key, or one another key overrides. */
+    const ignored = (id: KeyId): boolean => {
+        if (id === "infraType") return false;
+        if (notUsedOn(id, r("infraType").value)) return true;
+        // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
+        return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
     };
     const v = <K extends KeyId>(id: K) => r(id).value;
     const d: GetDefaulted = <K extends DefaultedKeyId>(id: K) => v(id) ?? (KEYS[id] as DefaultedKeySpec<KeyValue<K>>).default;
@@ -96,22 +109,28 @@ export function validateConfig(given: RawConfig): ValidationResult {
         });
     }
 
+    if (infraType) checkUnusedKeys(infraType, r, keyOf, findings);
+    checkHarborKeys({ r, v, d, keyOf }, findings);
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
-    const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings) : undefined;
+    const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings, today) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
+    checkNodePort(infraType, d("ingressServiceType"), r("fqdn"), keyOf("ingressServiceType"), findings);
+    if (infraType) checkVolumeSizes(infraType, r("storageClass").source !== undefined, v, keyOf, findings);
     // Source paths resolve as every other local path: against the project directory, `~` from HOME.
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
     checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
-    checkCertificates(v, keyOf, findings);
+    checkCertificates({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
 
-    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry) {
+    const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
+    // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
+    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry && !registryKeysSet) {
         findings.problem({
             key: keyOf("kicImageOrigin"),
             value: "source",
@@ -195,6 +214,33 @@ export function validateConfig(given: RawConfig): ValidationResult {
 }
 
 
+/** Whether a stack of `infraType` reads nothing from `id` (its key table entry names the types that do). */
+function notUsedOn(id: KeyId, infraType: string | undefined): boolean {
+    const usedOn = (KEYS[id] as KeySpec<unknown>).usedOn;
+    return infraType !== undefined && usedOn !== undefined && !(usedOn as readonly string[]).includes(infraType);
+}
+
+/**
+ * Keys of another infrastructure type set on this stack (registry keys on AWS, VPC and EKS keys on an existing
+ * cluster, a DigitalOcean token on AWS) do nothing here; they are named in one warning, with the types that read
+ * them. MARA's Harbor keys, which nothing reads any more, have their own (checkHarborKeys).
+ */
+function checkUnusedKeys(infraType: string, r: <K extends KeyId>(id: K) => Resolved<KeyValue<K>>, keyOf: (id: KeyId) => string, findings: Findings): void {
+    const byTypes = new Map<string, string[]>();
+    for (const id of Object.keys(KEYS) as KeyId[]) {
+        const usedOn = (KEYS[id] as KeySpec<unknown>).usedOn;
+        if (!notUsedOn(id, infraType) || usedOn === undefined || usedOn.length === 0 || r(id).source === undefined) continue;
+        const types = usedOn.join(" and ");
+        byTypes.set(types, [...(byTypes.get(types) ?? []), keyOf(id)]);
+    }
+    if (byTypes.size === 0) return;
+    const list = [...byTypes].map(([types, keys]) => `${keys.join(", ")} (read on ${types} only)`).join("; ");
+    findings.warn(
+        `Not used on this ${infraType} stack, so their values are not checked and change nothing: ${list}. ` +
+            `Remove them with pulumi config rm <key>, or keep them for a stack of the type that reads them.`,
+    );
+}
+
 function chartOf(id: KeyId): ChartId | undefined {
     const stem = /^(\w+?)(ChartVersion|HelmRepoUrl)$/.exec(id)?.[1];
     return CHART_IDS.find((c) => c === stem);
@@ -202,34 +248,57 @@ function chartOf(id: KeyId): ChartId | undefined {
 
 /** Unknown keys in namespaces we own are typos until proven otherwise. */
 function checkKeyNames(raw: RawConfig, findings: Findings): void {
+    const dotted: { key: string; name: string; meant: string }[] = [];
+    const unknownOwn: string[] = [];
+    const unknownMara: string[] = [];
     for (const key of Object.keys(raw.values)) {
         const name = key.slice(key.indexOf(":") + 1);
         const [, dottedNs, dottedName] = /^([a-z-]+)\.(\w+)$/.exec(name) ?? [];
         // The CLI files a key written without a colon under the project; MARA's example has one such typo.
         if (key.startsWith(`${PROJECT_NAMESPACE}:`) && dottedNs !== undefined && (MARA_NAMESPACES as readonly string[]).includes(dottedNs)) {
-            const meant = `${dottedNs}:${dottedName}`;
-            findings.warn(
-                `"${name}" is ignored: it has a dot where a colon belongs, so Pulumi files it under the project as ${key}` +
-                    (KNOWN_KEYS.includes(meant) ? `; write it as ${meant}.` : "."),
-            );
+            dotted.push({ key, name, meant: `${dottedNs}:${dottedName}` });
             continue;
         }
         const ns = key.slice(0, key.indexOf(":"));
-        if (!(MARA_NAMESPACES as readonly string[]).includes(ns) || KNOWN_KEYS.includes(key)) continue;
+        if (!(MARA_NAMESPACES as readonly string[]).includes(ns) || KNOWN_KEY_SET.has(key)) continue;
+        (ns === PROJECT_NAMESPACE ? unknownOwn : unknownMara).push(key);
+    }
+    const hint = (key: string) => {
         const guess = closest(key, KNOWN_KEYS);
-        const hint = guess ? `did you mean ${guess}?` : "see the configuration reference, docs/configuration.md";
-        if (ns === PROJECT_NAMESPACE) {
-            // The key name is enough to act on, and a misspelled secret key holds a secret: never show the value.
+        return guess ? `did you mean ${guess}?` : "see the configuration reference, docs/configuration.md";
+    };
+    listCapped(
+        dotted,
+        (d) => d.key,
+        ({ key, name, meant }) =>
+            findings.warn(`"${name}" is ignored: it has a dot where a colon belongs, so Pulumi files it under the project as ${key}` + (KNOWN_KEY_SET.has(meant) ? `; write it as ${meant}.` : ".")),
+        (n, some) => findings.warn(`${n} more keys have a dot where a colon belongs and are ignored (${some}).`),
+    );
+    // The key name is enough to act on, and a misspelled secret key holds a secret: never show the value.
+    listCapped(
+        unknownOwn,
+        (k) => k,
+        (key) =>
             findings.problem({
                 key,
                 problem: "is not a setting this program knows",
                 allowed: "the keys listed in docs/configuration.md and Pulumi.yaml",
-                fix: `${hint} Remove it with: pulumi config rm ${key}`,
-            });
-        } else {
-            findings.warn(`${key} is not a setting this program reads and is ignored; ${hint}`);
-        }
-    }
+                fix: `${hint(key)} Remove it with: pulumi config rm ${key}`,
+            }),
+        (n, some) =>
+            findings.problem({
+                key: `${n} more keys of the ${PROJECT_NAMESPACE} namespace`,
+                problem: `are not settings this program knows either (${some})`,
+                allowed: "the keys listed in docs/configuration.md and Pulumi.yaml",
+                fix: `remove each with: pulumi config rm <key>`,
+            }),
+    );
+    listCapped(
+        unknownMara,
+        (k) => k,
+        (key) => findings.warn(`${key} is not a setting this program reads and is ignored; ${hint(key)}`),
+        (n, some) => findings.warn(`${n} more keys in MARA's namespaces are not settings this program reads and are ignored (${some}).`),
+    );
 }
 
 /**
@@ -270,18 +339,21 @@ function checkClusterName(
     name: Resolved<string>,
     findings: Findings,
 ): string {
-    // An existing cluster keeps whatever name it has; clusters we create must fit every cloud's naming rules
-    // (LKE labels are the shortest, 32 characters).
-    const max = infraType === "linode" ? 32 : 40;
-    const value = name.value ?? defaultClusterName(raw.stack, max);
-    const fits = new RegExp(`^[a-z0-9]([-a-z0-9]{0,${max - 2}}[a-z0-9])?$`).test(value);
-    if (infraType && infraType !== "kubeconfig" && !fits) {
+    // An existing cluster keeps whatever name it has (the name only labels the stack's provider, up to 100 characters);
+    // clusters we create must fit every cloud's naming rules (LKE labels are the shortest, 32 characters).
+    const max = infraType === "linode" ? 32 : infraType === "kubeconfig" ? 100 : 40;
+    const value = name.value ?? defaultClusterName(raw.stack, Math.min(max, 40));
+    const fits = infraType === "kubeconfig" ? value.length <= max : new RegExp(`^[a-z0-9]([-a-z0-9]{0,${max - 2}}[a-z0-9])?$`).test(value);
+    if (infraType && !fits) {
         findings.problem({
             key: name.source ?? "mara:clusterName",
             value,
-            problem: "cannot name a new cluster",
-            allowed: `lower-case letters, digits and '-', starting and ending with a letter or digit, at most ${max} characters`,
-            fix: configSetCommand(name.source ?? "mara:clusterName", defaultClusterName(raw.stack, max)),
+            problem: infraType === "kubeconfig" ? `is ${value.length} characters long` : value.length > max ? `is ${value.length} characters long, too long to name a new cluster` : "cannot name a new cluster",
+            allowed:
+                infraType === "kubeconfig"
+                    ? `any text up to ${max} characters (the stack's label for the existing cluster)`
+                    : `lower-case letters, digits and '-', starting and ending with a letter or digit, at most ${max} characters`,
+            fix: configSetCommand(name.source ?? "mara:clusterName", defaultClusterName(raw.stack, Math.min(max, 40))),
         });
     }
     return value;
@@ -297,6 +369,21 @@ function checkFqdnRequired(infraType: string | undefined, fqdn: Resolved<string>
     });
 }
 
+/**
+ * A NodePort controller has no load balancer whose name the application could take, so it needs the name that points
+ * at the nodes (the IngressController component refuses it without one). Only AWS can leave mara:fqdn unset otherwise;
+ * elsewhere its absence is already a problem.
+ */
+function checkNodePort(infraType: string | undefined, serviceType: string, fqdn: Resolved<string>, key: string, findings: Findings): void {
+    if (infraType !== "aws" || serviceType !== "NodePort" || fqdn.source !== undefined) return;
+    findings.problem({
+        key,
+        value: "NodePort",
+        problem: "has no load balancer whose host name the platform could use, and kic-helm:fqdn (mara:fqdn), the name that points at the nodes, is not set",
+        allowed: "LoadBalancer, or NodePort together with mara:fqdn",
+        fix: `${configSetCommand(KEYS.fqdn.key, "mara.example.com")} (a name whose DNS points at the nodes), or ${configSetCommand(key, "LoadBalancer")}`,
+    });
+}
 
 function checkLogstore(v: Get, keyOf: KeyOf, findings: Findings): void {
     const masters = v("logstoreMasterReplicas");
@@ -321,8 +408,8 @@ function checkTeardown(infraType: string | undefined, v: Get, keyOf: KeyOf, find
 }
 
 /** ACME needs an account email; it is the only setting Let's Encrypt insists on. */
-function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
-    if (v("tlsIssuer") === "acme" && v("acmeEmail") === undefined) {
+function checkCertificates({ r, v, keyOf }: Pick<Lookup, "r" | "v" | "keyOf">, findings: Findings): void {
+    if (v("tlsIssuer") === "acme" && r("acmeEmail").source === undefined) {
         findings.problem({
             key: keyOf("tlsIssuer"),
             value: "acme",
@@ -340,12 +427,13 @@ function checkCertificates(v: Get, keyOf: KeyOf, findings: Findings): void {
 }
 
 /** What is at a path, for the image settings, from the configuration's view of local files (when it has one). */
-function kindFrom(raw: RawConfig): ((p: string) => "file" | "directory" | "other" | undefined) | undefined {
+function kindFrom(raw: RawConfig): ((p: string) => PathKind) | undefined {
     const inspect = raw.inspectPath;
     if (!inspect) return undefined;
     return (p) => {
         const found = inspect(p);
-        return found.kind === "file" ? "file" : found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
+        if (found.kind === "file") return found.text.trim() === "" ? "empty" : "file";
+        return found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
     };
 }
 

@@ -3,7 +3,7 @@
  * (arrays and objects as JSON), so each type parses that string and, when it cannot, says why in
  * words a person can act on. `allowed` is the sentence shown after "Allowed:" in error messages.
  */
-import { hostnameProblem, imageReferenceProblem, isHostname, isIpv4 } from "../contracts/names";
+import { hostnameProblem, hostPortProblem, imageReferenceProblem, isIpv4, urlProblem } from "../contracts/names";
 import { isPrivateIpv4Cidr, PRIVATE_IPV4_RANGES } from "../contracts/patterns";
 import { closest } from "./suggest";
 
@@ -28,17 +28,26 @@ export interface ValueType<T> {
 const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
 const fail = <T>(reason: string): ParseResult<T> => ({ ok: false, reason });
 
-/** The URL a text parses as, or undefined. */
-function urlOf(value: string): URL | undefined {
+/**
+ * What a YAML list or mapping became: Pulumi hands the program every structured value as JSON text, so a list written
+ * where one piece of text belongs (a password as `[a, b]`) arrives as `["a","b"]`, and would otherwise be taken as that
+ * text.
+ */
+function structureOf(value: string): "a list" | "a mapping" | undefined {
+    if (!/^[[{]/.test(value)) return undefined;
     try {
-        return new URL(value);
+        const parsed: unknown = JSON.parse(value);
+        return Array.isArray(parsed) ? "a list" : parsed !== null && typeof parsed === "object" ? "a mapping" : undefined;
     } catch {
         return undefined;
     }
 }
 
-/** Any non-empty string, optionally restricted by a pattern and a length. */
-export function text(opts: { pattern?: RegExp; allowed?: string; minLength?: number; maxLength?: number } = {}): ValueType<string> {
+/**
+ * Any non-empty string, optionally restricted by a pattern and a length. A YAML list or mapping is refused unless
+ * `structured` allows it (an inline kubeconfig may be JSON).
+ */
+export function text(opts: { pattern?: RegExp; allowed?: string; minLength?: number; maxLength?: number; structured?: boolean } = {}): ValueType<string> {
     const allowed = opts.allowed ?? "any non-empty text";
     return {
         pulumiType: "string",
@@ -46,6 +55,8 @@ export function text(opts: { pattern?: RegExp; allowed?: string; minLength?: num
         parse(raw) {
             const value = raw.trim();
             if (value === "") return fail("is empty");
+            const structure = opts.structured ? undefined : structureOf(value);
+            if (structure) return fail(`is ${structure} (YAML or JSON), where one piece of text belongs`);
             // The length alone, never the value: this type also reads passwords.
             if (opts.minLength !== undefined && value.length < opts.minLength) return fail(`is shorter than ${opts.minLength} characters`);
             if (opts.maxLength !== undefined && value.length > opts.maxLength) {
@@ -161,16 +172,8 @@ export function helmRepoUrl(): ValueType<string> {
         allowed: "an http(s):// Helm repository URL or an oci:// registry reference, e.g. https://helm.nginx.com/stable",
         parse(raw) {
             const value = raw.trim();
-            const url = urlOf(value);
-            if (!url) return fail("is not a URL");
-            if (!["https:", "http:", "oci:"].includes(url.protocol)) return fail(`uses the unsupported scheme "${url.protocol}"`);
-            if (/^[a-z]+:\/\/[^/]*[a-z]+:\/\//i.test(value) || /^(https?|oci):\/\/(https?|oci)[:/]/i.test(value)) {
-                return fail("repeats the scheme");
-            }
-            if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) {
-                return fail(`has an invalid host "${url.hostname}"`);
-            }
-            return ok(value.replace(/\/+$/, ""));
+            const why = urlProblem(value, ["https", "http", "oci"]);
+            return why ? fail(why) : ok(value.replace(/\/+$/, ""));
         },
         render: (v) => v,
     };
@@ -264,12 +267,22 @@ export function httpsUrl(allowed: string): ValueType<string> {
         allowed,
         parse(raw) {
             const value = raw.trim();
-            const url = urlOf(value);
-            if (!url) return fail("is not a URL");
-            if (url.protocol !== "https:") return fail(`uses the scheme "${url.protocol}", and this URL must be https://`);
-            if (/^https:\/\/(https?)[:/]/i.test(value)) return fail("repeats the scheme");
-            if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) return fail(`has an invalid host "${url.hostname}"`);
-            return ok(value);
+            const why = urlProblem(value, ["https"], "this URL must be https://");
+            return why ? fail(why) : ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+/** A registry server as `host[:port]`, such as ghcr.io or registry.example.com:5000 (contracts: hostPortProblem). */
+export function hostPort(allowed: string): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed,
+        parse(raw) {
+            const value = raw.trim();
+            const why = hostPortProblem(value);
+            return why ? fail(why) : ok(value);
         },
         render: (v) => v,
     };

@@ -1,6 +1,8 @@
 /**
- * Host names and container image references, checked by the config validator (`mara validate`) and by
- * the components that take them, with the same rules and the same words.
+ * The forms of the names the platform hands to other systems — host names, `host[:port]`, URLs, container image
+ * references and repositories, Kubernetes object names — one rule each, used with the same words by the config
+ * validator (`mara validate`, the program), the components that take them, `mara render` (deploy-time values from a
+ * stack's outputs, its options) and `mara outdated` (its endpoint overrides).
  */
 import { PATTERNS } from "./patterns";
 
@@ -39,6 +41,81 @@ export function imageReferenceProblem(ref: string): string | undefined {
     return undefined;
 }
 
+/**
+ * Returns why `ref` is not an image repository (an image reference without tag or digest, such as
+ * `123456789012.dkr.ecr.us-east-1.amazonaws.com/ingress-controller-dev`), or undefined when it is one. With
+ * `registry`, the first path component must be a registry host.
+ */
+export function imageRepositoryProblem(ref: string, opts: { registry?: boolean } = {}): string | undefined {
+    const why = imageReferenceProblem(ref);
+    if (why) return why;
+    const lastSlash = ref.lastIndexOf("/");
+    if (ref.includes("@") || ref.lastIndexOf(":") > lastSlash) return "names a tag or digest; a repository has neither";
+    const first = ref.slice(0, Math.max(0, ref.indexOf("/")));
+    if (opts.registry && !(first.includes(".") || first.includes(":") || first === "localhost")) return "names no registry host (such as registry.example.com/team/image)";
+    return undefined;
+}
+
+/** Why `value` is not `host[:port]` (a registry server, an endpoint's host), or undefined: a host name, an IPv4 address or localhost, and a port from 1 to 65535. */
+export function hostPortProblem(value: string): string | undefined {
+    if (value === "") return "is empty";
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) return "contains white space or control characters";
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return "starts with a URL scheme (give the host alone, such as registry.example.com:5000)";
+    if (value.includes("/")) return "has a path (give the host alone, such as registry.example.com:5000)";
+    const colon = value.lastIndexOf(":");
+    const host = colon >= 0 ? value.slice(0, colon) : value;
+    const port = colon >= 0 ? value.slice(colon + 1) : undefined;
+    if (host.length > 253) return `has a host of ${host.length} characters (a DNS name has at most 253)`;
+    if (!isHostname(host) && !isIpv4(host)) return `has an invalid host "${host}"`;
+    if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)) return `has an invalid port "${port}" (1 to 65535)`;
+    return undefined;
+}
+
+/**
+ * Why `value` is not a URL with one of `schemes` (without the colon) and a valid host, or undefined. Catches the
+ * doubled scheme of MARA's own example file (`https://https://…`), which `new URL` happily parses.
+ *
+ * @param mustBe - words for a wrong scheme ("this URL must be https://"); without them the scheme is "unsupported".
+ */
+export function urlProblem(value: string, schemes: readonly string[], mustBe?: string): string | undefined {
+    if (value === "") return "is empty";
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) return "contains white space or control characters";
+    let url: URL;
+    try {
+        url = new URL(value);
+    } catch {
+        return "is not a URL";
+    }
+    if (!schemes.includes(url.protocol.slice(0, -1))) return mustBe ? `uses the scheme "${url.protocol}", and ${mustBe}` : `uses the unsupported scheme "${url.protocol}"`;
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/]*[a-z]+:\/\//i.test(value) || /^[a-z][a-z0-9+.-]*:\/\/(https?|oci)[:/]/i.test(value)) return "repeats the scheme";
+    if (!isHostname(url.hostname) && url.hostname !== "localhost" && !isIpv4(url.hostname)) return `has an invalid host "${url.hostname}"`;
+    return undefined;
+}
+
+/** The rules of Kubernetes object names: a DNS label (namespaces, Services) or a DNS subdomain (most other kinds). */
+const KUBERNETES_NAMES = {
+    label: { max: 63, pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, allowed: "lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters" },
+    subdomain: {
+        max: 253,
+        pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+        allowed: "lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters",
+    },
+} as const;
+
+/** What a Kubernetes name of `kind` may be, in the words messages use after "Allowed:". */
+export function kubernetesNameAllowed(kind: keyof typeof KUBERNETES_NAMES): string {
+    return `a Kubernetes object name: ${KUBERNETES_NAMES[kind].allowed}`;
+}
+
+/** Why `value` is not a Kubernetes object name of `kind` (RFC 1123 label or subdomain), or undefined. */
+export function kubernetesNameProblem(value: string, kind: keyof typeof KUBERNETES_NAMES): string | undefined {
+    const rule = KUBERNETES_NAMES[kind];
+    if (value === "") return "is empty";
+    if (value.length > rule.max) return `is ${value.length} characters long (at most ${rule.max})`;
+    if (!rule.pattern.test(value)) return `has characters or a form Kubernetes refuses in a name`;
+    return undefined;
+}
+
 /** True for an RFC 1123 hostname (labels of letters, digits and hyphens). */
 export function isHostname(value: string): boolean {
     if (value.length === 0 || value.length > 253) return false;
@@ -55,7 +132,8 @@ export function isHostname(value: string): boolean {
  */
 export function hostnameProblem(value: string): string | undefined {
     if (value === "") return "is empty";
-    if (isIpv4(value) || value.includes(":")) return "is an IP address, and an Ingress host or certificate name must be a DNS name";
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) return "contains white space or control characters";
+    if (isIpv4(value) || /^[0-9a-f:.]*:[0-9a-f:.]*$/i.test(value)) return "is an IP address, and an Ingress host or certificate name must be a DNS name";
     if (value.startsWith("*.")) return "is a wildcard, and one host name is needed";
     if (value.length > 253) return `is ${value.length} characters long (a DNS name has at most 253)`;
     const labels = value.split(".");

@@ -34,6 +34,16 @@ export const PATTERNS = {
     imageTag: { pattern: /^[\w][\w.-]{0,127}$/, allowed: "an image tag such as v1.3.0" },
 } as const satisfies Record<string, Pattern>;
 
+/** Bytes per unit of a volume size ({@link PATTERNS}.volumeSize). */
+const SIZE_UNITS: Readonly<Record<string, number>> = { Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
+
+/** The bytes a volume size such as `10Gi` or `0.5Ti` asks for; undefined when it is not a volume size. */
+export function volumeSizeBytes(size: string): number | undefined {
+    if (!PATTERNS.volumeSize.pattern.test(size)) return undefined;
+    const m = /^([\d.]+)(Mi|Gi|Ti)$/.exec(size)!;
+    return Number(m[1]) * SIZE_UNITS[m[2]!]!;
+}
+
 /** Why `value` does not match `p` (the message a component throws), or undefined when it does. */
 export function mismatch(owner: string, arg: string, value: string, p: Pattern): string | undefined {
     return p.pattern.test(value) ? undefined : `${owner}: ${arg} "${value}" is not ${p.allowed}.`;

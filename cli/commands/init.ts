@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { Stack } from "@pulumi/pulumi/automation";
 import { ConfigProblem, InfraType, KEYS, KeyId, parseStackFile, RawConfig, REDACTED, Redactor, shorten, validateConfig } from "../../config";
+import { decodeStackFile } from "../../config/stackFileEncoding";
 import { ensureBackend } from "../backend";
 import type { CommandContext } from "../command";
 import { ask, Answers, collectAnswers } from "../init/answers";
@@ -81,14 +82,14 @@ export async function init(opts: InitOptions, ctx: CommandContext): Promise<numb
 
 
 function readExisting(file: string, stack: string): RawConfig {
-    let text = "";
+    let bytes: Buffer = Buffer.alloc(0);
     try {
-        text = fs.readFileSync(file, "utf8");
+        bytes = fs.readFileSync(file);
     } catch {
         // No file: a new stack with no configuration.
     }
     try {
-        return parseStackFile(text, { project: projectName(path.dirname(file)), stack, baseDir: path.dirname(file) });
+        return parseStackFile(decodeStackFile(bytes), { project: projectName(path.dirname(file)), stack, baseDir: path.dirname(file) });
     } catch (err) {
         throw new CliError(`${file} is not a readable stack file: ${(err as Error).message}`);
     }

@@ -12,6 +12,7 @@ import type { CommandContext } from "../command";
 import { buildPlan, Plan } from "../graph";
 import { CliError, CliIo, EXIT, line, Writer } from "../io";
 import { runOffline } from "../offline";
+import { makeDirs, outputFileProblem } from "../outputPath";
 import { checkPolicies } from "../policyCheck";
 import { printPolicyReport, readPolicyConfig } from "../policyReport";
 import { renderCounts, renderTree, toDot, toMermaid } from "../planOutput";
@@ -98,8 +99,8 @@ function checkTargets(opts: PlanOptions, io: CliIo): { target: string; kind: str
         if (g.target.endsWith("/") || g.target.endsWith(path.sep) || isDirectory(file)) {
             throw new CliError(`${g.option} ${g.target} is a directory; give a file name, such as ${path.join(g.target, g.kind === "DOT" ? "plan.dot" : "plan.mmd")}, or - for standard output`, EXIT.usage);
         }
-        const parent = existingAncestor(path.dirname(file));
-        if (parent && !isDirectory(parent)) throw new CliError(`${g.option} ${g.target}: ${parent} is a file, so ${g.target} cannot be written`, EXIT.usage);
+        const problem = outputFileProblem(file, g.target);
+        if (problem) throw new CliError(`${g.option} ${g.target}: ${problem}`, EXIT.usage);
     }
     return graphs;
 }
@@ -111,14 +112,6 @@ const isDirectory = (p: string) => {
         return false;
     }
 };
-
-/** The nearest path at or above `dir` that exists. */
-function existingAncestor(dir: string): string | undefined {
-    for (let d = dir; ; d = path.dirname(d)) {
-        if (fs.existsSync(d)) return d;
-        if (path.dirname(d) === d) return undefined;
-    }
-}
 
 function programFailed(io: CliIo, error: unknown, where: string, redactor: Redactor, target: ConfigTarget): number {
     if (error instanceof ConfigError) {
@@ -189,7 +182,7 @@ function writeGraph(io: CliIo, target: string, text: string, kind: string): void
         return;
     }
     const file = path.resolve(io.cwd, target);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    makeDirs(path.dirname(file));
     fs.writeFileSync(file, text);
     line(io.stderr, `Wrote the dependency graph (${kind}) to ${target}`);
 }

@@ -6,13 +6,18 @@
 import * as path from "path";
 import program from "../../index";
 import type { CommandContext } from "../command";
-import { Redactor } from "../../config";
+import { formatProblem, Redactor } from "../../config";
+import { shortenValue } from "../../config/redact";
+import { kubernetesNameAllowed, kubernetesNameProblem } from "../../contracts/names";
+import { PATTERNS } from "../../contracts/patterns";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { renderPlatform, RenderResult } from "../render/render";
 import { SecretHandling } from "../render/secrets";
 import { outputDirProblem, writeOutputDir } from "../render/outputDir";
+import { reasonOf } from "../outputPath";
 import { outputsFromFile, outputsFromPulumi } from "../render/stackOutputs";
 import { configTarget } from "../configTarget";
+import { deployValueProblems } from "../render/deployValues";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 
@@ -38,16 +43,29 @@ export interface RenderOptions extends StackFileChoice {
 
 /** How Secrets are written, from the options; a usage error when neither or both ways are chosen. */
 export function secretHandling(opts: RenderOptions): SecretHandling {
-    if (opts.secrets === "omit" && opts.secretStore) throw new CliError("give either --secret-store NAME or --secrets=omit, not both", EXIT.usage);
+    if (opts.secrets === "omit" && opts.secretStore !== undefined) throw new CliError("give either --secret-store NAME or --secrets=omit, not both", EXIT.usage);
     if (opts.secrets === "omit") return { mode: "omit" };
-    if (!opts.secretStore) {
+    if (opts.secretStore === undefined) {
         throw new CliError(
             "Secrets are never written in plain text: give --secret-store NAME (each Secret becomes an ExternalSecret reading from that External Secrets Operator store; " +
                 "add --secret-store-kind SecretStore for a namespaced store) or --secrets=omit (Secrets are left out and listed, for you to create)",
             EXIT.usage,
         );
     }
-    return { mode: "external", store: opts.secretStore, storeKind: opts.secretStoreKind ?? "ClusterSecretStore", remoteKeyPrefix: opts.remoteKeyPrefix ?? "mara/" };
+    // The store's name goes into every ExternalSecret's secretStoreRef, the prefix into every remote key.
+    const storeProblem = kubernetesNameProblem(opts.secretStore, "subdomain");
+    if (storeProblem) {
+        throw new CliError(
+            `--secret-store ${JSON.stringify(shortenValue(opts.secretStore))} ${storeProblem}. Allowed: ${kubernetesNameAllowed("subdomain")}, the name of the ${opts.secretStoreKind ?? "ClusterSecretStore"}. ` +
+                `Fix: give the store's name as \`kubectl get ${(opts.secretStoreKind ?? "ClusterSecretStore").toLowerCase()}s\` lists it, such as --secret-store vault-backend`,
+            EXIT.usage,
+        );
+    }
+    const prefix = opts.remoteKeyPrefix ?? "mara/";
+    if (/[\s\u0000-\u001f\u007f]/.test(prefix)) {
+        throw new CliError(`--remote-key-prefix ${JSON.stringify(shortenValue(prefix))} contains white space or control characters. Allowed: the start of a key in the store, such as mara/ or prod/mara/. Fix: --remote-key-prefix mara/`, EXIT.usage);
+    }
+    return { mode: "external", store: opts.secretStore, storeKind: opts.secretStoreKind ?? "ClusterSecretStore", remoteKeyPrefix: prefix };
 }
 
 /**
@@ -59,8 +77,11 @@ export function secretHandling(opts: RenderOptions): SecretHandling {
 export async function render(opts: RenderOptions, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
     const secrets = secretHandling(opts);
+    if (opts.kubeVersion !== undefined && !PATTERNS.kubernetesMinor.pattern.test(opts.kubeVersion)) {
+        throw new CliError(`--kube-version ${JSON.stringify(shortenValue(opts.kubeVersion))} is not ${PATTERNS.kubernetesMinor.allowed}. Fix: --kube-version 1.35, or leave it out to render for the stack's cluster version`, EXIT.usage);
+    }
     const out = path.resolve(io.cwd, opts.out);
-    const dirProblem = outputDirProblem(out);
+    const dirProblem = outputDirProblem(out, opts.out);
     if (dirProblem) throw new CliError(dirProblem, EXIT.usage);
     const file = locateStackFile(opts, io.cwd, io.projectDir);
     const raw = readStackFile(file, io.env, io.projectDir);
@@ -74,6 +95,14 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
             else outputs = await outputsFromFile(opts.fromStack === "-" ? "-" : path.resolve(io.cwd, opts.fromStack), io.stdin);
         } catch (e) {
             throw new CliError((e as Error).message);
+        }
+        // Every value a manifest would take from the outputs is checked by its form before anything is rendered.
+        const where = opts.fromStack === true ? "the stack's outputs" : opts.fromStack === "-" ? "the outputs on standard input" : opts.fromStack;
+        const problems = deployValueProblems(outputs, where);
+        if (problems.length > 0) {
+            line(io.stderr, `error: ${where} ${problems.length === 1 ? "has a value" : `has ${problems.length} values`} no manifest may hold, so nothing was rendered:`);
+            problems.forEach((p, i) => line(io.stderr, `  ${i + 1}. ${formatProblem(p)}`));
+            return EXIT.failed;
         }
     }
 
@@ -92,10 +121,17 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
         line(io.stderr, "  or pass --allow-placeholders and replace each MARA_PLACEHOLDER_… before applying the manifests.");
         return EXIT.failed;
     }
-    writeOutputDir(out, result.files, `Written by mara render from stack "${raw.stack}". The next render replaces this whole folder.\n`);
+    let written: ReturnType<typeof writeOutputDir>;
+    try {
+        written = writeOutputDir(out, result.files, `Written by mara render from stack "${raw.stack}". The next render replaces this whole folder.\n`);
+    } catch (e) {
+        // Checked before rendering; only a change since then (a full disk, a permission taken away) ends here.
+        throw new CliError(`cannot write ${opts.out}: ${reasonOf(e)}; nothing was written`);
+    }
     const components = [...new Set([...result.files.keys()].filter((f) => f.includes("/")).map((f) => f.split("/")[0]!))];
     const objects = [...result.files.keys()].filter((f) => f.includes("/") && !f.endsWith("/kustomization.yaml")).length;
-    line(io.stdout, `Wrote ${objects} objects in ${components.length} components to ${opts.out} (charts rendered for Kubernetes ${result.kubeVersion}).`);
+    const where = written.viaLink ? `${opts.out} (a link to ${written.real})` : opts.out;
+    line(io.stdout, `Wrote ${objects} objects in ${components.length} components to ${where} (charts rendered for Kubernetes ${result.kubeVersion}).`);
     reportSecrets(io, result, secrets, opts.out);
     return EXIT.ok;
 }

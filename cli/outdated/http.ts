@@ -9,6 +9,8 @@
  * without touching `process.env`.
  */
 
+import { hostPortProblem, urlProblem } from "../../contracts/names";
+
 /** `host=base-url` pairs, comma-separated, e.g. `ghcr.io=https://ghcr-mirror.example.com`. */
 export const ENDPOINTS_VARIABLE = "MARA_OUTDATED_ENDPOINTS";
 
@@ -56,15 +58,11 @@ export function parseEndpoints(value: string | undefined): Map<string, string> {
         const eq = entry.indexOf("=");
         const host = eq > 0 ? entry.slice(0, eq).trim().toLowerCase() : "";
         const base = eq > 0 ? entry.slice(eq + 1).trim() : "";
-        let ok = host !== "" && /^[a-z0-9.-]+(:\d+)?$/.test(host);
-        try {
-            ok = ok && ["http:", "https:"].includes(new URL(base).protocol);
-        } catch {
-            ok = false;
-        }
-        if (!ok) {
+        // The same rules as a registry server and a chart repository in the configuration.
+        const why = eq <= 0 ? "has no '='" : hostPortProblem(host) ? `has a host that ${hostPortProblem(host)}` : urlProblem(base, ["http", "https"]) ? `has a base URL that ${urlProblem(base, ["http", "https"])}` : undefined;
+        if (why) {
             throw new EndpointsError(
-                `${ENDPOINTS_VARIABLE} entry "${entry}" is not host=base-url; write e.g. ${ENDPOINTS_VARIABLE}=ghcr.io=https://ghcr-mirror.example.com,helm.nginx.com=https://mirror.example.com/nginx`,
+                `${ENDPOINTS_VARIABLE} entry "${entry}" is not host=base-url: it ${why}; write e.g. ${ENDPOINTS_VARIABLE}=ghcr.io=https://ghcr-mirror.example.com,helm.nginx.com=https://mirror.example.com/nginx`,
             );
         }
         map.set(host, base.replace(/\/+$/, ""));
@@ -97,15 +95,19 @@ export interface HttpAnswer {
  */
 export async function httpGet(url: string, settings: HttpSettings, headers: Record<string, string> = {}): Promise<HttpAnswer> {
     const target = rewriteUrl(url, settings.endpoints);
+    // Refusing an answer also ends its connection: a body left unread keeps the socket, and so the command, alive
+    // until the timeout, long after the answer was refused.
+    const refused = new AbortController();
     try {
         const res = await fetch(target, {
             headers: { "user-agent": "mara-outdated", ...headers },
             redirect: "follow",
-            signal: AbortSignal.timeout(settings.timeoutMs),
+            signal: AbortSignal.any([refused.signal, AbortSignal.timeout(settings.timeoutMs)]),
         });
         const body = await readCapped(res, target, settings.maxBytes);
         return { url: res.url || target, status: res.status, statusText: res.statusText, headers: res.headers, body };
     } catch (err) {
+        refused.abort();
         if (err instanceof SourceError) throw err;
         throw new SourceError(target, describeNetworkError(err, settings.timeoutMs));
     }

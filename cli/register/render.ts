@@ -13,11 +13,6 @@ function secretsMode(value: string): "omit" {
     throw new InvalidArgumentError(`the only mode is "omit" (for ExternalSecrets give --secret-store NAME), not "${value}"`);
 }
 
-function minorVersion(value: string): string {
-    if (/^\d+\.\d+$/.test(value)) return value;
-    throw new InvalidArgumentError(`must be a Kubernetes minor version such as 1.35, not "${value}"`);
-}
-
 /** Adds the command to the program. */
 export function register(cli: Command, ctx: CommandContext): void {
     cli.command("render")
@@ -31,7 +26,7 @@ export function register(cli: Command, ctx: CommandContext): void {
         .option("--secret-store-kind <kind>", "SecretStore or ClusterSecretStore (default)", storeKind)
         .option("--remote-key-prefix <prefix>", "prefix of every remote key in the store (default mara/)")
         .option("--secrets <mode>", "omit: leave Secrets out and list them, instead of ExternalSecrets", secretsMode)
-        .option("--kube-version <version>", "Kubernetes minor version the charts render for (default: the stack's cluster version)", minorVersion)
+        .option("--kube-version <version>", "Kubernetes minor version the charts render for (default: the stack's cluster version)")
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         .action(action(ctx, (opts: RenderOptions) => (require("../commands/render") as typeof import("../commands/render")).render(opts, ctx)));
 }

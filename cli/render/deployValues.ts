@@ -5,7 +5,10 @@
  * these values come either from the stack's outputs (`--from-stack`) or are clear placeholders
  * (`MARA_PLACEHOLDER_<NAME>`), never from the simulated cloud: a manifest must not carry an invented value.
  */
+import { isIPv6 } from "net";
 import type * as pulumi from "@pulumi/pulumi";
+import type { ConfigProblem } from "../../config/problems";
+import { hostnameProblem, imageRepositoryProblem, isIpv4 } from "../../contracts/names";
 import { computedState, invokeAnswer } from "../simulatedCloud";
 
 /** One value the cloud computes at deploy time. */
@@ -18,12 +21,19 @@ export interface DeployValue {
     readonly output: string;
     /** The value, from the stack output's value (undefined when the output does not give it). */
     readonly fromOutput: (value: unknown) => string | undefined;
+    /** What the value must look like, in the words shown after "Allowed:". */
+    readonly allowed: string;
+    /** Why a value the output gives cannot go into a manifest, by the rule of its form (contracts/names.ts), or undefined. */
+    readonly problem: (value: string) => string | undefined;
 }
 
 /** A plain, non-empty text output; `pulumi stack output --json` shows a secret output as "[secret]", which is no value. */
 const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== "[secret]" ? v : undefined);
 /** DOCR repositories are `<registry endpoint>/nginx-ingress` (components/docr.ts). */
 const DOCR_REPOSITORY = "/nginx-ingress";
+/** A registry repository: it becomes the image of the controller's Deployment, with the digest appended. */
+const repository = (v: string) => imageRepositoryProblem(v, { registry: true });
+const REPOSITORY_ALLOWED = "an image repository with its registry host and no scheme, tag or digest, such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/ingress-controller-dev";
 
 /** The deploy-time values, by key. */
 export const DEPLOY_VALUES = {
@@ -32,30 +42,40 @@ export const DEPLOY_VALUES = {
         what: "URL of the container registry repository the ingress controller image is pushed to (ECR)",
         output: "repository_url",
         fromOutput: text,
+        allowed: REPOSITORY_ALLOWED,
+        problem: repository,
     },
     registryEndpoint: {
         placeholder: "MARA_PLACEHOLDER_REGISTRY_ENDPOINT",
         what: "endpoint of the DigitalOcean container registry the ingress controller image is pushed to",
         output: "repository_url",
         fromOutput: (v: unknown) => text(v)?.replace(new RegExp(`${DOCR_REPOSITORY}$`), ""),
+        allowed: REPOSITORY_ALLOWED,
+        problem: repository,
     },
     kicImageDigest: {
         placeholder: "MARA_PLACEHOLDER_KIC_IMAGE_DIGEST",
         what: "digest (sha256:…) of the ingress controller image as the registry stored it",
         output: "kic_image_digest",
-        fromOutput: (v: unknown) => (typeof v === "string" && /^sha256:[0-9a-f]{64}$/.test(v) ? v : undefined),
+        fromOutput: text,
+        allowed: "sha256: and 64 lower-case hexadecimal digits",
+        problem: (v: string) => (/^sha256:[0-9a-f]{64}$/.test(v) ? undefined : "is not a sha256 digest"),
     },
     loadBalancerHostname: {
         placeholder: "MARA_PLACEHOLDER_LB_HOSTNAME",
         what: "host name of the ingress controller's load balancer (the application's host when no FQDN is configured)",
         output: "lb_ingress_hostname",
         fromOutput: text,
+        allowed: "a DNS name such as a1b2c3-1234567890.us-east-1.elb.amazonaws.com: letters, digits and '-' in labels of at most 63 characters, at most 253 in all",
+        problem: hostnameProblem,
     },
     loadBalancerIp: {
         placeholder: "MARA_PLACEHOLDER_LB_IP",
         what: "IP address of the ingress controller's load balancer",
         output: "lb_ingress_ip",
         fromOutput: text,
+        allowed: "an IPv4 or IPv6 address, such as 203.0.113.10",
+        problem: (v: string) => (isIpv4(v) || isIPv6(v) ? undefined : "is not an IP address"),
     },
 } as const satisfies Record<string, DeployValue>;
 
@@ -78,7 +98,8 @@ export function deployValues(outputs: Readonly<Record<string, unknown>> | undefi
     const known = new Map<DeployValueKey, string>();
     for (const [key, dv] of Object.entries(DEPLOY_VALUES) as [DeployValueKey, DeployValue][]) {
         const v = outputs ? dv.fromOutput(outputs[dv.output]) : undefined;
-        if (v !== undefined) known.set(key, v);
+        // A value of the wrong form never reaches a manifest; `mara render` refuses it first (deployValueProblems).
+        if (v !== undefined && dv.problem(v) === undefined) known.set(key, v);
     }
     const fromStack = new Set<DeployValueKey>();
     return {
@@ -90,6 +111,31 @@ export function deployValues(outputs: Readonly<Record<string, unknown>> | undefi
         },
         fromStack,
     };
+}
+
+/**
+ * The stack outputs a render would take a deploy-time value from that no manifest may hold: text of the wrong form
+ * (a host name with a line break, a registry URL with a scheme, a name of 100,000 characters) or not text at all.
+ * Outputs that are missing, empty or shown as "[secret]" give no value and become placeholders instead.
+ *
+ * @param where - where the outputs came from, for the fix ("outputs.json", "the stack's outputs").
+ */
+export function deployValueProblems(outputs: Readonly<Record<string, unknown>>, where: string): ConfigProblem[] {
+    const problems: ConfigProblem[] = [];
+    for (const dv of Object.values(DEPLOY_VALUES) as DeployValue[]) {
+        const given = outputs[dv.output];
+        if (given === undefined || given === null || given === "" || given === "[secret]") continue;
+        const fix = `correct or remove ${dv.output} in ${where} (without it the value is written as ${dv.placeholder} with --allow-placeholders); \`pulumi stack output ${dv.output}\` shows what the stack holds`;
+        const v = dv.fromOutput(given);
+        const found: ConfigProblem | undefined =
+            typeof given !== "string"
+                ? { key: `stack output ${dv.output}`, value: JSON.stringify(given), problem: "is not text", allowed: dv.allowed, fix }
+                : v !== undefined && dv.problem(v) !== undefined
+                  ? { key: `stack output ${dv.output}`, value: given, problem: dv.problem(v)!, allowed: dv.allowed, fix }
+                  : undefined;
+        if (found && !problems.some((p) => p.key === found.key && p.problem === found.problem)) problems.push(found);
+    }
+    return problems;
 }
 
 /** Placeholders found in rendered text, as deploy-value keys (Helm templates may lower-case a placeholder). */

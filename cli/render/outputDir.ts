@@ -1,44 +1,57 @@
 /**
  * Writes a render into its folder as a whole: the files go to a fresh folder beside it, which then replaces the old
  * one, so objects dropped since the last render disappear and a reader never sees half of two renders. A folder
- * that holds anything but an earlier render is never replaced.
+ * that holds anything but an earlier render is never replaced; a link named as the folder is kept, and what it points
+ * to is replaced. Whether the folder can be written at all is checked first (cli/outputPath.ts).
  */
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
+import { makeDirs, outputFolder, OutputFolder } from "../outputPath";
 
 /** The file that marks a folder as written by `mara render` (so it may be replaced by the next render). */
 export const MARKER = ".mara-render";
 
-/** Why `dir` may not be written to, or undefined when it may (missing, empty, or an earlier render). */
-export function outputDirProblem(dir: string): string | undefined {
-    if (!fs.existsSync(dir)) return undefined;
-    if (!fs.statSync(dir).isDirectory()) return `${dir} exists and is not a folder`;
-    const entries = fs.readdirSync(dir);
-    if (entries.length === 0 || entries.includes(MARKER)) return undefined;
-    return `${dir} is not empty and was not written by mara render (no ${MARKER} in it); choose an empty or new folder, so nothing of yours is replaced`;
+/**
+ * Why `dir` may not be written to, or undefined when it may (missing with creatable parents, empty, an earlier render,
+ * or a link to one of those).
+ *
+ * @param shown - the path as the user wrote it, for the message.
+ */
+export function outputDirProblem(dir: string, shown = dir): string | undefined {
+    const folder = outputFolder(dir, MARKER, shown);
+    return "problem" in folder ? folder.problem : undefined;
 }
 
-/** Replaces `dir` with exactly `files` (relative paths to text) plus the marker. */
-export function writeOutputDir(dir: string, files: ReadonlyMap<string, string>, marker: string): void {
-    const problem = outputDirProblem(dir);
-    if (problem) throw new Error(problem);
-    const parent = path.dirname(path.resolve(dir));
-    fs.mkdirSync(parent, { recursive: true });
+/** Replaces `dir` (or the folder a link at `dir` points to) with exactly `files` (relative paths to text) plus the marker. */
+export function writeOutputDir(dir: string, files: ReadonlyMap<string, string>, marker: string): OutputFolder {
+    const folder = outputFolder(dir, MARKER);
+    if ("problem" in folder) throw new Error(folder.problem);
+    const target = folder.real;
+    const parent = path.dirname(target);
+    makeDirs(parent);
     const suffix = crypto.randomBytes(6).toString("hex");
-    const fresh = path.join(parent, `.${path.basename(dir)}.${suffix}.new`);
-    const old = path.join(parent, `.${path.basename(dir)}.${suffix}.old`);
+    const fresh = path.join(parent, `.${path.basename(target)}.${suffix}.new`);
+    const old = path.join(parent, `.${path.basename(target)}.${suffix}.old`);
     try {
         for (const [rel, text] of files) {
             const file = path.join(fresh, rel);
-            fs.mkdirSync(path.dirname(file), { recursive: true });
+            makeDirs(path.dirname(file));
             fs.writeFileSync(file, text);
         }
+        makeDirs(fresh);
         fs.writeFileSync(path.join(fresh, MARKER), marker);
-        if (fs.existsSync(dir)) fs.renameSync(dir, old);
-        fs.renameSync(fresh, dir);
+        if (fs.existsSync(target)) fs.renameSync(target, old);
+        try {
+            fs.renameSync(fresh, target);
+        } catch (e) {
+            // The earlier render goes back in place rather than being lost with the new one.
+            if (fs.existsSync(old)) fs.renameSync(old, target);
+            throw e;
+        }
     } finally {
         fs.rmSync(fresh, { recursive: true, force: true });
         fs.rmSync(old, { recursive: true, force: true });
     }
+    return folder;
 }

@@ -157,6 +157,41 @@ const CLASSES: Record<string, Case[]> = {
         { name: "a path relative to the project, its context chosen", config: { ...KUBECONFIG, "kubernetes:context_name": "lab-admin" }, expect: { valid: true }, plan: true },
         { name: "~ expanded to the home directory", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "~/.kube/config" }, expect: { valid: true } },
     ],
+    "what the cloud or the cluster would refuse at up": [
+        {
+            name: "the default zone count in a region with two zones",
+            config: { ...AWS, "aws:region": "us-west-1" },
+            expect: { problem: 'mara:vpcAzCount = "3": asks for 3 availability zones (the default), and us-west-1 has 2 a new VPC can use (us-west-1a, us-west-1b)' },
+        },
+        { name: "six zones in us-east-1, where EKS uses five", config: { ...AWS, "mara:vpcAzCount": "6" }, expect: { problem: 'mara:vpcAzCount = "6": asks for 6 availability zones, and us-east-1 has 5' } },
+        { name: "two zones in us-west-1", config: { ...AWS, "aws:region": "us-west-1", "mara:vpcAzCount": "2" }, expect: { valid: true }, plan: true },
+        {
+            name: "a NodePort controller without a host name",
+            config: { ...AWS, "mara:ingressServiceType": "NodePort" },
+            expect: { problem: 'mara:ingressServiceType = "NodePort": has no load balancer whose host name the platform could use, and kic-helm:fqdn (mara:fqdn), the name that points at the nodes, is not set' },
+        },
+        { name: "a NodePort controller with a host name", config: { ...AWS, "mara:ingressServiceType": "NodePort", "kic-helm:fqdn": "nodes.example.org" }, expect: { valid: true }, plan: true },
+        {
+            name: "a volume larger than EBS gp2/gp3",
+            config: { ...AWS, "mara:prometheusStorageSize": "17Ti" },
+            expect: { problem: 'mara:prometheusStorageSize = "17Ti": is larger than EBS gp2/gp3 volumes (the platform\'s storage class) can be' },
+        },
+        { name: "a volume smaller than DigitalOcean's smallest", config: { ...DO, "mara:siriusDbStorageSize": "512Mi" }, expect: { problem: 'mara:siriusDbStorageSize = "512Mi": is smaller than DigitalOcean volumes can be, so the claim would stay Pending and the release time out. Allowed: a size from 1Gi to 16Ti on digitalocean' } },
+        { name: "a volume no cloud offers, on Linode", config: { ...LKE, "mara:logstoreStorageSize": "100000Ti" }, expect: { problem: 'mara:logstoreStorageSize = "100000Ti": is larger than Linode Block Storage volumes can be' } },
+        { name: "the smallest and the largest volume DigitalOcean offers", config: { ...DO, "mara:siriusDbStorageSize": "1Gi", "mara:logstoreStorageSize": "16Ti" }, expect: { valid: true } },
+        {
+            name: "NGINX Plus mode on an open-source image",
+            config: { ...AWS, "kic-helm:enable_plus": "true", "mara:nginxJwt": { secure: CIPHER } },
+            secrets: { "mara:nginxJwt": "header.payload.signature" },
+            expect: { problem: 'kic-helm:enable_plus = "true": runs the controller in NGINX Plus mode, but its image (nginx/nginx-ingress:5.5.4) is not an NGINX Plus image' },
+        },
+        {
+            name: "NGINX Plus mode on the Plus image",
+            config: { ...AWS, "kic-helm:enable_plus": "true", "kic:image_name": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4", "mara:nginxJwt": { secure: CIPHER } },
+            secrets: { "mara:nginxJwt": "header.payload.signature" },
+            expect: { valid: true },
+        },
+    ],
     "secure: values": [
         {
             name: "passphrase ciphertext that is not v1:<nonce>:<ciphertext>",
