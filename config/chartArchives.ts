@@ -5,8 +5,7 @@
  * and a `SHA256SUMS` file (`sha256sum *.tgz > SHA256SUMS`) whose digest of each archive must match, so that
  * a truncated copy or a different build of the same version is refused before anything is installed.
  */
-import * as crypto from "crypto";
-import * as fs from "fs";
+import fs from "fs";
 import * as path from "path";
 
 /** A chart the stack installs: its name and the version it pins. */
@@ -43,7 +42,8 @@ export function parseChecksums(text: string): { sums: Map<string, string>; malfo
     return { sums, malformed };
 }
 
-const sha256 = (file: string) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+// crypto is loaded only when a folder is checked: `mara validate` otherwise starts without it (test/cli/startup.test.ts).
+const sha256 = (file: string) => (require("crypto") as typeof import("crypto")).createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
 /**
  * Finds and checks the archive of every pinned chart in `dir` (an absolute path): the folder exists, has a
