@@ -53,7 +53,16 @@ export const PRESERVE_ANNOTATIONS: Readonly<Record<string, string>> = {
     "service.kubernetes.io/do-loadbalancer-disown": "true",
 };
 
+/**
+ * Both cloud controllers read these annotations with Go's strconv.ParseBool, which takes "1", "t", "T", "TRUE",
+ * "true" and "True" as true; any capitalisation of "true" is kept as well, so a doubtful value keeps the balancer.
+ */
+const GO_TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
+
 /** Whether the Service asks its cloud controller to keep its load balancer. */
 export function preservesLoadBalancer(lb: LoadBalancerRecord): boolean {
-    return Object.entries(PRESERVE_ANNOTATIONS).some(([k, v]) => lb.annotations[k]?.toLowerCase() === v);
+    return Object.keys(PRESERVE_ANNOTATIONS).some((k) => {
+        const v = lb.annotations[k]?.trim();
+        return v !== undefined && (GO_TRUE.has(v) || v.toLowerCase() === "true");
+    });
 }

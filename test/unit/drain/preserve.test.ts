@@ -10,11 +10,11 @@ const service = (annotations: Record<string, string>) => ({ service: "shop/web",
 describe("preservesLoadBalancer", () => {
     for (const annotation of Object.keys(PRESERVE_ANNOTATIONS)) {
         describe(annotation, () => {
-            it.each(["true", "True", "TRUE"])("%s keeps the load balancer, however it is capitalised", (value) => {
+            it.each(["true", "True", "TRUE", "tRuE", "1", "t", "T"])("%s keeps the load balancer: the controllers read it with Go's ParseBool (1, t, T, true in any case)", (value) => {
                 expect(preservesLoadBalancer(service({ [annotation]: value }))).toBe(true);
             });
 
-            it.each(["false", "False", "", "yes please"])("%s does not", (value) => {
+            it.each(["false", "False", "", "yes please", "0", "f", "2", "tr"])("%s does not", (value) => {
                 expect(preservesLoadBalancer(service({ [annotation]: value }))).toBe(false);
             });
         });
