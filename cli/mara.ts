@@ -12,6 +12,7 @@ import { CommandContext } from "./command";
 import { CliIo, EXIT, PROJECT_DIR } from "./io";
 import { terminalPrompter } from "./prompts";
 import * as destroy from "./register/destroy";
+import * as doctor from "./register/doctor";
 import * as init from "./register/init";
 import * as kubeconfig from "./register/kubeconfig";
 import * as listProviders from "./register/listProviders";
@@ -29,7 +30,7 @@ import * as verify from "./register/verify";
  * its name, options and help, and an action that loads the command's implementation only when it runs,
  * so `mara --help` and every command's `--help` load none of them (docs/cli.md, "Adding a command").
  */
-const COMMANDS = [init, plan, render, validate, listProviders, outdated, up, preview, destroy, refresh, kubeconfig, verify];
+const COMMANDS = [init, plan, render, validate, listProviders, outdated, doctor, up, preview, destroy, refresh, kubeconfig, verify];
 
 /** The real terminal, environment and working directory. */
 export function processIo(): CliIo {
@@ -58,7 +59,8 @@ function version(): string {
  *
  * @param argv - the arguments after `mara`.
  * @returns the exit code: 0 success, 1 failure or invalid config, 2 wrong command line, 3 failed pre-flight check;
- *   `outdated` also 4 (a newer version exists) and 5 (a source could not be checked).
+ *   `outdated` also 4 (a newer version exists) and 5 (a source could not be checked); `doctor` 6 (a check failed)
+ *   and 7 (the cluster could not be reached).
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
     let code: number = EXIT.ok;
