@@ -41,9 +41,10 @@ export interface CliIo {
 /**
  * Exit codes, as MARA's runner used them: 0 success, 1 a failed operation or invalid configuration,
  * 2 a wrong command line, 3 a failed pre-flight check (missing tool, credentials, provider lock).
- * `mara outdated` adds 4 (a pin has a newer version) and 5 (a source could not be checked).
+ * `mara outdated` adds 4 (a pin has a newer version) and 5 (a source could not be checked); `mara doctor` 6 (a
+ * check failed) and 7 (the cluster could not be reached, or refused the credentials).
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, preflight: 3, outdated: 4, unchecked: 5 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, preflight: 3, outdated: 4, unchecked: 5, doctorFailed: 6, unreachable: 7 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** An expected failure: its message is printed as is, without a stack trace, and sets the exit code. */

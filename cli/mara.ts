@@ -39,6 +39,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     { names: ["validate"], load: () => require("./register/validate") as Registration },
     { names: ["list-providers"], load: () => require("./register/listProviders") as Registration },
     { names: ["outdated"], load: () => require("./register/outdated") as Registration },
+    { names: ["doctor"], load: () => require("./register/doctor") as Registration },
     { names: ["up"], load: () => require("./register/up") as Registration },
     { names: ["preview"], load: () => require("./register/preview") as Registration },
     { names: ["destroy", "down"], load: () => require("./register/destroy") as Registration },
@@ -86,7 +87,8 @@ function version(): string {
  *
  * @param argv - the arguments after `mara`.
  * @returns the exit code: 0 success, 1 failure or invalid config, 2 wrong command line, 3 failed pre-flight check;
- *   `outdated` also 4 (a newer version exists) and 5 (a source could not be checked).
+ *   `outdated` also 4 (a newer version exists) and 5 (a source could not be checked); `doctor` 6 (a check failed)
+ *   and 7 (the cluster could not be reached).
  */
 export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
     const io = withRedactedOutput(given);

@@ -25,6 +25,8 @@ export interface OperationOptions {
     readonly force?: boolean;
     /** Infra type the run is meant for (MARA's `-p`), checked against the stack's. */
     readonly provider?: string;
+    /** `up` on an existing cluster: do not run `mara doctor`'s checks first. */
+    readonly skipDoctor?: boolean;
 }
 
 /** Operations that run the program, so the config must be valid and the provider lock applies. */
@@ -68,6 +70,7 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
             line(io.stderr, "Nothing was run.");
             return EXIT.failed;
         }
+        if (op === "up" && result.config.infra.type === "kubeconfig") await doctorFirst(result.config, opts, io);
         const reason = op === "up" ? dockerReason(result.config) : undefined;
         if (reason) checks.push(await checkDocker(reason, io.env));
     } else {
@@ -99,6 +102,29 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
         if (applied !== EXIT.ok) return applied;
     }
     return execute(op, stack, io);
+}
+
+/**
+ * `mara doctor` on the cluster an existing-cluster stack points at, before anything is deployed: a failed check
+ * stops the run (exit 3) with its fix; warnings are shown and the run goes on. `--skip-doctor` leaves it out.
+ */
+async function doctorFirst(cfg: MaraConfig, opts: OperationOptions, io: CliIo): Promise<void> {
+    if (opts.skipDoctor) {
+        line(io.stderr, "  - mara doctor: skipped (--skip-doctor)");
+        return;
+    }
+    line(io.stderr, "  mara doctor (skip with --skip-doctor):");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { examine } = require("./commands/doctor") as typeof import("./commands/doctor");
+    const { targetOfConfig } = require("./doctor/target") as typeof import("./doctor/target"); // eslint-disable-line @typescript-eslint/no-require-imports
+    const indented: CliIo = { ...io, stdout: { write: (s: string) => io.stderr.write(s.replace(/^(?=.)/gm, "    ")) } };
+    const code = await examine(targetOfConfig(cfg, io.env, io.projectDir), cfg, indented, false);
+    if (code !== EXIT.ok) {
+        throw new CliError(
+            `mara doctor found ${code === EXIT.unreachable ? "the cluster unreachable with the stack's kubeconfig" : "problems with the cluster"} (above); nothing was run. Fix them, or deploy anyway with: npx mara up --skip-doctor`,
+            EXIT.preflight,
+        );
+    }
 }
 
 /** Turns `pulumi config --json` into the raw form validation reads. */

@@ -77,6 +77,16 @@ export interface ExternalRegistryConfig {
     readonly password: pulumi.Output<string>;
 }
 
+/** A BGP router MetalLB peers with. */
+export interface MetallbBgpPeer {
+    /** The router's IPv4 address. */
+    readonly address: string;
+    /** The router's autonomous system number. */
+    readonly asn: number;
+    /** The cluster's own autonomous system number. */
+    readonly myAsn: number;
+}
+
 /** Settings of an existing cluster reached through a kubeconfig. */
 export interface KubeconfigInfraConfig {
     readonly type: "kubeconfig";
@@ -143,6 +153,27 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly protectData: boolean;
         readonly removeCrds: boolean;
         readonly drainTimeoutMinutes: number;
+    };
+    /**
+     * MetalLB, installed for an existing cluster's LoadBalancer Services when `mara:metallbAddresses` is set;
+     * undefined: not installed.
+     */
+    readonly metallb?: {
+        readonly chart: ChartSettings;
+        /** The pool's addresses: CIDR blocks or first-last ranges. */
+        readonly addresses: readonly string[];
+        /** BGP routers to announce the addresses to; none: layer 2 (ARP) announcements. */
+        readonly bgpPeers: readonly MetallbBgpPeer[];
+    };
+    /** The NFS subdir external provisioner and its StorageClass, when `mara:nfsServer` is set; undefined: not installed. */
+    readonly nfs?: {
+        readonly chart: ChartSettings;
+        /** Host name or IPv4 address of the NFS server. */
+        readonly server: string;
+        /** Exported directory the provisioner makes a subdirectory in per volume. */
+        readonly path: string;
+        /** Name of the StorageClass it serves; the platform's volumes use it. */
+        readonly storageClass: string;
     };
     /** Overrides of the platform's facts. */
     readonly platformOverrides: { readonly containerLogPath?: string };

@@ -5,5 +5,8 @@ import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */
 export function register(program: Command, ctx: CommandContext): void {
-    registerOperation(program, ctx, "up", "deploy or update the stack: pre-flight checks, preview, confirmation, then `pulumi up`");
+    registerOperation(program, ctx, "up", "deploy or update the stack: pre-flight checks (on an existing cluster, mara doctor's too), preview, confirmation, then `pulumi up`").option(
+        "--skip-doctor",
+        "on an existing cluster, do not run mara doctor's checks of the live cluster first",
+    );
 }

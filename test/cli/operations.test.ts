@@ -177,6 +177,25 @@ describe("refusals before anything runs", () => {
         expect(r.stderr).toContain(`✗ Kubeconfig: ${s.home}/missing/config does not exist`);
     });
 
+    it("up on an existing cluster runs mara doctor first: a cluster it cannot reach stops the run (3); --skip-doctor goes on", async () => {
+        const kubeconfig = path.join(s.home, "lab.yaml");
+        // Port 9 (discard) on the loopback address: refused at once, nothing listens.
+        fs.writeFileSync(kubeconfig, fs.readFileSync(path.join(__dirname, "..", "fixtures", "kubeconfig.yaml"), "utf8").replace("https://203.0.113.5:6443", "https://127.0.0.1:9"));
+        const config = { "mara:infraType": { value: "kubeconfig", secret: false }, "mara:kubeconfig": { value: kubeconfig, secret: false }, "mara:kubeContext": { value: "lab-admin", secret: false }, "mara:fqdn": { value: "mara.example.com", secret: false } };
+        s.setState((st) => (st.stacks.k = { config, outputs: {} }));
+        const stopped = await mara(["up", "--yes", "--stack", "k"]);
+        expect(stopped.code, stopped.stderr).toBe(3);
+        expect(stopped.stderr).toContain("mara doctor (skip with --skip-doctor):");
+        expect(stopped.stderr).toContain("✗ API server reachable: cannot reach https://127.0.0.1:9");
+        expect(stopped.stderr).toContain("mara: mara doctor found the cluster unreachable with the stack's kubeconfig (above); nothing was run. Fix them, or deploy anyway with: npx mara up --skip-doctor");
+        expect(verbs()).not.toContain("up");
+
+        const skipped = await mara(["up", "--yes", "--stack", "k", "--skip-doctor"]);
+        expect(skipped.code, skipped.stderr).toBe(0);
+        expect(skipped.stderr).toContain("- mara doctor: skipped (--skip-doctor)");
+        expect(verbs()).toContain("up");
+    });
+
     it("lists every configuration problem and runs nothing", async () => {
         s.setState((st) => {
             st.stacks.dev!.config["vpc:azs"] = { value: '["us-west-1a","us-west-1b"]', secret: false };

@@ -1,0 +1,113 @@
+/**
+ * What the platform will put on the cluster, as far as the doctor's checks need it: its namespaces, Helm releases,
+ * IngressClass, storage, load balancer, and the CPU and memory its pods request. Built from the stack's validated
+ * configuration, or from the defaults when the doctor is pointed at a kubeconfig alone.
+ */
+import { DEFAULTS } from "../../contracts/defaults";
+import type { MaraConfig } from "../../config";
+import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
+
+/** One kind of pod the platform runs, with what each replica requests. */
+export interface Consumer {
+    readonly what: string;
+    readonly pods: number;
+    /** CPU per pod, in millicores. */
+    readonly cpuMillis: number;
+    /** Memory per pod, in MiB. */
+    readonly memoryMi: number;
+}
+
+/** One Helm release of the platform: whose objects (CRDs, an IngressClass) are ours. */
+export interface PlannedRelease {
+    readonly release: string;
+    readonly namespace: string;
+}
+
+/** The doctor's view of the stack. */
+export interface DoctorPlan {
+    /** The platform's namespaces, the application's last. */
+    readonly namespaces: readonly string[];
+    readonly applicationNamespace: string;
+    readonly releases: readonly PlannedRelease[];
+    readonly ingressClassName: string;
+    readonly serviceType: "LoadBalancer" | "NodePort";
+    /** `mara:storageClass`, when set. */
+    readonly storageClass?: string;
+    /** The NFS provisioner the platform installs, when configured. */
+    readonly nfs?: { readonly server: string; readonly storageClass: string };
+    /** MetalLB, when the platform installs it. */
+    readonly metallb?: { readonly addresses: readonly string[] };
+    /** `mara:containerLogPath`, when set. */
+    readonly containerLogPath?: string;
+    readonly consumers: readonly Consumer[];
+}
+
+/** The namespace MetalLB runs in when the platform installs it. */
+export const METALLB_NAMESPACE = "metallb-system";
+/** The namespace of the NFS provisioner when the platform installs it. */
+export const NFS_NAMESPACE = "nfs-provisioner";
+
+const mi = (q: string): number => {
+    const m = /^(\d+(?:\.\d+)?)(Mi|Gi)$/.exec(q);
+    if (!m) throw new Error(`unexpected memory quantity ${q}`);
+    return Number(m[1]) * (m[2] === "Gi" ? 1024 : 1);
+};
+const millis = (q: string): number => (q.endsWith("m") ? Number(q.slice(0, -1)) : Number(q) * 1000);
+
+/**
+ * Elasticsearch's memory per node role (requests equal limits; components/logstore.ts sets them, and
+ * test/unit/doctorPlan.test.ts keeps the two equal), 250m CPU each; Kibana 2Gi.
+ */
+export const LOGSTORE_MEMORY = { master: "1Gi", data: "2Gi", ingest: "1Gi", coordinating: "1Gi", kibana: "2Gi", cpu: "250m" } as const;
+/** Requests the charts set by default for the pods that request anything (nginx-ingress, eck-operator). */
+export const CHART_DEFAULT_REQUESTS = { ingressController: { cpu: "100m", memory: "128Mi" }, eckOperator: { cpu: "100m", memory: "150Mi" } } as const;
+
+/** The plan for a validated configuration, or for the defaults. */
+export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
+    const replicas = cfg?.logstore.replicas ?? DEFAULTS.logstore.replicas;
+    const appNs = cfg?.sirius.namespace ?? DEFAULTS.application.namespace;
+    const es = (["master", "data", "ingest", "coordinating"] as const)
+        .filter((role) => replicas[role] > 0)
+        .map((role) => ({ what: `Elasticsearch ${role} node`, pods: replicas[role], cpuMillis: millis(LOGSTORE_MEMORY.cpu), memoryMi: mi(LOGSTORE_MEMORY[role]) }));
+    const sirius = siriusWorkloads("statsd").map((w) => ({ what: `Bank of Sirius ${w.name}`, pods: 1, cpuMillis: millis(w.resources.cpu[0]), memoryMi: mi(w.resources.memory[0]) }));
+    const consumers: Consumer[] = [
+        ...es,
+        { what: "Kibana", pods: 1, cpuMillis: millis(LOGSTORE_MEMORY.cpu), memoryMi: mi(LOGSTORE_MEMORY.kibana) },
+        ...sirius,
+        { what: "NGINX Ingress Controller", pods: cfg?.ingress.replicas ?? DEFAULTS.ingressController.replicas, cpuMillis: millis(CHART_DEFAULT_REQUESTS.ingressController.cpu), memoryMi: mi(CHART_DEFAULT_REQUESTS.ingressController.memory) },
+        { what: "ECK operator", pods: 1, cpuMillis: millis(CHART_DEFAULT_REQUESTS.eckOperator.cpu), memoryMi: mi(CHART_DEFAULT_REQUESTS.eckOperator.memory) },
+    ];
+    const namespaces: string[] = [
+        DEFAULTS.ingressController.namespace,
+        DEFAULTS.certManager.namespace,
+        DEFAULTS.logstore.namespace,
+        DEFAULTS.logAgent.namespace,
+        DEFAULTS.prometheus.namespace,
+        DEFAULTS.observability.namespace,
+        ...(cfg?.metallb ? [METALLB_NAMESPACE] : []),
+        ...(cfg?.nfs ? [NFS_NAMESPACE] : []),
+        appNs,
+    ];
+    return {
+        namespaces,
+        applicationNamespace: appNs,
+        releases: [
+            { release: "kic", namespace: DEFAULTS.ingressController.namespace },
+            { release: "certmgr", namespace: DEFAULTS.certManager.namespace },
+            { release: "eck-operator", namespace: DEFAULTS.logstore.namespace },
+            { release: "fluent-bit", namespace: DEFAULTS.logAgent.namespace },
+            { release: "prometheus", namespace: DEFAULTS.prometheus.namespace },
+            { release: "statsd", namespace: DEFAULTS.prometheus.namespace },
+            { release: "opentelemetry-operator", namespace: DEFAULTS.observability.namespace },
+            ...(cfg?.metallb ? [{ release: "metallb", namespace: METALLB_NAMESPACE }] : []),
+            ...(cfg?.nfs ? [{ release: "nfs-provisioner", namespace: NFS_NAMESPACE }] : []),
+        ],
+        ingressClassName: DEFAULTS.ingressController.ingressClassName,
+        serviceType: cfg?.ingress.serviceType ?? DEFAULTS.ingressController.serviceType,
+        ...(cfg?.storageClass ? { storageClass: cfg.storageClass } : {}),
+        ...(cfg?.nfs ? { nfs: { server: cfg.nfs.server, storageClass: cfg.nfs.storageClass } } : {}),
+        ...(cfg?.metallb ? { metallb: { addresses: cfg.metallb.addresses } } : {}),
+        ...(cfg?.platformOverrides.containerLogPath ? { containerLogPath: cfg.platformOverrides.containerLogPath } : {}),
+        consumers,
+    };
+}

@@ -1,0 +1,249 @@
+/**
+ * `mara doctor` against a real Kubernetes 1.35 API server: one cluster that passes, then the same cluster made to
+ * fail each check in turn (a restricted ServiceAccount, a foreign cert-manager, no default StorageClass, nodes
+ * already full, an expired token, an address nothing listens on), each undone before the next.
+ */
+import * as crypto from "crypto";
+import * as fs from "fs";
+import * as path from "path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runMara } from "../cli/support/io";
+import { kubeconfigText, startCluster, STORAGE_CLASS, TestCluster } from "./cluster";
+import { mergePatch, request, waitFor } from "./kubeApi";
+
+let cluster: TestCluster;
+let dir: string;
+
+beforeAll(async () => {
+    cluster = await startCluster();
+    dir = fs.mkdtempSync(path.join(cluster.dir, "doctor-"));
+    // A LoadBalancer Service with an address: the evidence that the cluster hands them out (the stand-in does).
+    await request(cluster, "POST", "/api/v1/namespaces/default/services", {
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name: "probe" },
+        spec: { type: "LoadBalancer", ports: [{ port: 80 }], selector: { app: "probe" } },
+    });
+    await waitFor("the probe Service's address", async () => {
+        const s = await request(cluster, "GET", "/api/v1/namespaces/default/services/probe");
+        return s.status?.loadBalancer?.ingress?.length ? true : undefined;
+    });
+});
+
+afterAll(async () => {
+    await cluster?.stop();
+});
+
+/** Writes a kubeconfig for `token` and returns its path. */
+function kubeconfigFor(name: string, token: string, server = cluster.server): string {
+    const file = path.join(dir, `${name}.yaml`);
+    fs.writeFileSync(file, kubeconfigText({ server, ca: cluster.ca, token }, "mara-engine", name), { mode: 0o600 });
+    return file;
+}
+
+interface Report {
+    findings: { id: string; verdict: string; detail: string; fix?: string; items?: string[] }[];
+    exitCode: number;
+    cluster: { distribution: string | null };
+}
+
+async function doctor(kubeconfig: string): Promise<{ code: number; report: Report; text: string }> {
+    const json = await runMara(["doctor", "--kubeconfig", kubeconfig, "--json"]);
+    expect(json.stderr).toBe("");
+    const report = JSON.parse(json.stdout) as Report;
+    expect(report.exitCode).toBe(json.code);
+    const text = await runMara(["doctor", "--kubeconfig", kubeconfig]);
+    return { code: json.code, report, text: text.stdout };
+}
+
+const verdicts = (r: Report) => Object.fromEntries(r.findings.map((f) => [f.id, f.verdict]));
+const finding = (r: Report, id: string) => r.findings.find((f) => f.id === id)!;
+
+describe("mara doctor against a real API server", () => {
+    it("passes a cluster with room, a default StorageClass, load balancers and an administrator's credentials, in seconds", async () => {
+        const started = Date.now();
+        const { code, report, text } = await doctor(cluster.kubeconfig);
+        expect(code, text).toBe(0);
+        expect(verdicts(report)).toMatchObject({
+            reachable: "pass",
+            credentials: "pass",
+            version: "pass",
+            "container-logs": "pass",
+            storage: "pass",
+            "load-balancer": "pass",
+            "conflict-cert-manager": "pass",
+            "conflict-prometheus-operator": "pass",
+            "conflict-eck": "pass",
+            "conflict-nginx-ingress": "pass",
+            "ingress-class": "pass",
+            namespaces: "pass",
+            permissions: "pass",
+            capacity: "pass",
+        });
+        expect(finding(report, "storage").detail).toContain(STORAGE_CLASS);
+        // kwok nodes carry no distribution's marks.
+        expect(finding(report, "distribution").verdict).toBe("warn");
+        expect(text).toMatch(/\d+ passed, 1 warning, 0 failed/);
+        expect(Date.now() - started).toBeLessThan(20_000);
+    });
+
+    it("lists the missing permissions of a restricted ServiceAccount, and warns that its short-lived token is about to expire", async () => {
+        await request(cluster, "POST", "/api/v1/namespaces/default/serviceaccounts", { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "restricted" } });
+        // It may read everything, and create nothing.
+        await request(cluster, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+            apiVersion: "rbac.authorization.k8s.io/v1",
+            kind: "ClusterRole",
+            metadata: { name: "doctor-read-only" },
+            rules: [{ apiGroups: ["*"], resources: ["*"], verbs: ["get", "list"] }],
+        });
+        await request(cluster, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+            apiVersion: "rbac.authorization.k8s.io/v1",
+            kind: "ClusterRoleBinding",
+            metadata: { name: "doctor-read-only" },
+            roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "doctor-read-only" },
+            subjects: [{ kind: "ServiceAccount", name: "restricted", namespace: "default" }],
+        });
+        const token = await request(cluster, "POST", "/api/v1/namespaces/default/serviceaccounts/restricted/token", {
+            apiVersion: "authentication.k8s.io/v1",
+            kind: "TokenRequest",
+            spec: { expirationSeconds: 900 },
+        });
+        const { code, report, text } = await doctor(kubeconfigFor("restricted", token.status.token));
+        expect(code, text).toBe(6);
+        const p = finding(report, "permissions");
+        expect(p.verdict).toBe("fail");
+        expect(p.items).toEqual(expect.arrayContaining(["create, patch, delete namespaces (cluster-scoped)", "create, patch customresourcedefinitions.apiextensions.k8s.io (cluster-scoped)", "create, patch, delete deployments.apps in namespace nginx-ingress"]));
+        expect(p.fix).toContain("kubectl auth can-i");
+        const c = finding(report, "credentials");
+        expect(c.verdict).toBe("warn");
+        expect(c.detail).toMatch(/as system:serviceaccount:default:restricted; the bearer token expires in 1[45] minutes/);
+        // Reading works, so the other checks still run.
+        expect(verdicts(report)).toMatchObject({ storage: "pass", capacity: "pass", "conflict-cert-manager": "pass" });
+    });
+
+    it("finds a foreign cert-manager: its controller running and its CRD owned by another Helm release", async () => {
+        await request(cluster, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "their-certs" } });
+        await request(cluster, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+            apiVersion: "apiextensions.k8s.io/v1",
+            kind: "CustomResourceDefinition",
+            metadata: {
+                name: "certificates.cert-manager.io",
+                labels: { "app.kubernetes.io/managed-by": "Helm" },
+                annotations: { "meta.helm.sh/release-name": "cert-manager", "meta.helm.sh/release-namespace": "their-certs" },
+            },
+            spec: {
+                group: "cert-manager.io",
+                names: { kind: "Certificate", plural: "certificates", singular: "certificate", listKind: "CertificateList" },
+                scope: "Namespaced",
+                versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+            },
+        });
+        await request(cluster, "POST", "/apis/apps/v1/namespaces/their-certs/deployments", {
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            metadata: { name: "cert-manager" },
+            spec: {
+                selector: { matchLabels: { app: "cert-manager" } },
+                template: { metadata: { labels: { app: "cert-manager" } }, spec: { containers: [{ name: "controller", image: "quay.io/jetstack/cert-manager-controller:v1.14.4" }] } },
+            },
+        });
+        try {
+            const { code, report, text } = await doctor(cluster.kubeconfig);
+            expect(code, text).toBe(6);
+            const c = finding(report, "conflict-cert-manager");
+            expect(c.verdict).toBe("fail");
+            expect(c.detail).toContain("it already runs as their-certs/cert-manager");
+            expect(c.detail).toContain("CRD certificates.cert-manager.io belongs to Helm release cert-manager in namespace their-certs");
+            expect(c.fix).toContain("helm -n their-certs uninstall");
+            expect(verdicts(report)).toMatchObject({ "conflict-eck": "pass", permissions: "pass" });
+        } finally {
+            await request(cluster, "DELETE", "/api/v1/namespaces/their-certs");
+            await request(cluster, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/certificates.cert-manager.io");
+        }
+    });
+
+    it("fails a cluster without a default StorageClass, naming the classes it has", async () => {
+        const sc = `/apis/storage.k8s.io/v1/storageclasses/${STORAGE_CLASS}`;
+        await mergePatch(cluster, sc, { metadata: { annotations: { "storageclass.kubernetes.io/is-default-class": "false" } } });
+        try {
+            const { code, report, text } = await doctor(cluster.kubeconfig);
+            expect(code, text).toBe(6);
+            const s = finding(report, "storage");
+            expect(s.verdict).toBe("fail");
+            expect(s.detail).toContain(`the cluster has ${STORAGE_CLASS}, none marked default`);
+            expect(s.fix).toBe(`pulumi config set mara:storageClass ${STORAGE_CLASS}`);
+        } finally {
+            await mergePatch(cluster, sc, { metadata: { annotations: { "storageclass.kubernetes.io/is-default-class": "true" } } });
+        }
+    });
+
+    it("fails a cluster whose nodes are already full, naming the platform's largest consumers", async () => {
+        await request(cluster, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "hog" } });
+        await request(cluster, "POST", "/apis/apps/v1/namespaces/hog/deployments", {
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            metadata: { name: "hog" },
+            spec: {
+                replicas: cluster.nodes.length,
+                selector: { matchLabels: { app: "hog" } },
+                template: {
+                    metadata: { labels: { app: "hog" } },
+                    spec: {
+                        containers: [{ name: "hog", image: "registry.example/hog:1", resources: { requests: { cpu: "15", memory: "62Gi" } } }],
+                        tolerations: [{ operator: "Exists" }],
+                    },
+                },
+            },
+        });
+        await waitFor("the hog pods to be scheduled", async () => {
+            const pods = await request(cluster, "GET", "/api/v1/namespaces/hog/pods");
+            return pods.items.filter((p: any) => p.spec.nodeName).length === cluster.nodes.length ? true : undefined;
+        });
+        try {
+            const { code, report, text } = await doctor(cluster.kubeconfig);
+            expect(code, text).toBe(6);
+            const c = finding(report, "capacity");
+            expect(c.verdict).toBe("fail");
+            expect(c.detail).toMatch(/3 schedulable nodes have 3 CPU and 6\.0 GiB free: memory short by/);
+            expect(c.items?.[0]).toMatch(/^Elasticsearch data node: 0\.25 CPU, 2\.0 GiB$|^Kibana: 0\.25 CPU, 2\.0 GiB$/);
+            expect(c.fix).toContain("mara:logstoreIngestReplicas");
+        } finally {
+            await request(cluster, "DELETE", "/api/v1/namespaces/hog");
+        }
+    });
+
+    it("reports an expired token as refused credentials, with its expiry, and checks nothing else (exit 7)", async () => {
+        // A ServiceAccount token signed with the cluster's own key, valid in every respect but its expiry.
+        const now = Math.floor(Date.now() / 1000);
+        const sa = await request(cluster, "GET", "/api/v1/namespaces/default/serviceaccounts/default");
+        const issuer = "https://kubernetes.default.svc.cluster.local";
+        const claims = {
+            iss: issuer,
+            aud: [issuer],
+            sub: "system:serviceaccount:default:default",
+            iat: now - 7200,
+            nbf: now - 7200,
+            exp: now - 3600,
+            "kubernetes.io": { namespace: "default", serviceaccount: { name: "default", uid: sa.metadata.uid } },
+        };
+        const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+        const unsigned = `${b64({ alg: "RS256", typ: "JWT" })}.${b64(claims)}`;
+        const signature = crypto.sign("RSA-SHA256", Buffer.from(unsigned), fs.readFileSync(path.join(cluster.dir, "sa.key"), "utf8")).toString("base64url");
+        const { code, report, text } = await doctor(kubeconfigFor("expired", `${unsigned}.${signature}`));
+        expect(code, text).toBe(7);
+        const c = finding(report, "credentials");
+        expect(c.verdict).toBe("fail");
+        expect(c.detail).toContain("401 Unauthorized");
+        expect(c.detail).toContain(`expired at ${new Date((now - 3600) * 1000).toISOString()}`);
+        expect(report.findings.filter((f) => f.verdict === "skip").map((f) => f.id)).toEqual(["distribution", "conflicts", "permissions", "capacity"]);
+    });
+
+    it("reports an API server that does not answer within seconds (exit 7)", async () => {
+        const started = Date.now();
+        const { code, report } = await doctor(kubeconfigFor("nowhere", cluster.token, "https://127.0.0.1:9"));
+        expect(code).toBe(7);
+        expect(finding(report, "reachable").verdict).toBe("fail");
+        expect(finding(report, "reachable").fix).toContain("get --raw /version");
+        expect(Date.now() - started).toBeLessThan(20_000);
+    });
+});

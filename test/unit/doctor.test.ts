@@ -1,0 +1,102 @@
+/** The pure parts of `mara doctor`: address ranges, distribution marks, credential expiry, version verdicts, the plan's numbers. */
+import { describe, expect, it } from "vitest";
+import { elasticsearchSpec } from "../../components/logstore";
+import { addressRanges, overlapping, parseAddressRange, parseCidr, within } from "../../contracts/ipRanges";
+import { credentialExpiry, jwtExpiry, versionFinding } from "../../cli/doctor/access";
+import { cpuMillis, memoryMi } from "../../cli/doctor/capacity";
+import { detectDistribution, NodeInfo } from "../../cli/doctor/distribution";
+import { doctorPlan, LOGSTORE_MEMORY } from "../../cli/doctor/plan";
+import { doctorExitCode } from "../../cli/doctor/report";
+
+const node = (labels: Record<string, string> = {}, providerID?: string): NodeInfo => ({ metadata: { name: "n", labels }, spec: providerID ? { providerID } : {} });
+const v = (gitVersion: string) => ({ gitVersion, major: "1", minor: "35" });
+
+describe("address ranges", () => {
+    it("parses CIDR blocks, first-last ranges and single addresses, and says what is wrong with the rest", () => {
+        expect(parseAddressRange("192.168.1.240/28")).toEqual({ range: parseCidr("192.168.1.240/28") });
+        expect(parseAddressRange("192.168.1.240 - 192.168.1.250")).toEqual({ range: { first: 3232236016, last: 3232236026 } });
+        expect(parseAddressRange("10.0.0.7")).toEqual({ range: { first: 167772167, last: 167772167 } });
+        expect(parseAddressRange("192.168.1.250-192.168.1.240")).toEqual({ problem: "ends (192.168.1.240) before it starts (192.168.1.250)" });
+        expect(parseAddressRange("192.168.1.241/28")).toEqual({ problem: "has host bits set; the block starts at 192.168.1.240" });
+        expect(parseAddressRange("192.168.1.0/33")).toEqual({ problem: "is not an IPv4 CIDR block" });
+        expect(parseAddressRange("fd00::/64")).toEqual({ problem: "is not an IPv4 CIDR block" });
+        expect(parseAddressRange("lab")).toEqual({ problem: "is neither an IPv4 CIDR block nor a first-last range" });
+        expect(addressRanges(["lab", "10.0.0.0/31"])).toEqual([{ first: 167772160, last: 167772161 }]);
+    });
+
+    it("overlap and containment at the edges", () => {
+        const svc = parseCidr("10.96.0.0/12")!;
+        expect(overlapping(parseCidr("10.111.255.255/32")!, svc)).toBe(true);
+        expect(overlapping(parseCidr("10.112.0.0/32")!, svc)).toBe(false);
+        expect(within(parseCidr("10.96.0.0/16")!, svc)).toBe(true);
+        expect(within(parseCidr("10.64.0.0/10")!, svc)).toBe(false);
+    });
+});
+
+describe("distribution marks", () => {
+    it("tells the distributions apart by version string, node labels and provider IDs", () => {
+        expect(detectDistribution(v("v1.35.2-eks-1a2b3c"), [], false).name).toBe("EKS");
+        expect(detectDistribution(v("v1.35.2"), [node({ "doks.digitalocean.com/node-id": "x" })], false).name).toBe("DOKS");
+        expect(detectDistribution(v("v1.35.2"), [node({}, "linode://123")], false).name).toBe("LKE");
+        expect(detectDistribution(v("v1.35.1+k3s1"), [], false).name).toBe("k3s");
+        expect(detectDistribution(v("v1.35.1+rke2r1"), [], false).name).toBe("RKE2");
+        expect(detectDistribution(v("v1.35.1"), [node({ "microk8s.io/cluster": "true" })], false).name).toBe("MicroK8s");
+        expect(detectDistribution(v("v1.35.1"), [node({}, "kind://docker/kind/kind-control-plane")], true).name).toBe("kind");
+        expect(detectDistribution(v("v1.35.1"), [node()], true)).toEqual({ name: "kubeadm", evidence: "ConfigMap kube-system/kubeadm-config" });
+        expect(detectDistribution(v("v1.35.1"), [node()], false).name).toBe("unknown");
+    });
+});
+
+describe("credential expiry", () => {
+    it("reads a JWT's exp and a client certificate's end; exec plugins and plain tokens have none", () => {
+        const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
+        expect(jwtExpiry(jwt({ exp: 1_800_000_000 }))).toEqual(new Date(1_800_000_000_000));
+        expect(jwtExpiry("0123456789abcdef")).toBeUndefined();
+        expect(credentialExpiry({ name: "u", token: jwt({ exp: 1_800_000_000 }) } as never)).toEqual({ kind: "bearer token", expires: new Date(1_800_000_000_000) });
+        expect(credentialExpiry({ name: "u", exec: { command: "aws" } } as never)).toEqual({ kind: "exec plugin (aws)" });
+        expect(credentialExpiry(null)).toEqual({ kind: "none" });
+    });
+});
+
+describe("the version check", () => {
+    const today = new Date("2026-11-20T12:00:00Z");
+    it("passes a supported release, warns for one past upstream support, fails one the charts refuse", () => {
+        expect(versionFinding(v("v1.35.4"), today).verdict).toBe("pass");
+        expect(versionFinding(v("v1.34.9+k3s1"), today)).toMatchObject({ verdict: "warn", detail: "Kubernetes v1.34.9+k3s1: the charts install, but upstream support for 1.34 ended 2026-10-27" });
+        expect(versionFinding(v("v1.24.17"), today)).toMatchObject({ verdict: "fail", detail: "Kubernetes v1.24.17: kube-prometheus-stack@88.5.3 needs >=1.25.0; nginx-ingress@2.6.4 needs >= 1.25.0" });
+        expect(versionFinding(v("v1.38.0"), today).verdict).toBe("warn");
+    });
+});
+
+describe("the plan's numbers", () => {
+    it("Elasticsearch's memory per role is what the Logstore sets", () => {
+        const spec = elasticsearchSpec("9.5.0", { master: 1, data: 1, ingest: 1, coordinating: 1 }, "10Gi", undefined, {}) as { nodeSets: { name: string; podTemplate: any }[] };
+        for (const set of spec.nodeSets) {
+            const requests = set.podTemplate.spec.containers[0].resources.requests;
+            expect(requests, set.name).toEqual({ memory: LOGSTORE_MEMORY[set.name as keyof typeof LOGSTORE_MEMORY], cpu: LOGSTORE_MEMORY.cpu });
+        }
+    });
+
+    it("sums the defaults: 4 Elasticsearch nodes, Kibana, nine Bank of Sirius workloads, the controller and ECK", () => {
+        const plan = doctorPlan();
+        expect(plan.consumers.reduce((s, c) => s + c.pods * c.memoryMi, 0)).toBe(5 * 1024 + 2 * 1024 + 512 * 5 + 64 * 3 + 128 + 128 + 150);
+        expect(plan.namespaces).toEqual(["nginx-ingress", "cert-manager", "logstore", "logagent", "prometheus", "observability", "bos"]);
+    });
+
+    it("quantities", () => {
+        expect(cpuMillis("250m")).toBe(250);
+        expect(cpuMillis("2")).toBe(2000);
+        expect(memoryMi("64Gi")).toBe(65536);
+        expect(memoryMi("131072Ki")).toBe(128);
+        expect(memoryMi("1G")).toBeCloseTo(953.67, 1);
+    });
+});
+
+describe("exit codes", () => {
+    const result = (verdicts: string[], reachable = true) => ({ server: "s", context: "c", reachable, findings: verdicts.map((verdict) => ({ id: verdict, group: "access" as const, title: "t", verdict: verdict as never, detail: "" })), seconds: 0 });
+    it("0 with warnings, 6 with a failure, 7 when unreachable", () => {
+        expect(doctorExitCode(result(["pass", "warn"]))).toBe(0);
+        expect(doctorExitCode(result(["pass", "fail"]))).toBe(6);
+        expect(doctorExitCode(result(["fail"], false))).toBe(7);
+    });
+});
