@@ -3,16 +3,16 @@
  * `destroy` of the existing-cluster stack on the real-engine tier's test cluster (test/engine), wall and CPU
  * seconds (the CLI and everything it starts: language host, program, providers), median of N rounds.
  *
- *   node -r sucrase/register/ts bench/engine.ts [rounds=3]
+ *   node -r sucrase/register/ts test/engine/bench.ts [rounds=3]
  *
  * Each round gets a fresh cluster and stack, so every `up` starts from empty. Writes bench/results/engine.json.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { ENGINE_BIN, ROOT, startCluster } from "../test/engine/cluster";
-import { pulumiSandbox } from "../test/engine/pulumiEnv";
-import { airGappedCharts, baseConfig, createStack } from "../test/engine/stack";
+import { ENGINE_BIN, ROOT, startCluster } from "./cluster";
+import { pulumiSandbox } from "./pulumiEnv";
+import { airGappedCharts, baseConfig, createStack } from "./stack";
 
 interface Timing {
     wall: number;
