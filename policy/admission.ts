@@ -59,7 +59,7 @@ export function admissionPolicyOf(rule: KubernetesRule<unknown>, opts: Admission
                 })),
             },
             variables: [
-                ...Object.entries(settings).map(([k, v]) => ({ name: k, expression: celLiteral(v) })),
+                ...Object.entries(settings).map(([k, v]) => ({ name: celVariableName(k, rule.id), expression: celLiteral(v) })),
                 ...(rule.admission.variables ?? []).map((v) => ({ name: v.name, expression: v.expression })),
             ],
             validations: rule.admission.validations.map((v) => ({ expression: v.expression, message: `${name}: ${v.message}` })),
@@ -87,4 +87,15 @@ export function admissionPolicyOf(rule: KubernetesRule<unknown>, opts: Admission
  */
 export function admissionPolicies(opts: AdmissionOptions): KubeObject[] {
     return KUBERNETES_RULES.flatMap((r) => admissionPolicyOf(r, opts));
+}
+
+/** Words CEL reserves (cel-spec, "Syntax"): the API server refuses a policy variable named by one of them. */
+const CEL_RESERVED = new Set(["as", "break", "const", "continue", "else", "false", "for", "function", "if", "import", "in", "let", "loop", "package", "namespace", "null", "return", "true", "var", "void", "while"]);
+
+/** `name` if it can name a CEL variable in a policy; a rule whose setting cannot is a programming error. */
+function celVariableName(name: string, rule: string): string {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || CEL_RESERVED.has(name)) {
+        throw new Error(`rule ${rule}: setting "${name}" cannot name a CEL variable (the API server refuses a reserved word or a non-identifier); rename the setting`);
+    }
+    return name;
 }

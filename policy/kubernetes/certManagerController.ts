@@ -13,13 +13,14 @@ import { namespaceOf } from "./loadBalancer";
 /** The image name of cert-manager's controller (any registry, tag or digest). */
 export const CERT_MANAGER_CONTROLLER = "/cert-manager-controller[:@]";
 
-export const certManagerController: KubernetesRule<{ namespace: string }> = {
+export const certManagerController: KubernetesRule<{ certManagerNamespace: string }> = {
     kind: "kubernetes",
     id: "single-cert-manager",
     description: "cert-manager's controller runs only in the platform's cert-manager namespace.",
     level: "mandatory",
     settings: {
-        namespace: {
+        // Not "namespace": settings become CEL variables in the admission policy, and CEL reserves that word.
+        certManagerNamespace: {
             description: "The namespace of the platform's cert-manager.",
             schema: { type: "string" },
             default: DEFAULTS.certManager.namespace,
@@ -27,16 +28,16 @@ export const certManagerController: KubernetesRule<{ namespace: string }> = {
     },
     targets: WORKLOADS,
     check: (o, s) => {
-        if (namespaceOf(o) === s.namespace) return [];
+        if (namespaceOf(o) === s.certManagerNamespace) return [];
         return containersOf(o)
             .filter((c) => new RegExp(CERT_MANAGER_CONTROLLER).test(c.image ?? ""))
-            .map((c) => `"${o.metadata?.name}" runs cert-manager's controller (${c.image}) in namespace "${namespaceOf(o)}"; the platform's runs in "${s.namespace}" and a second one would fight it`);
+            .map((c) => `"${o.metadata?.name}" runs cert-manager's controller (${c.image}) in namespace "${namespaceOf(o)}"; the platform's runs in "${s.certManagerNamespace}" and a second one would fight it`);
     },
     admission: {
         variables: WORKLOAD_VARIABLES,
         validations: [
             {
-                expression: `request.namespace == variables.namespace || variables.containers.all(c, !has(c.image) || !c.image.matches(${celString(CERT_MANAGER_CONTROLLER)}))`,
+                expression: `request.namespace == variables.certManagerNamespace || variables.containers.all(c, !has(c.image) || !c.image.matches(${celString(CERT_MANAGER_CONTROLLER)}))`,
                 message: "cert-manager's controller may run only in the platform's cert-manager namespace",
             },
         ],

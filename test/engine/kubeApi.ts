@@ -27,10 +27,15 @@ export class ApiError extends Error {
 }
 
 /** One request; resolves to the parsed JSON body, rejects with {@link ApiError} for any status of 400 or more. */
-export function request<T = any>(ep: ApiEndpoint, method: string, path: string, body?: unknown, contentType = "application/json"): Promise<T> {
+export async function request<T = any>(ep: ApiEndpoint, method: string, path: string, body?: unknown, contentType = "application/json"): Promise<T> {
+    return (await send<T>(ep, method, path, body, contentType)).body;
+}
+
+/** One request, with the `Warning` headers of the answer (admission policies in Warn mode speak through them). */
+export function send<T = any>(ep: ApiEndpoint, method: string, path: string, body?: unknown, contentType = "application/json"): Promise<{ body: T; warnings: string[] }> {
     const url = new URL(path, ep.server);
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<{ body: T; warnings: string[] }>((resolve, reject) => {
         const req = https.request(
             url,
             {
@@ -58,10 +63,12 @@ export function request<T = any>(ep: ApiEndpoint, method: string, path: string, 
                         reject(new ApiError(res.statusCode!, `${method} ${path}: ${res.statusCode} ${message}`));
                         return;
                     }
+                    const raw = res.headers.warning;
+                    const warnings = (Array.isArray(raw) ? raw : raw ? [raw] : []).map(String);
                     try {
-                        resolve((text ? JSON.parse(text) : undefined) as T);
+                        resolve({ body: (text ? JSON.parse(text) : undefined) as T, warnings });
                     } catch {
-                        resolve(text as T);
+                        resolve({ body: text as unknown as T, warnings });
                     }
                 });
             },
