@@ -33,7 +33,7 @@ describe("the platform under its admission policies (canonical-aws, every releas
     const admitted: Admitted[] = [];
 
     beforeAll(async () => {
-        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw" } }));
+        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "grafana-password", "mara:siriusAccountsPassword": "accounts-password" } }));
         expect(run.error).toBeUndefined();
         for (const spec of releasesOf(run.registrations)) {
             const r = await helmTemplate({

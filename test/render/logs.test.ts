@@ -32,7 +32,7 @@ describe("the access log, as Helm renders the log agent and the controller", () 
     let controller: KubeObject[];
 
     beforeAll(async () => {
-        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "pw", "mara:siriusAccountsPassword": "pw" } }));
+        const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "grafana-password", "mara:siriusAccountsPassword": "accounts-password" } }));
         expect(run.error).toBeUndefined();
         [fluentBit, controller] = await Promise.all([render("platform-log-agent-release", run.registrations), render("platform-ingress-controller-release", run.registrations)]);
     }, 120_000);
