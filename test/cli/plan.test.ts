@@ -296,9 +296,9 @@ describe("the command line", () => {
     });
 
     it("refuses an unknown command with exit code 2 even when it asks for help, naming the commands or the one meant", async () => {
-        const all = "init, plan, render, validate, list-providers, outdated, up, preview, destroy, refresh, kubeconfig, verify";
-        for (const argv of [["doctor"], ["doctor", "--help"], ["--help", "doctor"], ["-h", "doctor"], ["help", "doctor"]]) {
-            expect(await runMara(argv), argv.join(" ")).toMatchObject({ code: 2, stdout: "", stderr: `mara: unknown command 'doctor'; the commands are ${all} (mara --help describes each)\n` });
+        const all = "init, plan, render, validate, list-providers, outdated, doctor, up, preview, destroy, refresh, kubeconfig, verify";
+        for (const argv of [["teleport"], ["teleport", "--help"], ["--help", "teleport"], ["-h", "teleport"], ["help", "teleport"]]) {
+            expect(await runMara(argv), argv.join(" ")).toMatchObject({ code: 2, stdout: "", stderr: `mara: unknown command 'teleport'; the commands are ${all} (mara --help describes each)\n` });
         }
         expect(await runMara(["valdate", "--help"])).toMatchObject({ code: 2, stderr: "mara: unknown command 'valdate'; did you mean 'validate'? (mara --help lists the commands)\n" });
         // Aliases and the help command are commands.
