@@ -52,7 +52,14 @@ function checkFor(command: string): (() => void) | undefined {
             expect(r.status, r.stderr).toBe(0);
         };
     }
-    if (tool === "npm" && args[0] === "test" && args.length === 1) return () => expect(pkg.scripts.test).toBe("vitest run");
+    if (tool === "npm" && args[0] === "test" && args.length === 1) {
+        // Every tier: the emulator the drain's tests need, the offline suite, then the real-engine tier's script.
+        return () => {
+            expect(pkg.scripts.test).toBe("bash test/aws-emulator/setup.sh && vitest run && npm run test:engine");
+            expect(pkg.scripts["test:engine"]).toMatch(/^bash test\/engine\/build\.sh && vitest run -c vitest\.engine\.config\.mts$/);
+            expect(fs.existsSync(path.join(ROOT, "test", "aws-emulator", "setup.sh"))).toBe(true);
+        };
+    }
     if (tool === "npx" && args[0] === "vitest" && args[1] === "run") {
         return () => {
             expect(args.length).toBeGreaterThan(2);
