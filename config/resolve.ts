@@ -263,7 +263,7 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
  * `strconv.Atoi` integers; the program's own parsers are more lenient (`yes`, ` 3`) because MARA's keys,
  * which the CLI does not check, were.
  */
-function refusedByCli<T>(spec: KeySpec<T>, text: string): string | undefined {
+export function refusedByCli<T>(spec: KeySpec<T>, text: string): string | undefined {
     if (!spec.key.startsWith(`${PROJECT_NAMESPACE}:`) || spec.default === undefined) return undefined;
     if (spec.type.pulumiType === "boolean" && text !== "true" && text !== "false") return "a boolean";
     if (spec.type.pulumiType === "integer" && !/^[+-]?\d+$/.test(text)) return "an integer";

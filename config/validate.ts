@@ -34,7 +34,7 @@ import { buildKic, PathKind } from "./kicSettings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
-import { Findings, RawConfig, resolve, Resolved, secretOutput } from "./resolve";
+import { Findings, RawConfig, refusedByCli, resolve, Resolved, secretOutput } from "./resolve";
 import { closest } from "./suggest";
 import { listCapped } from "./capped";
 
@@ -98,6 +98,22 @@ export function validateConfig(given: RawConfig): ValidationResult {
 
     // Resolve every key up front so that type problems are reported even for unused sections.
     for (const id of Object.keys(KEYS) as KeyId[]) r(id);
+    // A key Pulumi.yaml declares with a type is refused by the CLI, before the program runs, when its value does not
+    // fit, whether or not anything reads it: so validation refuses it too (test/program/cliConfig.test.ts).
+    for (const id of Object.keys(KEYS) as KeyId[]) {
+        const spec = KEYS[id] as KeySpec<unknown>;
+        const value = raw.values[spec.key];
+        const refusal = ignored(id) && value !== undefined ? refusedByCli(spec, value) : undefined;
+        if (refusal) {
+            findings.problem({
+                key: spec.key,
+                value,
+                problem: `is refused by the Pulumi CLI before the program starts, because Pulumi.yaml declares ${spec.key} as ${refusal} (even though this stack does not use the key)`,
+                allowed: spec.type.pulumiType === "boolean" ? "exactly true or false" : "digits only, optionally signed",
+                fix: `pulumi config rm ${spec.key}`,
+            });
+        }
+    }
 
     const infraType = v("infraType");
     if (r("infraType").source === undefined) {
