@@ -8,7 +8,9 @@ import { PRIVATE_IPV4_RANGES } from "./patterns";
 
 /** An inclusive range of IPv4 addresses. */
 export interface Ipv4Range {
+    /** The first address, as a 32-bit unsigned number. */
     readonly first: number;
+    /** The last address (inclusive), as a 32-bit unsigned number. */
     readonly last: number;
 }
 
