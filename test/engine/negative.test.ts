@@ -2,6 +2,7 @@
  * What the real API server, Kubernetes provider and Helm do with what must fail or be replaced, through a small
  * program of its own (test/engine/negative): each case a stack, on one test cluster.
  */
+import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startCluster, TestCluster } from "./cluster";
@@ -17,6 +18,8 @@ beforeAll(async () => {
     sandbox = pulumiSandbox();
 });
 afterAll(async () => {
+    // The CLI writes each case's stack file beside the program; a left-over one would seed the next run's config.
+    for (const f of fs.readdirSync(PROJECT)) if (/^Pulumi\.negative-.+\.yaml$/.test(f)) fs.rmSync(path.join(PROJECT, f));
     sandbox?.dispose();
     await cluster?.stop();
 });
@@ -24,6 +27,7 @@ afterAll(async () => {
 /** A stack of the negative program for `which`, and a runner of pulumi commands on it. */
 async function caseStack(which: string) {
     const name = `negative-${which}`;
+    fs.rmSync(path.join(PROJECT, `Pulumi.${name}.yaml`), { force: true });
     const run = (args: string[]) => pulumi([...args, "--stack", name, "--non-interactive"], sandbox.env, { cwd: PROJECT, timeoutMs: 5 * 60_000 });
     expect((await pulumi(["stack", "init", name, "--secrets-provider", "passphrase", "--non-interactive"], sandbox.env, { cwd: PROJECT })).code).toBe(0);
     for (const [k, v] of [["case", which], ["kubeconfig", cluster.kubeconfig]]) expect((await run(["config", "set", k!, v!])).code).toBe(0);
