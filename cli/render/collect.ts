@@ -103,34 +103,23 @@ export function releasesOf(regs: Registration[]): ReleaseSpec[] {
             const placeholders: string[] = [];
             const valuesUnknown = pulumi.isUnknown(inputs.values);
             const values = valuesUnknown ? {} : (fillUnknowns(inputs.values ?? {}, "", placeholders) as Record<string, unknown>);
-            // A local archive (`mara:chartArchiveDir`) is named <chart>-<version>.tgz, as helm pull names it.
-            const local = /^(.*)-(v?\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(path.basename(String(inputs.chart)));
-            if (local && !inputs.repositoryOpts && path.isAbsolute(String(inputs.chart))) {
-                return {
-                    resource: r.name,
-                    urn: r.urn!,
-                    release: String(inputs.name),
-                    repositoryUrl: "",
-                    chart: local[1]!,
-                    version: local[2]!,
-                    archive: String(inputs.chart),
-                    namespace: String(fillUnknowns(inputs.namespace, "namespace", placeholders)),
-                    values,
-                    valuesUnknown,
-                    placeholders,
-                    skipCrds: inputs.skipCrds === true,
-                };
-            }
+            const chart = String(inputs.chart);
+            const oci = chart.startsWith("oci://");
+            // A local archive (`mara:chartArchiveDir`) is an absolute path named <chart>-<version>.tgz, as helm pull names it.
+            const local = !inputs.repositoryOpts && path.isAbsolute(chart) ? /^(.*)-(v?\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(path.basename(chart)) : null;
+            const source = local
+                ? { repositoryUrl: "", chart: local[1]!, version: local[2]!, archive: chart }
+                : {
+                      repositoryUrl: oci ? chart.split("/").slice(0, -1).join("/") : String((inputs.repositoryOpts as { repo?: string } | undefined)?.repo ?? ""),
+                      // An OCI chart is given as its full reference; its name is the last path segment.
+                      chart: oci ? chart.split("/").at(-1)! : chart,
+                      version: String(inputs.version),
+                  };
             return {
                 resource: r.name,
                 urn: r.urn!,
                 release: String(inputs.name),
-                repositoryUrl: String(inputs.chart).startsWith("oci://")
-                    ? String(inputs.chart).split("/").slice(0, -1).join("/")
-                    : String((inputs.repositoryOpts as { repo?: string } | undefined)?.repo ?? ""),
-                // An OCI chart is given as its full reference; its name is the last path segment.
-                chart: String(inputs.chart).startsWith("oci://") ? String(inputs.chart).split("/").at(-1)! : String(inputs.chart),
-                version: String(inputs.version),
+                ...source,
                 namespace: String(fillUnknowns(inputs.namespace, "namespace", placeholders)),
                 values,
                 valuesUnknown,

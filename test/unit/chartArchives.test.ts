@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { formatProblem, validateConfig } from "../../config";
 import { lookUpChartArchives, parseChecksums } from "../../config/chartArchives";
 import { CHART_IDS, CHARTS } from "../../contracts";
+import { releasesOf } from "../../cli/render/collect";
 import { fixture } from "../support/config";
 
 const VENDORED = path.join(__dirname, "..", "charts");
@@ -94,5 +95,16 @@ describe("mara:chartArchiveDir in validation", () => {
     it("leaves charts to their repositories when the key is not set", () => {
         const result = validateConfig(fixture("mara-kubeconfig"));
         expect(result.config?.ingress.chart.archive).toBeUndefined();
+    });
+});
+
+describe("a release installed from a local archive, as mara render reads it", () => {
+    it("takes chart and version from the archive's name and renders from the archive itself", () => {
+        const archive = path.join(VENDORED, `cert-manager-${CHARTS.certManager.version}.tgz`);
+        const [spec] = releasesOf([{ type: "kubernetes:helm.sh/v3:Release", name: "cm", urn: "urn:x", inputs: { name: "certmgr", chart: archive, namespace: "cert-manager", values: {} } } as never]);
+        expect(spec).toMatchObject({ chart: "cert-manager", version: CHARTS.certManager.version, archive, repositoryUrl: "" });
+        const [remote] = releasesOf([{ type: "kubernetes:helm.sh/v3:Release", name: "cm", urn: "urn:x", inputs: { name: "certmgr", chart: "cert-manager", version: "v1.21.1", repositoryOpts: { repo: "https://charts.jetstack.io" }, namespace: "cert-manager", values: {} } } as never]);
+        expect(remote).toMatchObject({ chart: "cert-manager", version: "v1.21.1", repositoryUrl: "https://charts.jetstack.io" });
+        expect(remote!.archive).toBeUndefined();
     });
 });
