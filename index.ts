@@ -110,6 +110,8 @@ function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfra
     });
     return new Application("bank-of-sirius", siriusArgsFromPlatform(cfg, platform, s.namespace, hostname), {
         providers: [cluster.provider],
+        // Its database claims are on the platform's class: with the NFS provisioner, deleted while it still runs.
+        dependsOn: platform.storageDependencies,
         ...(cfg.teardown.protectData ? { protect: true } : {}),
     });
 }

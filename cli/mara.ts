@@ -45,6 +45,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     { names: ["destroy", "down"], load: () => require("./register/destroy") as Registration },
     { names: ["refresh"], load: () => require("./register/refresh") as Registration },
     { names: ["kubeconfig"], load: () => require("./register/kubeconfig") as Registration },
+    { names: ["open"], load: () => require("./register/open") as Registration },
     { names: ["verify"], load: () => require("./register/verify") as Registration },
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */

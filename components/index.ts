@@ -16,6 +16,8 @@ export * from "./kubeconfig";
 export * from "./lke";
 export * from "./logAgent";
 export * from "./logstore";
+export * from "./metalLb";
+export * from "./nfsStorage";
 export * from "./observability";
 export * from "./platform";
 export * from "./prometheus";

@@ -8,6 +8,8 @@ import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS } from "./
 import type { KicImage, KicImageArgs } from "./kicImage";
 import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
 import { LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
+import { MetalLb, MetalLbArgs } from "./metalLb";
+import { NfsStorage, NfsStorageArgs } from "./nfsStorage";
 import { collectorGrpcEndpoint, Observability, ObservabilityArgs } from "./observability";
 import { Prometheus, PrometheusArgs } from "./prometheus";
 import { Secrets, SecretsArgs } from "./secrets";
@@ -48,6 +50,11 @@ export interface PlatformStorageArgs {
     className?: string;
     /** The platform's own class retains volumes when their claims are deleted. Default false (they are deleted). */
     retainVolumes?: boolean;
+    /**
+     * Install the NFS subdir external provisioner for an existing NFS export and put the platform's volumes on its
+     * StorageClass (unless `className` names another). Default: not installed.
+     */
+    nfs?: Omit<NfsStorageArgs, "retainVolumes">;
 }
 
 /**
@@ -82,6 +89,11 @@ export interface PlatformArgs {
     storage?: PlatformStorageArgs;
     /** The platform's credentials; each one left out is generated. */
     secrets?: SecretsArgs;
+    /**
+     * Install MetalLB with this pool, for clusters without a load balancer implementation; the ingress controller
+     * waits for it, so its Service gets an address from the pool. Default: not installed.
+     */
+    metallb?: MetalLbArgs;
     /** Protect the stateful add-ons (log store, metrics) from `pulumi destroy`. Default false. */
     protectData?: boolean;
     /** Admission policies that hold everything applied to the cluster to the guardrails (docs/policy.md). Default: none installed. */
@@ -115,6 +127,17 @@ export class Platform extends pulumi.ComponentResource {
     public readonly observability: Observability;
     /** StorageClass of the platform's volumes (created by the platform where it knows the provisioner); undefined: the cluster default. */
     public readonly storageClassName?: pulumi.Output<string>;
+    /** MetalLB, when {@link PlatformArgs.metallb} asked for it. */
+    public readonly metallb?: MetalLb;
+    /** The NFS provisioner, when {@link PlatformStorageArgs.nfs} asked for it. */
+    public readonly nfs?: NfsStorage;
+    /**
+     * What a component holding claims on {@link storageClassName} must depend on (pass it in `dependsOn`): the
+     * NFS provisioner, when the platform installs it, else nothing. Its namespace is then deleted, and its claims'
+     * volumes released, while the provisioner still runs to delete (or archive) them; without it the engine may
+     * remove the provisioner first and leave the volumes behind.
+     */
+    public readonly storageDependencies: pulumi.Resource[];
     /** The admission policies, when {@link PlatformArgs.guardrails} asks for them. */
     public readonly admissionPolicies?: AdmissionPolicies;
 
@@ -123,13 +146,17 @@ export class Platform extends pulumi.ComponentResource {
         const facts = args.cluster;
         // Children were named without the platform's name before; the aliases let those stacks update in place.
         const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
-        const ownClass = args.storage?.className === undefined ? this.storageClass(name, facts, args.storage?.retainVolumes) : undefined;
+        if (args.storage?.nfs) this.nfs = new NfsStorage(`${name}-nfs`, { ...args.storage.nfs, retainVolumes: args.storage.retainVolumes }, { parent: this });
+        if (args.metallb) this.metallb = new MetalLb(`${name}-metallb`, args.metallb, { parent: this });
+        const ownClass = args.storage?.className !== undefined ? undefined : (this.nfs?.storageClassName ?? this.storageClass(name, facts, args.storage?.retainVolumes));
         const className = args.storage?.className ?? facts.storageClass;
         // The class's name taken from the resource, so every claim made with it waits for the class to exist.
         this.storageClassName = ownClass ?? (className === undefined ? undefined : pulumi.output(className));
         const storageClassName = this.storageClassName;
-        // Stateful add-ons can be protected from `pulumi destroy` (their children inherit the flag).
-        const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}) });
+        this.storageDependencies = this.nfs ? [this.nfs] : [];
+        // Stateful add-ons can be protected from `pulumi destroy` (their children inherit the flag), and outlive
+        // nothing their volumes need.
+        const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}), ...(this.nfs ? { dependsOn: this.storageDependencies } : {}) });
 
         this.secrets = new Secrets(`${name}-secrets`, args.secrets ?? {}, child("secrets"));
         const image: PlatformImageArgs = args.image ?? {};
@@ -166,7 +193,8 @@ export class Platform extends pulumi.ComponentResource {
                 loadBalancerAddress: facts.loadBalancerAddress,
                 tracingEndpoint: collectorGrpcEndpoint(),
             },
-            child("ingress-controller"),
+            // With MetalLB, the Service is created once the pool and its advertisement exist, and gets its address at once.
+            { ...child("ingress-controller"), ...(this.metallb ? { dependsOn: [this.metallb] } : {}) },
         );
         this.logstore = new Logstore(
             `${name}-logstore`,

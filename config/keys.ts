@@ -24,6 +24,8 @@ import {
     oneOf,
     text,
     ValueType,
+    addressRange,
+    bgpPeer,
 } from "./valueTypes";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
@@ -565,6 +567,61 @@ export const KEYS = {
         usedOn: INFRA_TYPES,
     }),
 
+    metallbAddresses: spec({
+        key: "mara:metallbAddresses",
+        type: list(addressRange()),
+        defaultNote: "none: MetalLB is not installed",
+        description:
+            "Existing cluster only: installs MetalLB, which gives LoadBalancer Services addresses from this pool (IPv4 CIDR blocks or first-last ranges, free addresses of the nodes' network, inside a private range or mara:metallbAllowedRanges).",
+        example: '["192.168.1.240-192.168.1.250"]',
+        group: "Existing cluster",
+    }),
+    metallbAllowedRanges: spec({
+        key: "mara:metallbAllowedRanges",
+        type: list(ipv4Cidr(0, 32)),
+        defaultNote: "the private ranges (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10)",
+        description: "Ranges besides the private ones that mara:metallbAddresses may come from: your network's public addresses, declared so a typo cannot announce someone else's.",
+        example: '["203.0.113.0/24"]',
+        group: "Existing cluster",
+    }),
+    metallbBgpPeers: spec({
+        key: "mara:metallbBgpPeers",
+        type: list(bgpPeer()),
+        defaultNote: "none: layer 2 announcements (ARP)",
+        description: "Routers MetalLB announces the pool to over BGP, each <router address>:<router ASN>:<cluster ASN>; without them it answers ARP on the nodes' network (layer 2).",
+        example: '["192.168.1.1:64501:64500"]',
+        group: "Existing cluster",
+    }),
+    nfsServer: spec({
+        key: "mara:nfsServer",
+        type: text({ pattern: /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, allowed: "the NFS server's host name or IPv4 address, such as nas.lab.example.org or 192.168.1.10" }),
+        defaultNote: "none: the NFS provisioner is not installed",
+        description: "Installs the NFS subdir external provisioner for this NFS server; the platform's volumes then use its StorageClass (needs mara:nfsPath).",
+        example: "192.168.1.10",
+        group: "Existing cluster",
+    }),
+    nfsPath: spec({
+        key: "mara:nfsPath",
+        type: text({ pattern: /^\/(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]*$/, allowed: "the exported directory as an absolute path without '.' or '..' segments, such as /srv/nfs/mara" }),
+        description: "Directory mara:nfsServer exports; the provisioner makes one subdirectory per volume in it.",
+        example: "/srv/nfs/mara",
+        group: "Existing cluster",
+    }),
+    nfsStorageClass: spec({
+        key: "mara:nfsStorageClass",
+        type: text({ pattern: /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, allowed: "a StorageClass name such as mara-nfs" }),
+        default: DEFAULTS.nfsStorage.storageClassName,
+        description: "Name of the StorageClass the NFS provisioner serves; the platform's volumes use it.",
+        group: "Existing cluster",
+    }),
+    nfsProvisionerImage: spec({
+        key: "mara:nfsProvisionerImage",
+        type: imageReference(),
+        default: DEFAULTS.nfsStorage.image,
+        description: "Image of the NFS subdir external provisioner (set it to pull from a mirror).",
+        group: "Existing cluster",
+    }),
+
     // ---- Ingress controller image -------------------------------------------------------------
     kicImageOrigin: spec({
         key: "mara:kicImageOrigin",
@@ -738,6 +795,7 @@ export const KEYS = {
         timeout: ["logagent:helm_timeout"],
     }),
     ...chartKeys("otelOperator", {}),
+    ...chartKeys("metallb", {}),
     ...chartKeys("postgresExporter", {
         version: ["sirius:chart_version"],
         url: ["sirius:helm_repo_url"],

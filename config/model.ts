@@ -154,22 +154,20 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly removeCrds: boolean;
         readonly drainTimeoutMinutes: number;
     };
-    /**
-     * MetalLB, installed for an existing cluster's LoadBalancer Services when `mara:metallbAddresses` is set;
-     * undefined: not installed.
-     */
-    readonly metallb?: {
+    /** MetalLB for an existing cluster's LoadBalancer Services: installed when `addresses` is not empty. */
+    readonly metallb: {
         readonly chart: ChartSettings;
-        /** The pool's addresses: CIDR blocks or first-last ranges. */
+        /** The pool's addresses: IPv4 CIDR blocks or first-last ranges; empty: MetalLB is not installed. */
         readonly addresses: readonly string[];
         /** BGP routers to announce the addresses to; none: layer 2 (ARP) announcements. */
         readonly bgpPeers: readonly MetallbBgpPeer[];
     };
-    /** The NFS subdir external provisioner and its StorageClass, when `mara:nfsServer` is set; undefined: not installed. */
-    readonly nfs?: {
-        readonly chart: ChartSettings;
-        /** Host name or IPv4 address of the NFS server. */
-        readonly server: string;
+    /** The NFS subdir external provisioner and its StorageClass: installed when `server` is set. */
+    readonly nfs: {
+        /** The provisioner's image. */
+        readonly image: string;
+        /** Host name or IPv4 address of the NFS server; undefined: the provisioner is not installed. */
+        readonly server?: string;
         /** Exported directory the provisioner makes a subdirectory in per volume. */
         readonly path: string;
         /** Name of the StorageClass it serves; the platform's volumes use it. */

@@ -7,6 +7,7 @@ import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathP
 import { checkAcmeHostname } from "./certificateNames";
 import { lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
+import { checkClusterAddOns } from "./clusterAddOns";
 import { checkClusterVersion } from "./clusterVersions";
 import { checkKicImage } from "./kicImageCompatibility";
 import { checkLegacyObjects } from "./legacyObjects";
@@ -143,6 +144,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
+    const wanted = (id: ChartId) => (id === "metallb" ? (v("metallbAddresses") ?? []).length > 0 : true);
 
     const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
     // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
@@ -159,7 +161,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         return { problems: findings.problems, warnings: findings.warnings };
     }
 
-    const archives = chartArchivesOf(raw, v("chartArchiveDir"), keyOf("chartArchiveDir"), d, findings);
+    const archives = chartArchivesOf(raw, v("chartArchiveDir"), keyOf("chartArchiveDir"), d, findings, CHART_IDS.filter(wanted));
     if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
     const chart = (id: ChartId): ChartSettings => ({
         chart: CHARTS[id].chart,
@@ -168,6 +170,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
         timeoutSeconds: d(`${id}HelmTimeout`),
         ...(archives ? { archive: archives.get(CHARTS[id].chart) } : {}),
     });
+
+    const addOns = checkClusterAddOns(infra.type, { r, v, d, keyOf }, { metallb: chart("metallb"), nfsImage: d("nfsProvisionerImage") }, findings);
+    if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
 
     const config: MaraConfig = {
         project: raw.project,
@@ -179,6 +184,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         kic,
         ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
+        ...addOns,
         guardrails: { admissionPolicies: d("admissionPolicies") },
         teardown: {
             retainVolumes: d("retainVolumes"),
@@ -497,10 +503,11 @@ function isOutput(value: unknown): boolean {
  * The archive of every chart from `mara:chartArchiveDir`, or undefined when the key is not set. Every pinned
  * chart must be there with a matching digest: a stack that installs from archives never falls back to a network.
  */
-function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d: GetDefaulted, findings: Findings): ReadonlyMap<string, string> | undefined {
+function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d: GetDefaulted, findings: Findings, ids: readonly ChartId[]): ReadonlyMap<string, string> | undefined {
     if (dir === undefined) return undefined;
     const absolute = resolveLocalPath(dir, raw.baseDir ?? process.cwd(), raw.env);
-    const pins = CHART_IDS.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
+    // Only the charts this stack installs: MetalLB's and the NFS provisioner's archives are needed only when asked for.
+    const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
     const found = lookUpChartArchives(absolute, pins);
     if (found.ok) return found.archives;
     for (const p of found.problems) {

@@ -4,6 +4,7 @@
  * words a person can act on. `allowed` is the sentence shown after "Allowed:" in error messages.
  */
 import { hostnameProblem, hostPortProblem, imageReferenceProblem, isIpv4, urlProblem } from "../contracts/names";
+import { parseAddressRange } from "../contracts/ipRanges";
 import { isPrivateIpv4Cidr, PRIVATE_IPV4_RANGES } from "../contracts/patterns";
 import { closest } from "./suggest";
 
@@ -283,6 +284,36 @@ export function hostPort(allowed: string): ValueType<string> {
             const value = raw.trim();
             const why = hostPortProblem(value);
             return why ? fail(why) : ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+/** A MetalLB address entry: an IPv4 CIDR block whose address is its first, a `first-last` range, or one address. */
+export function addressRange(): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: "an IPv4 CIDR block (192.168.1.240/28) or a first-last range (192.168.1.240-192.168.1.250)",
+        parse(raw) {
+            const value = raw.trim();
+            const parsed = parseAddressRange(value);
+            return "range" in parsed ? ok(value) : fail(parsed.problem);
+        },
+        render: (v) => v,
+    };
+}
+
+/** A BGP router MetalLB peers with, written `<router address>:<router ASN>:<cluster ASN>`. */
+export function bgpPeer(): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: "<router IPv4 address>:<router AS number>:<cluster AS number>, such as 192.168.1.1:64501:64500 (AS numbers 1 to 4294967295)",
+        parse(raw) {
+            const m = /^(\d+\.\d+\.\d+\.\d+):(\d{1,10}):(\d{1,10})$/.exec(raw.trim());
+            if (!m || !isIpv4(m[1]!)) return fail("is not <router address>:<router ASN>:<cluster ASN>");
+            const asns = [Number(m[2]), Number(m[3])];
+            if (asns.some((a) => a < 1 || a > 4294967295)) return fail("has an AS number outside 1 to 4294967295");
+            return ok(raw.trim());
         },
         render: (v) => v,
     };

@@ -17,7 +17,8 @@ export type ChartId =
     | "logstore"
     | "logagent"
     | "otelOperator"
-    | "postgresExporter";
+    | "postgresExporter"
+    | "metallb";
 
 /** Where a Helm chart comes from and how long its release may take: what a component installs. */
 export interface ChartSettings {
@@ -106,6 +107,14 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         chart: "prometheus-postgres-exporter",
         repositoryUrl: "https://prometheus-community.github.io/helm-charts",
         version: "8.2.0",
+        timeoutSeconds: 600,
+    },
+    // Installed only on an existing cluster that asks for it (mara:metallbAddresses).
+    metallb: {
+        title: "MetalLB load balancer",
+        chart: "metallb",
+        repositoryUrl: "https://metallb.github.io/metallb",
+        version: "0.16.2",
         timeoutSeconds: 600,
     },
 };

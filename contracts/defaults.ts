@@ -62,6 +62,9 @@ export const DEFAULTS = {
         user: "admin",
     },
     platform: { protectData: false, retainVolumes: false },
+    metalLb: { namespace: "metallb-system" },
+    // The NFS subdir external provisioner's last release (its chart 4.0.18 installs the same image).
+    nfsStorage: { namespace: "nfs-provisioner", storageClassName: "mara-nfs", archiveOnDelete: true, image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" },
 } as const;
 
 /** The NGINX Ingress Controller release of the default image; the default source build checks out the same tag. */

@@ -46,7 +46,14 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
         },
         tracing: { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
-        storage: { className: cfg.storageClass, retainVolumes: cfg.teardown.retainVolumes },
+        storage: {
+            className: cfg.storageClass,
+            retainVolumes: cfg.teardown.retainVolumes,
+            ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image } } : {}),
+        },
+        ...(cfg.metallb.addresses.length > 0
+            ? { metallb: { addresses: [...cfg.metallb.addresses], bgpPeers: cfg.metallb.bgpPeers.map((p) => ({ ...p })), chart: cfg.metallb.chart } }
+            : {}),
         secrets: {
             grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
             accountsDbPassword: cfg.sirius.accountsPassword,

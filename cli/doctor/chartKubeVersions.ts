@@ -8,5 +8,6 @@ export const CHART_KUBE_VERSIONS: Readonly<Record<string, string>> = {
     "cert-manager@v1.21.1": ">= 1.22.0-0",
     "eck-operator@3.5.0": ">=1.21.0-0",
     "kube-prometheus-stack@88.5.3": ">=1.25.0-0",
+    "metallb@0.16.2": ">= 1.19.0-0",
     "nginx-ingress@2.6.4": ">= 1.25.0-0",
 };

@@ -1,14 +1,17 @@
 /**
- * Which Kubernetes distribution the cluster is, and what follows for the platform: where the log agent finds the
+ * Which Kubernetes distribution the cluster is, and what follows for the platform: where Fluent Bit finds the
  * container logs, which StorageClass the platform's volumes get, and whether the ingress controller's
  * LoadBalancer Service will get an address. Each is read from the live cluster (its version string, its nodes'
  * labels, provider IDs and runtimes, its StorageClasses and Services), not assumed from the name.
  */
 import type { Finding } from "./findings";
 import type { KubeClient } from "./kubeClient";
-import type { DoctorPlan } from "./plan";
+import { DoctorPlan, METALLB_NAMESPACE } from "./plan";
 import type { ServerVersion } from "./access";
 import { addressRanges, overlapping, parseCidr } from "../../contracts/ipRanges";
+
+/** The pool the platform's MetalLb creates (components/metalLb.ts; not imported, to keep the Pulumi SDK out of the doctor). */
+export const METALLB_POOL_NAME = "mara";
 
 /** The distributions the doctor recognises. */
 export type Distribution = "EKS" | "DOKS" | "LKE" | "k3s" | "RKE2" | "MicroK8s" | "kind" | "kubeadm" | "unknown";
@@ -71,9 +74,9 @@ export async function checkDistribution(client: KubeClient, version: ServerVersi
     return { findings, distribution: dist.name, nodes };
 }
 
-/** The platform's log agent reads the kubelet's CRI log layout; Docker Engine nodes (cri-dockerd) write elsewhere. */
+/** Fluent Bit, the platform's log shipper, reads the kubelet's CRI log layout; Docker Engine nodes (cri-dockerd) write elsewhere. */
 function logPathFinding(nodes: readonly NodeInfo[], plan: DoctorPlan): Finding {
-    const title = "Container logs where the log agent reads them";
+    const title = "Container logs where Fluent Bit reads them";
     const runtimes = [...new Set(nodes.map((n) => (n.status?.nodeInfo?.containerRuntimeVersion ?? "unknown").split("://")[0]!))].sort();
     const path = plan.containerLogPath ?? "/var/log/containers";
     const docker = runtimes.filter((r) => r === "docker");
@@ -82,7 +85,7 @@ function logPathFinding(nodes: readonly NodeInfo[], plan: DoctorPlan): Finding {
             "container-logs",
             title,
             "warn",
-            `nodes run Docker Engine (cri-dockerd): their container logs are Docker's JSON files under /var/lib/docker/containers, which the log agent does not parse as configured for an existing cluster (CRI format)`,
+            `nodes run Docker Engine (cri-dockerd): their container logs are Docker's JSON files under /var/lib/docker/containers, which Fluent Bit does not parse as configured for an existing cluster (CRI format)`,
             "run the nodes on containerd or CRI-O (k3s, RKE2, MicroK8s, kind and kubeadm's default); the rest of the platform works, but Kibana will show no container logs",
         );
     }
@@ -95,7 +98,7 @@ function logPathFinding(nodes: readonly NodeInfo[], plan: DoctorPlan): Finding {
             "remove the override unless your nodes really keep the links there: pulumi config rm mara:containerLogPath",
         );
     }
-    return f("container-logs", title, "pass", `runtime ${runtimes.join(", ")}: the log agent tails /var/log/containers, which links into /var/log/pods`);
+    return f("container-logs", title, "pass", `runtime ${runtimes.join(", ")}: Fluent Bit tails /var/log/containers, which links into /var/log/pods`);
 }
 
 /** The parts of a StorageClass the checks read. */
@@ -145,12 +148,20 @@ export interface ServiceInfo {
     status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
 }
 
-function loadBalancerFinding(dist: Distribution, services: readonly ServiceInfo[], pools: readonly { spec?: { addresses?: string[] } }[], plan: DoctorPlan): Finding {
+/** An IPAddressPool, as the checks read it. */
+interface PoolInfo {
+    metadata?: { namespace?: string; name?: string };
+    spec?: { addresses?: string[] };
+}
+
+function loadBalancerFinding(dist: Distribution, services: readonly ServiceInfo[], pools: readonly PoolInfo[], plan: DoctorPlan): Finding {
     const title = "LoadBalancer Services get an address";
     if (plan.serviceType === "NodePort") return f("load-balancer", title, "pass", "not needed: mara:ingressServiceType is NodePort");
     if (plan.metallb) {
-        return pools.length > 0
-            ? f("load-balancer", title, "warn", `MetalLB already has ${pools.length} IPAddressPool${pools.length === 1 ? "" : "s"} here, and the platform would install MetalLB again`, "use the MetalLB that is installed: pulumi config rm mara:metallbAddresses")
+        // The platform's own pool (a stack deployed before) is no second MetalLB.
+        const others = pools.filter((p) => !(p.metadata?.namespace === METALLB_NAMESPACE && p.metadata.name === METALLB_POOL_NAME));
+        return others.length > 0
+            ? f("load-balancer", title, "warn", `MetalLB already has ${others.length} IPAddressPool${others.length === 1 ? "" : "s"} here, and the platform would install MetalLB again`, "use the MetalLB that is installed: pulumi config rm mara:metallbAddresses")
             : f("load-balancer", title, "pass", `the platform installs MetalLB with the pool ${plan.metallb.addresses.join(", ")}`);
     }
     const lbs = services.filter((s) => s.spec?.type === "LoadBalancer" && !s.spec.loadBalancerClass);

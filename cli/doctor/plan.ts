@@ -39,13 +39,15 @@ export interface DoctorPlan {
     readonly metallb?: { readonly addresses: readonly string[] };
     /** `mara:containerLogPath`, when set. */
     readonly containerLogPath?: string;
+    /** Whether the platform installs ValidatingAdmissionPolicies (`mara:admissionPolicies`). */
+    readonly admissionPolicies: boolean;
     readonly consumers: readonly Consumer[];
 }
 
 /** The namespace MetalLB runs in when the platform installs it. */
-export const METALLB_NAMESPACE = "metallb-system";
+export const METALLB_NAMESPACE = DEFAULTS.metalLb.namespace;
 /** The namespace of the NFS provisioner when the platform installs it. */
-export const NFS_NAMESPACE = "nfs-provisioner";
+export const NFS_NAMESPACE = DEFAULTS.nfsStorage.namespace;
 
 const mi = (q: string): number => {
     const m = /^(\d+(?:\.\d+)?)(Mi|Gi)$/.exec(q);
@@ -84,8 +86,8 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         DEFAULTS.logAgent.namespace,
         DEFAULTS.prometheus.namespace,
         DEFAULTS.observability.namespace,
-        ...(cfg?.metallb ? [METALLB_NAMESPACE] : []),
-        ...(cfg?.nfs ? [NFS_NAMESPACE] : []),
+        ...(cfg?.metallb.addresses.length ? [METALLB_NAMESPACE] : []),
+        ...(cfg?.nfs.server ? [NFS_NAMESPACE] : []),
         appNs,
     ];
     return {
@@ -99,15 +101,15 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
             { release: "prometheus", namespace: DEFAULTS.prometheus.namespace },
             { release: "statsd", namespace: DEFAULTS.prometheus.namespace },
             { release: "opentelemetry-operator", namespace: DEFAULTS.observability.namespace },
-            ...(cfg?.metallb ? [{ release: "metallb", namespace: METALLB_NAMESPACE }] : []),
-            ...(cfg?.nfs ? [{ release: "nfs-provisioner", namespace: NFS_NAMESPACE }] : []),
+            ...(cfg?.metallb.addresses.length ? [{ release: "metallb", namespace: METALLB_NAMESPACE }] : []),
         ],
         ingressClassName: DEFAULTS.ingressController.ingressClassName,
         serviceType: cfg?.ingress.serviceType ?? DEFAULTS.ingressController.serviceType,
         ...(cfg?.storageClass ? { storageClass: cfg.storageClass } : {}),
-        ...(cfg?.nfs ? { nfs: { server: cfg.nfs.server, storageClass: cfg.nfs.storageClass } } : {}),
-        ...(cfg?.metallb ? { metallb: { addresses: cfg.metallb.addresses } } : {}),
+        ...(cfg?.nfs.server ? { nfs: { server: cfg.nfs.server, storageClass: cfg.nfs.storageClass } } : {}),
+        ...(cfg?.metallb.addresses.length ? { metallb: { addresses: cfg.metallb.addresses } } : {}),
         ...(cfg?.platformOverrides.containerLogPath ? { containerLogPath: cfg.platformOverrides.containerLogPath } : {}),
+        admissionPolicies: (cfg?.guardrails.admissionPolicies ?? "none") !== "none",
         consumers,
     };
 }

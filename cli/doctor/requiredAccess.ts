@@ -86,7 +86,11 @@ export function namespacedRules(plan: DoctorPlan): { namespace: string; rules: r
     return out;
 }
 
-/** Cluster-scoped rules for this plan (the NFS StorageClass only when the platform creates it). */
+/** Cluster-scoped rules for this plan (the NFS StorageClass and the admission policies only when the platform creates them). */
 export function clusterRules(plan: DoctorPlan): readonly AccessRule[] {
-    return plan.nfs ? [...CLUSTER_RULES, r("storage.k8s.io", "storageclasses")] : CLUSTER_RULES;
+    return [
+        ...CLUSTER_RULES,
+        ...(plan.nfs ? [r("storage.k8s.io", "storageclasses")] : []),
+        ...(plan.admissionPolicies ? [r("admissionregistration.k8s.io", "validatingadmissionpolicies"), r("admissionregistration.k8s.io", "validatingadmissionpolicybindings")] : []),
+    ];
 }

@@ -23,6 +23,8 @@ export interface PinSettings {
     readonly sirius: { readonly imageRegistry: string; readonly imageTag: string };
     /** The Elasticsearch and Kibana version the ECK operator runs. */
     readonly elasticVersion: string;
+    /** The NFS provisioner's image (existing clusters with `mara:nfsServer`). */
+    readonly nfsProvisionerImage: string;
 }
 
 /** Where each chart's settings sit in the validated configuration. A Record, so a new chart id cannot be missed. */
@@ -35,6 +37,7 @@ export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => Chart
     logagent: (c) => c.logagent.chart,
     otelOperator: (c) => c.observability.otelOperatorChart,
     postgresExporter: (c) => c.sirius.postgresExporterChart,
+    metallb: (c) => c.metallb.chart,
 };
 
 /** The pins of a stack without configuration: the defaults of `config/keys.ts`. */
@@ -47,6 +50,7 @@ export function defaultPinSettings(): PinSettings {
         kic: { origin: KEYS.kicImageOrigin.default, imageName: KEYS.kicImageName.default, sourceUrl: KEYS.kicSrcUrl.default },
         sirius: { imageRegistry: KEYS.siriusImageRegistry.default, imageTag: KEYS.siriusImageTag.default },
         elasticVersion: KEYS.logstoreVersion.default,
+        nfsProvisionerImage: KEYS.nfsProvisionerImage.default,
     };
 }
 
@@ -63,6 +67,7 @@ export function stackPinSettings(cfg: MaraConfig): PinSettings {
         kic: { origin: cfg.kic.imageOrigin, imageName: cfg.kic.imageName, sourceUrl: cfg.kic.sourceUrl },
         sirius: { imageRegistry: cfg.sirius.imageRegistry, imageTag: cfg.sirius.imageTag },
         elasticVersion: cfg.logstore.version,
+        nfsProvisionerImage: cfg.nfs.image,
     };
 }
 
@@ -112,7 +117,8 @@ export function pinsOf(settings: PinSettings): Pin[] {
             source: { type: repositoryUrl.startsWith("oci://") ? "oci-chart" : "helm-index", repositoryUrl, chart },
         };
     });
-    return [...charts, kicImagePin(settings.kic), ...siriusPins(settings.sirius), ...elasticPins(settings.elasticVersion), collectorPin(), kibanaSetupPin()];
+    return [...charts, kicImagePin(settings.kic), ...siriusPins(settings.sirius), ...elasticPins(settings.elasticVersion), collectorPin(), kibanaSetupPin(),
+        imagePin(settings.nfsProvisionerImage, "NFS subdir external provisioner (existing clusters, mara:nfsServer)", KEYS.nfsProvisionerImage.key)];
 }
 
 function imagePin(reference: string, usedBy: string, setBy: string): Pin {

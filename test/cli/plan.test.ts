@@ -296,7 +296,7 @@ describe("the command line", () => {
     });
 
     it("refuses an unknown command with exit code 2 even when it asks for help, naming the commands or the one meant", async () => {
-        const all = "init, plan, render, validate, list-providers, outdated, doctor, up, preview, destroy, refresh, kubeconfig, verify";
+        const all = "init, plan, render, validate, list-providers, outdated, doctor, up, preview, destroy, refresh, kubeconfig, open, verify";
         for (const argv of [["teleport"], ["teleport", "--help"], ["--help", "teleport"], ["-h", "teleport"], ["help", "teleport"]]) {
             expect(await runMara(argv), argv.join(" ")).toMatchObject({ code: 2, stdout: "", stderr: `mara: unknown command 'teleport'; the commands are ${all} (mara --help describes each)\n` });
         }

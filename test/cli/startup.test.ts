@@ -97,7 +97,7 @@ const HEAVY_BUILTINS = /^(http|https|tls|crypto|_tls_wrap|internal\/deps\/undici
 const IMPLEMENTATION = /^(index\.ts|config\/|components\/|providers\/|program\/|cli\/commands\/|cli\/outdated\/|cli\/init\/|cli\/operation\.ts|cli\/stackSource\.ts|cli\/report\.ts)/;
 
 const registrations = fs.readdirSync(REGISTER).filter((f) => f.endsWith(".ts"));
-const COMMANDS = ["init", "plan", "render", "validate", "list-providers", "outdated", "doctor", "up", "preview", "destroy", "refresh", "kubeconfig", "verify"];
+const COMMANDS = ["init", "plan", "render", "validate", "list-providers", "outdated", "doctor", "up", "preview", "destroy", "refresh", "kubeconfig", "open", "verify"];
 
 describe("command registration (cli/register/)", () => {
     it("covers every command mara --help lists", async () => {

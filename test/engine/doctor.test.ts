@@ -7,7 +7,12 @@ import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMara } from "../cli/support/io";
+import * as http from "http";
+import * as net from "net";
+import { stringify } from "yaml";
+import { startOpen } from "../../cli/commands/open";
+import { kubeClient, kubeConfigFrom } from "../../cli/doctor/kubeClient";
+import { noTerminal, runMara } from "../cli/support/io";
 import { kubeconfigText, startCluster, STORAGE_CLASS, TestCluster } from "./cluster";
 import { mergePatch, request, waitFor } from "./kubeApi";
 
@@ -209,6 +214,8 @@ describe("mara doctor against a real API server", () => {
             expect(c.fix).toContain("mara:logstoreIngestReplicas");
         } finally {
             await request(cluster, "DELETE", "/api/v1/namespaces/hog");
+            // The tests after this one need the room back.
+            await waitFor("the hog pods to be gone", async () => ((await request(cluster, "GET", "/api/v1/namespaces/hog/pods")).items.length === 0 ? true : undefined), 120_000);
         }
     });
 
@@ -245,5 +252,64 @@ describe("mara doctor against a real API server", () => {
         expect(finding(report, "reachable").verdict).toBe("fail");
         expect(finding(report, "reachable").fix).toContain("get --raw /version");
         expect(Date.now() - started).toBeLessThan(20_000);
+    });
+
+    it("checks MetalLB's pool against the cluster's own ranges: a pool inside the Service range fails", async () => {
+        const file = path.join(dir, "Pulumi.lab.yaml");
+        const config = (addresses: string[]) =>
+            stringify({ config: { "mara:infraType": "kubeconfig", "mara:kubeconfig": cluster.kubeconfig, "mara:fqdn": "mara.lab.test", "mara:metallbAddresses": addresses } });
+        fs.writeFileSync(file, config(["10.96.0.240/28"]));
+        const clash = await runMara(["doctor", "--config-file", file, "--json"]);
+        const report = JSON.parse(clash.stdout) as Report;
+        expect(clash.code, clash.stderr).toBe(6);
+        expect(finding(report, "metallb-addresses")).toMatchObject({ verdict: "fail", detail: "mara:metallbAddresses (10.96.0.240/28) overlaps the Service range 10.96.0.0/16" });
+        // The platform would install MetalLB: its permissions are asked about too, and the load balancer check trusts the pool.
+        expect(verdicts(report)).toMatchObject({ "load-balancer": "pass", permissions: "pass", "conflict-metallb": "pass" });
+        fs.writeFileSync(file, config(["192.168.77.240-192.168.77.250"]));
+        const free = await runMara(["doctor", "--config-file", file, "--json"]);
+        expect(free.code, free.stdout).toBe(0);
+        expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses")).toMatchObject({ verdict: "pass", detail: "no overlap with the Service range 10.96.0.0/16" });
+    });
+
+    it("mara open finds Grafana's ready pod through the real API server and carries a local connection to it", async () => {
+        await request(cluster, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "prometheus" } });
+        const labels = { "app.kubernetes.io/name": "grafana", "app.kubernetes.io/instance": "prometheus" };
+        await request(cluster, "POST", "/apis/apps/v1/namespaces/prometheus/deployments", {
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            metadata: { name: "prometheus-grafana" },
+            spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: "grafana", image: "docker.io/grafana/grafana:13.2.0", ports: [{ name: "grafana", containerPort: 3000 }] }] } } },
+        });
+        await request(cluster, "POST", "/api/v1/namespaces/prometheus/services", {
+            apiVersion: "v1",
+            kind: "Service",
+            metadata: { name: "prometheus-grafana" },
+            spec: { selector: labels, ports: [{ name: "http-web", port: 80, targetPort: "grafana" }] },
+        });
+        const pod = await waitFor("Grafana's pod to be ready", async () => {
+            const pods = await request(cluster, "GET", "/api/v1/namespaces/prometheus/pods");
+            const ready = pods.items.find((p: any) => p.status?.conditions?.some((c: any) => c.type === "Ready" && c.status === "True"));
+            return ready?.metadata.name as string | undefined;
+        });
+        // kwok's pods run no process: a local server stands in for the container behind the port-forward.
+        const upstream = http.createServer((req, res) => res.end(`stand-in for ${req.url}`));
+        await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+        const carried: string[] = [];
+        let out = "";
+        const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true }, prompter: noTerminal, env: {}, cwd: dir, projectDir: dir, colour: false };
+        const listener = await startOpen("grafana", "bos", kubeClient(kubeConfigFrom(fs.readFileSync(cluster.kubeconfig, "utf8"))), async (t, socket) => {
+            carried.push(`${t.namespace}/${t.pod}:${t.containerPort}`);
+            const c = net.connect((upstream.address() as net.AddressInfo).port, "127.0.0.1");
+            socket.pipe(c).pipe(socket);
+        }, 0, io);
+        try {
+            expect(out).toBe(`Grafana: http://127.0.0.1:${listener.port}/\n`);
+            expect(await (await fetch(`http://127.0.0.1:${listener.port}/d/nginx`)).text()).toBe("stand-in for /d/nginx");
+            expect(carried).toEqual([`prometheus/${pod}:3000`]);
+        } finally {
+            await listener.close();
+            await new Promise<void>((r) => upstream.close(() => r()));
+            await request(cluster, "DELETE", "/api/v1/namespaces/prometheus");
+        }
     });
 });

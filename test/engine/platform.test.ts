@@ -2,24 +2,35 @@
  * The whole platform on an existing cluster, deployed by the real Pulumi engine into a real API server: `mara up`,
  * then the engine's own proof of no permanent diff (`preview --expect-no-changes`, `refresh --expect-no-changes`),
  * an in-place update, and `mara destroy` leaving nothing of ours behind.
+ *
+ * The stack is the one a first run makes: `mara init` writes it through the real CLI. It asks for what a lab
+ * cluster without a cloud needs: MetalLB for the ingress Service's address and the NFS provisioner for volumes
+ * (the tier's stand-ins play MetalLB's controller and the provisioner's pod, see standins.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, TestCluster } from "./cluster";
 import { getOrUndefined, request } from "./kubeApi";
 import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
 import * as fs from "fs";
-import { airGappedCharts, baseConfig, createStack, TierStack } from "./stack";
+import { airGappedCharts, baseConfig, initStack, TierStack } from "./stack";
 
 let cluster: TestCluster;
 let sandbox: PulumiSandbox;
 let stack: TierStack;
 let charts: string;
+let initOutput: string;
 
 beforeAll(async () => {
     cluster = await startCluster();
     sandbox = pulumiSandbox();
     charts = airGappedCharts();
-    stack = await createStack(sandbox, `engine-${process.pid}`, baseConfig(cluster, charts));
+    const { "mara:infraType": _infraType, ...settings } = baseConfig(cluster, charts);
+    ({ stack, output: initOutput } = await initStack(sandbox, `engine-${process.pid}`, {
+        ...settings,
+        "mara:metallbAddresses": '["192.168.77.240-192.168.77.250"]',
+        "mara:nfsServer": "192.168.77.10",
+        "mara:nfsPath": "/srv/nfs/mara",
+    }));
 });
 
 afterAll(async () => {
@@ -66,12 +77,23 @@ const PLATFORM_NAMESPACES = async () =>
     (await request<{ items: any[] }>(cluster, "GET", "/api/v1/namespaces?labelSelector=app.kubernetes.io%2Fpart-of%3Dmara")).items.map((n) => n.metadata.name as string).sort();
 
 describe("the platform on an existing cluster, by the real engine", () => {
+    it("mara init wrote the stack a first run deploys", () => {
+        const file = fs.readFileSync(stack.file, "utf8");
+        expect(file, initOutput).toContain("mara:infraType: kubeconfig");
+        expect(file).toContain("mara:nfsServer: 192.168.77.10");
+    });
+
     it("mara up --yes deploys everything: every Helm release deployed, the typed objects present, the outputs as documented", async () => {
         const up = await mara(["up", "--yes", "--stack", stack.name], sandbox.env);
         expect(up.code, tail(up, 80)).toBe(0);
+        // mara up ran mara doctor first; MetalLB was installed before the ingress controller, whose Service got its address from the pool.
+        expect(up.stderr).toContain("mara doctor (skip with --skip-doctor):");
+        const lb = await request<{ status: { loadBalancer: { ingress?: { ip: string }[] } } }>(cluster, "GET", "/api/v1/namespaces/nginx-ingress/services/kic-nginx-ingress-controller");
+        expect(lb.status.loadBalancer.ingress?.[0]?.ip, "the ingress Service's address comes from MetalLB's pool").toBe("192.168.77.240");
+        expect(await getOrUndefined(cluster, "/apis/metallb.io/v1beta1/namespaces/metallb-system/l2advertisements/mara")).toBeDefined();
 
         const releases = await helmReleases();
-        expect([...releases.keys()].sort(), tail(up)).toEqual(["accountsdbmon", "certmgr", "eck-operator", "fluent-bit", "kic", "ledgerdbmon", "opentelemetry-operator", "prometheus", "statsd"]);
+        expect([...releases.keys()].sort(), tail(up)).toEqual(["accountsdbmon", "certmgr", "eck-operator", "fluent-bit", "kic", "ledgerdbmon", "metallb", "opentelemetry-operator", "prometheus", "statsd"]);
         for (const [name, r] of releases) expect(`${name}: ${r.status}`).toBe(`${name}: deployed`);
 
         expect(await PLATFORM_NAMESPACES()).toEqual(expect.arrayContaining(["bos", "cert-manager", "logagent", "logstore", "nginx-ingress", "prometheus"]));
@@ -81,7 +103,17 @@ describe("the platform on an existing cluster, by the real engine", () => {
         expect(ingresses.map((i) => [i.spec.ingressClassName, i.spec.rules?.[0]?.host])).toEqual([["nginx", "mara.engine.test"]]);
         const controller = (await request<{ items: any[] }>(cluster, "GET", "/api/v1/namespaces/nginx-ingress/services")).items.find((x) => x.spec.type === "LoadBalancer");
         const address = controller?.status?.loadBalancer?.ingress?.[0]?.ip;
-        expect(address, "the controller's Service has a load-balancer address").toMatch(/^198\.51\.100\.\d+$/);
+        expect(address, "the controller's Service has a load-balancer address").toBe("192.168.77.240");
+
+        // Every claim of the platform is on the NFS class and bound to a volume on the export.
+        const claims = (await request<{ items: any[] }>(cluster, "GET", "/api/v1/persistentvolumeclaims")).items;
+        expect(claims.length).toBeGreaterThan(0);
+        for (const c of claims) {
+            const where = `${c.metadata.namespace}/${c.metadata.name}`;
+            expect(`${where}: ${c.spec.storageClassName} ${c.status.phase}`).toBe(`${where}: mara-nfs Bound`);
+            const pv = await request<any>(cluster, "GET", `/api/v1/persistentvolumes/${c.spec.volumeName}`);
+            expect(pv.spec.nfs?.server, where).toBe("192.168.77.10");
+        }
 
         const outputs = await stack.pulumi(["stack", "output", "--json", "--show-secrets"]);
         expect(outputs.code, tail(outputs)).toBe(0);
@@ -133,6 +165,11 @@ describe("the platform on an existing cluster, by the real engine", () => {
         expect(await PLATFORM_NAMESPACES()).toEqual([]);
         expect((await helmReleases()).size).toBe(0);
         expect(await getOrUndefined(cluster, "/apis/networking.k8s.io/v1/ingressclasses/nginx")).toBeUndefined();
+        expect(await getOrUndefined(cluster, "/apis/storage.k8s.io/v1/storageclasses/mara-nfs")).toBeUndefined();
+        expect(await getOrUndefined(cluster, "/apis/rbac.authorization.k8s.io/v1/clusterroles/mara:nfs-provisioner:nfs-provisioner")).toBeUndefined();
+        // The provisioner outlived the claims, so it could delete their volumes (reclaim policy Delete).
+        const volumes = (await request<{ items: any[] }>(cluster, "GET", "/api/v1/persistentvolumes")).items;
+        expect(volumes.map((v) => `${v.metadata.name} ${v.spec.persistentVolumeReclaimPolicy} ${v.status?.phase}`)).toEqual([]);
         const again = await mara(["destroy", "--yes", "--stack", stack.name], sandbox.env);
         expect(again.code, tail(again)).toBe(0);
     });

@@ -9,7 +9,7 @@ import * as os from "os";
 import { stringify } from "yaml";
 import { localizeChartArchives } from "../../tools/localizeChartSchemas";
 import { ROOT, TestCluster, CONTEXT } from "./cluster";
-import { pulumi, PulumiSandbox, tail } from "./pulumiEnv";
+import { mara, pulumi, PulumiSandbox, tail } from "./pulumiEnv";
 
 /** A tier stack: its name, its file, and the sandbox it lives in. */
 export interface TierStack {
@@ -52,9 +52,30 @@ export function baseConfig(cluster: TestCluster, chartDir: string): Record<strin
 export async function createStack(sandbox: PulumiSandbox, name: string, config: Record<string, string>): Promise<TierStack> {
     const file = path.join(ROOT, `Pulumi.${name}.yaml`);
     fs.writeFileSync(file, `# Real-engine tier stack (test/engine); removed when the test ends.\n${stringify({ config })}`);
-    const run = (args: readonly string[], timeoutMs?: number) => pulumi([...args, "--stack", name, "--non-interactive"], sandbox.env, { timeoutMs });
     const init = await pulumi(["stack", "init", name, "--secrets-provider", "passphrase", "--non-interactive"], sandbox.env);
     if (init.code !== 0) throw new Error(`pulumi stack init ${name} failed: ${tail(init)}`);
+    return tierStack(sandbox, name, file);
+}
+
+/**
+ * The stack a first-time user gets: `mara init --provider kubeconfig --non-interactive` with `settings` as `--set`
+ * flags creates it in the sandbox's backend and writes its file through the real CLI, as on a first run.
+ *
+ * @returns the stack and what `mara init` printed.
+ */
+export async function initStack(sandbox: PulumiSandbox, name: string, settings: Record<string, string>): Promise<{ stack: TierStack; output: string }> {
+    const file = path.join(ROOT, `Pulumi.${name}.yaml`);
+    const sets = Object.entries(settings).flatMap(([k, v]) => ["--set", `${k}=${v}`]);
+    const r = await mara(["init", "--stack", name, "--provider", "kubeconfig", "--non-interactive", ...sets], sandbox.env);
+    if (r.code !== 0) {
+        fs.rmSync(file, { force: true });
+        throw new Error(`mara init ${name} failed: ${tail(r)}`);
+    }
+    return { stack: tierStack(sandbox, name, file), output: `${r.stdout}${r.stderr}` };
+}
+
+function tierStack(sandbox: PulumiSandbox, name: string, file: string): TierStack {
+    const run = (args: readonly string[], timeoutMs?: number) => pulumi([...args, "--stack", name, "--non-interactive"], sandbox.env, { timeoutMs });
     return {
         name,
         file,

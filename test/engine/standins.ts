@@ -16,6 +16,11 @@
  *   the PV controller has marked for {@link PROVISIONER} (`volume.kubernetes.io/storage-provisioner`) gets a PV
  *   of its size, access modes and class with a `claimRef`, which the PV controller then binds; a released PV it
  *   provisioned with reclaim policy Delete is deleted, as the library does.
+ * - **The NFS subdir external provisioner's pod** (kubernetes-sigs/nfs-subdir-external-provisioner, which kwok
+ *   does not run): while a Deployment labelled `app.kubernetes.io/name=nfs-provisioner` has an available replica,
+ *   claims for the provisioner name in its `PROVISIONER_NAME` are served as above, with the PV that provisioner
+ *   makes (an `nfs` source on its `NFS_SERVER`, at `<NFS_PATH>/<namespace>-<claim>-<pv>`); with no available
+ *   replica, its claims stay pending and its released volumes stay, as they would.
  */
 import { ApiEndpoint, ApiError, getOrUndefined, mergePatch, request } from "./kubeApi";
 
@@ -86,12 +91,33 @@ async function reportIngressStatus(ep: ApiEndpoint): Promise<void> {
     }
 }
 
+/** An NFS provisioner's settings, from the environment of its available Deployment. */
+interface NfsProvisioner {
+    server: string;
+    path: string;
+}
+
+/** The provisioners served this round: the cluster's own, and each NFS provisioner whose pod would be running. */
+async function provisioners(ep: ApiEndpoint): Promise<Map<string, NfsProvisioner | undefined>> {
+    const served = new Map<string, NfsProvisioner | undefined>([[PROVISIONER, undefined]]);
+    const deployments = await request<{ items: any[] }>(ep, "GET", "/apis/apps/v1/deployments?labelSelector=app.kubernetes.io%2Fname%3Dnfs-provisioner");
+    for (const d of deployments.items) {
+        if (!(d.status?.availableReplicas >= 1)) continue;
+        const env = new Map<string, string>((d.spec.template.spec.containers?.[0]?.env ?? []).map((e: { name: string; value?: string }) => [e.name, e.value ?? ""]));
+        const name = env.get("PROVISIONER_NAME");
+        if (name) served.set(name, { server: env.get("NFS_SERVER") ?? "", path: env.get("NFS_PATH") ?? "" });
+    }
+    return served;
+}
+
 async function provisionVolumes(ep: ApiEndpoint): Promise<void> {
+    const served = await provisioners(ep);
     const claims = await request<{ items: any[] }>(ep, "GET", "/api/v1/persistentvolumeclaims");
     for (const c of claims.items) {
         const ann = c.metadata.annotations ?? {};
-        const mine = ann["volume.kubernetes.io/storage-provisioner"] === PROVISIONER || ann["volume.beta.kubernetes.io/storage-provisioner"] === PROVISIONER;
-        if (!mine || c.status?.phase !== "Pending" || c.spec.volumeName) continue;
+        const provisioner = ann["volume.kubernetes.io/storage-provisioner"] ?? ann["volume.beta.kubernetes.io/storage-provisioner"];
+        if (!served.has(provisioner) || c.status?.phase !== "Pending" || c.spec.volumeName) continue;
+        const nfs = served.get(provisioner);
         const name = `pvc-${c.metadata.uid}`;
         if (await getOrUndefined(ep, `/api/v1/persistentvolumes/${name}`)) continue;
         const cls = c.spec.storageClassName ? await getOrUndefined(ep, `/apis/storage.k8s.io/v1/storageclasses/${c.spec.storageClassName}`) : undefined;
@@ -99,7 +125,7 @@ async function provisionVolumes(ep: ApiEndpoint): Promise<void> {
             await request(ep, "POST", "/api/v1/persistentvolumes", {
                 apiVersion: "v1",
                 kind: "PersistentVolume",
-                metadata: { name, annotations: { [PROVISIONED_BY]: PROVISIONER } },
+                metadata: { name, annotations: { [PROVISIONED_BY]: provisioner } },
                 spec: {
                     capacity: { storage: c.spec.resources?.requests?.storage ?? "1Gi" },
                     accessModes: c.spec.accessModes ?? ["ReadWriteOnce"],
@@ -108,7 +134,9 @@ async function provisionVolumes(ep: ApiEndpoint): Promise<void> {
                     volumeMode: c.spec.volumeMode ?? "Filesystem",
                     claimRef: { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: c.metadata.namespace, name: c.metadata.name, uid: c.metadata.uid },
                     // No data is ever written: no container runs. A path no one uses keeps the object valid.
-                    hostPath: { path: `/var/lib/mara-stand-in/${name}`, type: "" },
+                    ...(nfs
+                        ? { nfs: { server: nfs.server, path: `${nfs.path}/${c.metadata.namespace}-${c.metadata.name}-${name}` } }
+                        : { hostPath: { path: `/var/lib/mara-stand-in/${name}`, type: "" } }),
                 },
             });
         } catch (e) {
@@ -117,7 +145,7 @@ async function provisionVolumes(ep: ApiEndpoint): Promise<void> {
     }
     const volumes = await request<{ items: any[] }>(ep, "GET", "/api/v1/persistentvolumes");
     for (const v of volumes.items) {
-        if (v.metadata.annotations?.[PROVISIONED_BY] !== PROVISIONER) continue;
+        if (!served.has(v.metadata.annotations?.[PROVISIONED_BY])) continue;
         if (v.status?.phase === "Released" && v.spec.persistentVolumeReclaimPolicy === "Delete") {
             try {
                 await request(ep, "DELETE", `/api/v1/persistentvolumes/${v.metadata.name}`);

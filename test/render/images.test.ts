@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { CHART_IMAGES } from "../../cli/chartImages";
 import { DEFAULT_COLLECTOR_IMAGE, inventory } from "../../cli/planInventory";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
+import { withClusterAddOns } from "../support/clusterAddOns";
 import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";
 import { unwrapSecrets } from "../support/mocks";
@@ -52,9 +53,11 @@ function imagesIn(objects: KubeObject[]): { run: Set<string>; named: Set<string>
 }
 
 describe("mara plan's images are the ones Helm renders", () => {
-    for (const name of ["mara-aws", "mara-kubeconfig", "mara-do"]) {
+    // The existing cluster with MetalLB (BGP, so frr-k8s runs too) and the NFS provisioner.
+    const stacks = { "mara-aws": () => fixture("mara-aws", { secrets: SECRETS }), "mara-kubeconfig": () => fixture("mara-kubeconfig", { secrets: SECRETS }), "mara-do": () => fixture("mara-do", { secrets: SECRETS }), "mara-kubeconfig with MetalLB and NFS": () => withClusterAddOns(fixture("mara-kubeconfig", { secrets: SECRETS }), { bgp: true }) };
+    for (const [name, raw] of Object.entries(stacks)) {
         it(`${name}: every release's images, and nothing else`, async () => {
-            const run = await runProgram(fixture(name, { secrets: SECRETS }));
+            const run = await runProgram(raw());
             expect(run.error).toBeUndefined();
             const resources = run.registrations.map((r) => ({ type: r.type, name: r.name, inputs: unwrapSecrets(r.inputs) as Record<string, unknown> }));
             const plan = inventory(resources);

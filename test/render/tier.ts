@@ -96,7 +96,9 @@ function valuesValidator(archive: string, chart: string): ValidateFunction | und
         const draft = String(schema.$schema ?? "");
         const options = { strict: false, allErrors: true, validateFormats: false };
         const ajv = /2019-09|2020-12/.test(draft) ? new Ajv2019(options) : new Ajv(options);
-        v = ajv.compile(localSchema(schema, chart) as AnySchema);
+        // Ajv knows draft-07 by its http:// identifier; MetalLB's schema names it with https://, as Helm accepts.
+        const compiled = /^https:\/\/json-schema\.org\/draft-07\/schema#?$/.test(draft) ? { ...schema, $schema: "http://json-schema.org/draft-07/schema#" } : schema;
+        v = ajv.compile(localSchema(compiled, chart) as AnySchema);
         valuesValidators.set(archive, v);
     }
     return v;

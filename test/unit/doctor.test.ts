@@ -4,7 +4,8 @@ import { elasticsearchSpec } from "../../components/logstore";
 import { addressRanges, overlapping, parseAddressRange, parseCidr, within } from "../../contracts/ipRanges";
 import { credentialExpiry, jwtExpiry, versionFinding } from "../../cli/doctor/access";
 import { cpuMillis, memoryMi } from "../../cli/doctor/capacity";
-import { detectDistribution, NodeInfo } from "../../cli/doctor/distribution";
+import { detectDistribution, METALLB_POOL_NAME, NodeInfo } from "../../cli/doctor/distribution";
+import { METALLB_POOL } from "../../components/metalLb";
 import { doctorPlan, LOGSTORE_MEMORY } from "../../cli/doctor/plan";
 import { doctorExitCode } from "../../cli/doctor/report";
 
@@ -89,6 +90,12 @@ describe("the plan's numbers", () => {
         expect(memoryMi("64Gi")).toBe(65536);
         expect(memoryMi("131072Ki")).toBe(128);
         expect(memoryMi("1G")).toBeCloseTo(953.67, 1);
+    });
+});
+
+describe("the platform's own MetalLB pool", () => {
+    it("is the one the doctor does not count as another MetalLB's", () => {
+        expect(METALLB_POOL_NAME).toBe(METALLB_POOL);
     });
 });
 

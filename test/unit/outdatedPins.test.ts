@@ -37,7 +37,7 @@ describe("the pins", () => {
         expect(charts.find((p) => p.name === "nginx-ingress")?.setBy).toBe("mara:ingressChartVersion");
     });
 
-    it("are every image the program runs by default: the controller, nine Bank of Sirius images, Elasticsearch, Kibana, the collector, the Kibana setup Job", () => {
+    it("are every image the program runs by default: the controller, nine Bank of Sirius images, Elasticsearch, Kibana, the collector, the Kibana setup Job, the NFS provisioner", () => {
         expect(pins.filter((p) => p.kind === "image").map(reference)).toEqual([
             DEFAULTS.kicImage.imageName,
             ...["frontend", "userservice", "contacts", "balancereader", "ledgerwriter", "transactionhistory", "accounts-db", "ledger-db", "loadgenerator"].map(
@@ -47,6 +47,7 @@ describe("the pins", () => {
             "docker.elastic.co/kibana/kibana:9.5.0",
             CONTRIB_COLLECTOR_IMAGE,
             KIBANA_SETUP_IMAGE,
+            "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2",
         ]);
         expect(pins.find((p) => p.name === "nginx/nginx-ingress")?.source).toEqual({ type: "registry", registry: "docker.io", repository: "nginx/nginx-ingress" });
     });

@@ -1,0 +1,139 @@
+/**
+ * MetalLB and the NFS provisioner under recording mocks, alone and in a Platform: types, parents, the objects they
+ * create, and the waits that matter (the pool and advertisement after the release, the ingress controller after
+ * MetalLB, every volume after the NFS StorageClass, the class after its provisioner).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { MetalLb, NfsStorage, Platform } from "../../components";
+import { EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
+import { testProvider } from "../support/k8s";
+import { withClusterAddOns } from "../support/clusterAddOns";
+import { fixture } from "../support/config";
+import { find, installMocks, ofType, Registration, settle } from "../support/mocks";
+import { runProgram } from "../support/program";
+
+describe("MetalLb and NfsStorage in a Platform", () => {
+    let regs: Registration[];
+
+    beforeAll(async () => {
+        ({ registrations: regs } = await installMocks());
+        new Platform(
+            "lab",
+            {
+                cluster: EXISTING_CLUSTER_PLATFORM,
+                metallb: { addresses: ["192.168.1.240-192.168.1.250"] },
+                storage: { nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" }, retainVolumes: true },
+            },
+            { providers: [testProvider()] },
+        );
+        await settle();
+    });
+
+    it("creates both as children of the platform", () => {
+        const metallb = find(regs, "mara:addons:MetalLb", "lab-metallb");
+        const nfs = find(regs, "mara:addons:NfsStorage", "lab-nfs");
+        const platform = find(regs, "mara:platform:Platform", "lab");
+        expect(metallb.parent).toBe(platform.urn);
+        expect(nfs.parent).toBe(platform.urn);
+    });
+
+    it("MetalLB: a privileged namespace, the release, then the pool and its layer 2 advertisement", () => {
+        const ns = find(regs, "kubernetes:core/v1:Namespace", "lab-metallb-ns");
+        expect(ns.inputs!.metadata).toMatchObject({ name: "metallb-system", labels: { "app.kubernetes.io/part-of": "mara", "pod-security.kubernetes.io/enforce": "privileged" } });
+        const release = find(regs, "kubernetes:helm.sh/v3:Release", "lab-metallb-release");
+        expect(release.inputs).toMatchObject({ name: "metallb", chart: "metallb", version: "0.16.2", values: { frrk8s: { enabled: false } } });
+        const pool = find(regs, "kubernetes:metallb.io/v1beta1:IPAddressPool", "lab-metallb-pool");
+        expect(pool.inputs).toMatchObject({ metadata: { name: "mara", namespace: "metallb-system" }, spec: { addresses: ["192.168.1.240-192.168.1.250"] } });
+        expect(pool.dependencies).toContain(release.urn);
+        const l2 = find(regs, "kubernetes:metallb.io/v1beta1:L2Advertisement", "lab-metallb-l2");
+        expect(l2.inputs!.spec).toEqual({ ipAddressPools: ["mara"] });
+        expect(l2.dependencies).toEqual(expect.arrayContaining([release.urn, pool.urn]));
+        expect(ofType(regs, "kubernetes:metallb.io/v1beta2:BGPPeer")).toEqual([]);
+    });
+
+    it("the ingress controller waits for MetalLB, so its Service gets an address from the pool when it is created", () => {
+        // A dependency on a component is one on every resource in it: the pool and its advertisement included.
+        const ns = find(regs, "kubernetes:core/v1:Namespace", "lab-ingress-controller-ns");
+        for (const [type, name] of [
+            ["kubernetes:metallb.io/v1beta1:IPAddressPool", "lab-metallb-pool"],
+            ["kubernetes:metallb.io/v1beta1:L2Advertisement", "lab-metallb-l2"],
+            ["kubernetes:helm.sh/v3:Release", "lab-metallb-release"],
+        ]) {
+            expect(ns.dependencies, name).toContain(find(regs, type!, name!).urn);
+        }
+    });
+
+    it("NFS: the provisioner mounting the export, its StorageClass after it, and every volume on that class", () => {
+        const deployment = find(regs, "kubernetes:apps/v1:Deployment", "lab-nfs-provisioner");
+        const pod = (deployment.inputs!.spec as { template: { spec: Record<string, any> } }).template.spec;
+        expect(pod.containers[0]).toMatchObject({
+            image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2",
+            env: [
+                { name: "PROVISIONER_NAME", value: "cluster.local/mara-nfs" },
+                { name: "NFS_SERVER", value: "192.168.1.10" },
+                { name: "NFS_PATH", value: "/srv/nfs/mara" },
+            ],
+            volumeMounts: [{ name: "nfs-root", mountPath: "/persistentvolumes" }],
+        });
+        expect(pod.volumes).toEqual([{ name: "nfs-root", nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" } }]);
+        expect(ofType(regs, "kubernetes:helm.sh/v3:Release").map((r) => r.name)).not.toContain("lab-nfs-release");
+        // The pod may only do what a provisioner does: no Secrets, no wildcard.
+        const rules = find(regs, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "lab-nfs-cluster-role").inputs!.rules as { resources: string[]; verbs: string[] }[];
+        expect(rules.flatMap((r) => r.resources).sort()).toEqual(["events", "persistentvolumeclaims", "persistentvolumes", "storageclasses"]);
+        expect(rules.flatMap((r) => r.verbs)).not.toContain("*");
+        expect(deployment.dependencies).toContain(find(regs, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "lab-nfs-cluster-binding").urn);
+        const sc = find(regs, "kubernetes:storage.k8s.io/v1:StorageClass", "lab-nfs-storage-class");
+        expect(sc.inputs).toMatchObject({ metadata: { name: "mara-nfs" }, provisioner: "cluster.local/mara-nfs", reclaimPolicy: "Retain", parameters: { archiveOnDelete: "true" } });
+        expect(sc.dependencies).toContain(deployment.urn);
+        // No class of the platform's own besides it.
+        expect(ofType(regs, "kubernetes:storage.k8s.io/v1:StorageClass").map((r) => r.name)).toEqual(["lab-nfs-storage-class"]);
+        const es = find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "lab-logstore-elasticsearch");
+        expect(es.dependencies).toContain(sc.urn);
+        const spec = es.inputs!.spec as { nodeSets: { volumeClaimTemplates: { spec: { storageClassName: string } }[] }[] };
+        expect(new Set(spec.nodeSets.map((n) => n.volumeClaimTemplates[0]!.spec.storageClassName))).toEqual(new Set(["mara-nfs"]));
+        expect(find(regs, "kubernetes:helm.sh/v3:Release", "lab-prometheus-release").dependencies).toContain(sc.urn);
+    });
+
+    it("NFS: the namespaces that hold claims wait for the provisioner, so at destroy they go first and it deletes their volumes", () => {
+        // Without these edges the engine may delete the provisioner while a namespace's claims still exist: their
+        // volumes are released with no one left to delete them (seen against a real API server).
+        const deployment = find(regs, "kubernetes:apps/v1:Deployment", "lab-nfs-provisioner");
+        for (const ns of ["lab-logstore-ns", "lab-prometheus-ns"]) {
+            expect(find(regs, "kubernetes:core/v1:Namespace", ns).dependencies, ns).toContain(deployment.urn);
+        }
+        // Namespaces without claims need not wait.
+        expect(find(regs, "kubernetes:core/v1:Namespace", "lab-cert-manager-ns").dependencies).not.toContain(deployment.urn);
+    });
+});
+
+describe("the program with the NFS provisioner", () => {
+    it("the application's namespace, whose databases claim volumes, waits for the provisioner too", async () => {
+        const run = await runProgram(withClusterAddOns(fixture("mara-kubeconfig", { secrets: { "mara:grafanaAdminPassword": "pw" } })));
+        expect(run.error).toBeUndefined();
+        const deployment = find(run.registrations, "kubernetes:apps/v1:Deployment", "platform-nfs-provisioner");
+        expect(find(run.registrations, "kubernetes:core/v1:Namespace", "bank-of-sirius-ns").dependencies).toContain(deployment.urn);
+    });
+});
+
+describe("MetalLb with BGP peers, and argument checks", () => {
+    let regs: Registration[];
+
+    beforeAll(async () => {
+        ({ registrations: regs } = await installMocks());
+        new MetalLb("lb", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "10.0.0.1", asn: 64501, myAsn: 64500 }] }, { providers: [testProvider()] });
+        await settle();
+    });
+
+    it("peers with each router and advertises the pool over BGP, with frr-k8s as the chart's backend", () => {
+        expect(find(regs, "kubernetes:helm.sh/v3:Release", "lb-release").inputs!.values).toEqual({ frrk8s: { enabled: true } });
+        expect(find(regs, "kubernetes:metallb.io/v1beta2:BGPPeer", "lb-bgp-peer-0").inputs!.spec).toEqual({ peerAddress: "10.0.0.1", peerASN: 64501, myASN: 64500 });
+        expect(find(regs, "kubernetes:metallb.io/v1beta1:BGPAdvertisement", "lb-bgp").inputs!.spec).toEqual({ ipAddressPools: ["mara"] });
+        expect(ofType(regs, "kubernetes:metallb.io/v1beta1:L2Advertisement")).toEqual([]);
+    });
+
+    it("refuses a pool without addresses, and NFS without a server or an absolute path", () => {
+        expect(() => new MetalLb("none", { addresses: [] })).toThrow("MetalLb: addresses must name at least one CIDR block or first-last range; got none.");
+        expect(() => new NfsStorage("nfs", { server: "", path: "/x" })).toThrow("NfsStorage: server must be the NFS server's host name or address; got none.");
+        expect(() => new NfsStorage("nfs", { server: "nas", path: "srv/nfs" })).toThrow('NfsStorage: path must be the exported directory as an absolute path; got "srv/nfs".');
+    });
+});
