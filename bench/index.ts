@@ -17,7 +17,7 @@ import * as os from "os";
 import * as path from "path";
 import { benchScript, runChild } from "./lib/child";
 import { CliMeasurement, measureCli } from "./lib/cliStart";
-import { durationTable } from "./lib/durations";
+import { durationTable, measuredDurations } from "./lib/durations";
 import { FINDINGS } from "./lib/findings";
 import { chosenLoaderCost, compareLoaders, InfraCost, LoaderResult, profileChosen, projectSettings, TimeBreakdown } from "./lib/programCost";
 import { BenchInfra, INFRA_TYPES, REPO } from "./lib/stacks";
@@ -278,7 +278,8 @@ async function main() {
         verdict("live heap", lin.heap, "MB");
     }
     // The duration table goes into latest.md only (it is long), for docs/benchmarks.md.
-    md.push(`\n### Simulated creation times\n\n${markdownTable([["what", "minutes", "source"], ...durationTable().map((d) => [d.what, minutes(d.minutes), d.source])])}`);
+    const measured = measuredDurations();
+    md.push(`\n### Simulated creation times\n\nKubernetes layer: ${measured ? `measured by the real engine on the real-engine tier (${measured.measured.date}, ${measured.measured.rounds} rounds; no image pulls or container start-up)` : "the sourced estimates (BENCH_K8S_DURATIONS=estimates, or nothing measured yet)"}.\n\n${markdownTable([["what", "minutes", "source"], ...durationTable().map((d) => [d.what, minutes(d.minutes), d.source])])}`);
     const seconds = (Date.now() - started) / 1000;
     log(`\n(${fmt(seconds, 0)} s: ${Object.entries(timings).map(([k, v]) => `${k} ${fmt(v, 0)} s`).join(", ")})`);
 

@@ -5,7 +5,13 @@
  *
  * The figures are typical, not worst cases: they decide which chain of the deployment is the longest,
  * so it is their proportions that matter more than their absolute values.
+ *
+ * The Kubernetes layer's figures are replaced by those the real engine measured on the real-engine tier
+ * (measuredDurations.ts, written by `npm run bench:engine`) wherever one was measured; the cloud layer keeps this
+ * sourced table. `BENCH_K8S_DURATIONS=estimates` uses the estimates below for the Kubernetes layer too (they
+ * include image pulls and container start-up, which the tier's nodes do not do).
  */
+import { durationKey, loadMeasured, MeasuredDurations } from "./measuredDurations";
 
 /** One row of the table. */
 export interface DurationRule {
@@ -150,10 +156,24 @@ export interface Registered {
     readonly inputs?: Record<string, unknown>;
 }
 
+let measured: MeasuredDurations | undefined | null = null;
+
+/** The measured figures in use (undefined: the estimates are), read once. */
+export function measuredDurations(): MeasuredDurations | undefined {
+    if (measured === null) measured = loadMeasured();
+    return measured;
+}
+
 /** The simulated duration of one registration, and the rule that gave it (undefined: no work). */
 export function simulatedDuration(r: Registered): { minutes: number; rule?: DurationRule; fallback?: boolean } {
     if (r.type.startsWith("pulumi:providers:")) return { minutes: 0 };
     if (!r.custom && !r.remote) return { minutes: 0 };
+    const table = r.type.startsWith("kubernetes:") ? measuredDurations() : undefined;
+    const figure = table?.figures[durationKey(r)];
+    if (table && figure) {
+        const rule = { what: durationKey(r), minutes: figure.seconds / 60, source: `measured by the real engine on the real-engine tier, median of ${figure.samples} creations in ${table.measured.rounds} rounds (${table.measured.date})` };
+        return { minutes: rule.minutes, rule };
+    }
     const byType = BY_TYPE[r.type];
     if (byType) return { minutes: byType.minutes, rule: byType };
     if (r.type === "kubernetes:core/v1:Service") {
@@ -176,9 +196,14 @@ export function simulatedDuration(r: Registered): { minutes: number; rule?: Dura
     return { minutes: rule.minutes, rule, fallback: true };
 }
 
-/** The whole table, for the report and the JSON. */
+/** The whole table, for the report and the JSON: the measured Kubernetes figures first, when they are used. */
 export function durationTable(): DurationRule[] {
+    const table = measuredDurations();
+    const measuredRows = table
+        ? Object.entries(table.figures).map(([key, f]) => ({ what: `${key} [measured]`, minutes: f.seconds / 60, source: `real-engine tier, median of ${f.samples} (${table.measured.date}); ${table.measured.note}` }))
+        : [];
     return [
+        ...measuredRows,
         ...Object.entries(BY_TYPE).map(([k, v]) => ({ ...v, what: `${v.what} [${k}]` })),
         SERVICE_LOAD_BALANCER,
         SERVICE_CLUSTER_IP,
