@@ -54,7 +54,8 @@ async function main(): Promise<void> {
         try {
             const base = ["--stack", stack.name, "--non-interactive"];
             const eventLog = path.join(sandbox.dir, "up-events.jsonl");
-            steps.up!.push(await timed(["up", "--yes", "--skip-preview", "--event-log", eventLog, ...base], sandbox.env));
+            // The CLI offers --event-log only with PULUMI_DEBUG_COMMANDS set (pkg/cmd/pulumi/operations/up.go).
+            steps.up!.push(await timed(["up", "--yes", "--skip-preview", "--event-log", eventLog, ...base], { ...sandbox.env, PULUMI_DEBUG_COMMANDS: "true" }));
             creations.push(...creationsFromEventLog(fs.readFileSync(eventLog, "utf8")));
             steps.preview!.push(await timed(["preview", "--expect-no-changes", ...base], sandbox.env));
             steps.refresh!.push(await timed(["refresh", "--yes", "--expect-no-changes", ...base], sandbox.env));
