@@ -12,7 +12,9 @@ import { Platform } from "./components/platform";
 import { VolumeRetention } from "./components/volumeRetention";
 import { loadConfig, MaraConfig } from "./config";
 import type { ClusterInfrastructure } from "./contracts";
+import type { KicImage } from "./components/kicImage";
 import { dockerProvider } from "./program/dockerProvider";
+import { gitopsDelivery, handoverOptions, standaloneKicImage } from "./program/gitops";
 import { platformArgsFromConfig } from "./program/platformArgs";
 import { clusterIssuerInUse, siriusArgsFromPlatform } from "./program/siriusOnPlatform";
 import { createInfrastructure } from "./providers/factory";
@@ -22,8 +24,22 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     const cluster = createInfrastructure(cfg);
     const providers: pulumi.ProviderResource[] = [cluster.provider];
     if (cluster.registry) providers.push(dockerProvider(cluster.registry, cfg.kic.nginxJwt));
-    const platform = new Platform("platform", platformArgsFromConfig(cfg, cluster), { providers });
-    const app = bankOfSirius(cfg, platform, cluster);
+    if (cfg.gitops.delivery === "gitops") {
+        // Argo CD delivers the platform from Git; the cloud, the cluster, the registry and the image stay here.
+        const image = standaloneKicImage(cfg, cluster, providers);
+        return {
+            infra_type: cfg.infra.type,
+            cluster_name: cluster.clusterName,
+            kubeconfig: cluster.kubeconfig,
+            ...cluster.outputs,
+            ...kicImageOutputs(cfg, image),
+            ...gitopsDelivery(cfg, cluster, image),
+        };
+    }
+    // During a handover every in-cluster resource is marked to stay on the cluster when it leaves the stack.
+    const keep = handoverOptions(cfg);
+    const platform = new Platform("platform", platformArgsFromConfig(cfg, cluster), { providers, ...keep });
+    const app = bankOfSirius(cfg, platform, cluster, keep);
     // After the stateful components, so that at destroy it runs first and mara:retainVolumes reaches their volumes.
     new VolumeRetention(
         "volume-retention",
@@ -33,7 +49,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
             retainVolumes: cfg.teardown.retainVolumes,
             namespaces: [platform.logstore.namespace, platform.prometheus.namespace, app.namespace],
         },
-        { dependsOn: [platform, app] },
+        { dependsOn: [platform, app], ...keep },
     );
     if (cluster.publishHostname && cfg.fqdn) {
         cluster.publishHostname(
@@ -42,6 +58,8 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
                 if (!ip) throw new Error(`The ingress load balancer reported no IP address, so no DNS record can point ${cfg.fqdn} at it.`);
                 return ip;
             }),
+            // Argo CD keeps the load balancer, so the record stays pointing at it when Pulumi hands the platform over.
+            keep,
         );
     }
 
@@ -50,7 +68,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         cluster_name: cluster.clusterName,
         kubeconfig: cluster.kubeconfig,
         ...cluster.outputs,
-        ...kicImageOutputs(cfg, platform),
+        ...kicImageOutputs(cfg, platform.kicImage),
         lb_ingress_hostname: platform.ingressController.loadBalancerHostname,
         lb_ingress_ip: platform.ingressController.loadBalancerIp,
         ingress_controller_status: platform.ingressController.status,
@@ -80,8 +98,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
  * What MARA exported about the ingress controller image (kic-image-build's `ingress_image` and kic-image-push's
  * `container_repo_push`), under this project's names: where it came from, and what the cluster runs.
  */
-function kicImageOutputs(cfg: MaraConfig, platform: Platform): Record<string, pulumi.Input<unknown>> {
-    const image = platform.kicImage;
+function kicImageOutputs(cfg: MaraConfig, image: KicImage | undefined): Record<string, pulumi.Input<unknown>> {
     if (!image) {
         // No registry: the chart pulls the configured image from where it is published.
         return { kic_image_origin: "registry", kic_image_source: cfg.kic.imageName, kic_image: cfg.kic.imageName };
@@ -102,7 +119,7 @@ function kicImageOutputs(cfg: MaraConfig, platform: Platform): Record<string, pu
  * Bank of Sirius on the platform: served on `sirius:hostname`, else `kic-helm:fqdn`, else the ingress
  * load balancer's host name, with a certificate from the configured issuer.
  */
-function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfrastructure): Application {
+function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfrastructure, keep: pulumi.ComponentResourceOptions): Application {
     const s = cfg.sirius;
     const hostname = s.hostname ?? cfg.fqdn ?? platform.ingressController.loadBalancerHostname.apply((h) => {
         if (!h) throw new Error("The ingress load balancer reported no host name; set kic-helm:fqdn (or mara:siriusHostname) to the name that points at it.");
@@ -113,5 +130,6 @@ function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfra
         // Its database claims are on the platform's class: with the NFS provisioner, deleted while it still runs.
         dependsOn: platform.storageDependencies,
         ...(cfg.teardown.protectData ? { protect: true } : {}),
+        ...keep,
     });
 }

@@ -9,6 +9,23 @@ import { availabilityZonesOf } from "../config/availabilityZones";
 
 const ACCOUNT = "123456789012";
 
+/** The resource versions handed out to Secrets, by Secret and content (in this process's memory only). */
+const secretVersions = new Map<string, string>();
+
+/**
+ * A Secret's resource version as the API server gives it: a counter that moves whenever the Secret's data changes,
+ * carrying nothing of the data (a digest of it would let anyone who sees the version test guesses of the values).
+ */
+function secretResourceVersion(args: pulumi.runtime.MockResourceArgs): string {
+    const content = `${args.name}\0${JSON.stringify(args.inputs.stringData ?? args.inputs.data ?? {})}`;
+    let version = secretVersions.get(content);
+    if (version === undefined) {
+        version = String(secretVersions.size + 1);
+        secretVersions.set(content, version);
+    }
+    return version;
+}
+
 /** Computed outputs per resource type, as a real `pulumi up` would return them. */
 export function computedState(args: pulumi.runtime.MockResourceArgs, region: string): Record<string, unknown> {
     switch (args.type) {
@@ -45,13 +62,7 @@ export function computedState(args: pulumi.runtime.MockResourceArgs, region: str
         case "random:index/randomPassword:RandomPassword":
             return { result: `generated-${args.name}`, bcryptHash: "hash" };
         case "kubernetes:core/v1:Secret":
-            // The API server bumps a Secret's resource version whenever its data changes.
-            return {
-                metadata: {
-                    ...(args.inputs.metadata as Record<string, unknown>),
-                    resourceVersion: createHash("sha256").update(JSON.stringify(args.inputs.stringData ?? args.inputs.data ?? {})).digest("hex").slice(0, 12),
-                },
-            };
+            return { metadata: { ...(args.inputs.metadata as Record<string, unknown>), resourceVersion: secretResourceVersion(args) } };
         case "kubernetes:helm.sh/v3:Release":
             return {
                 status: {

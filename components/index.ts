@@ -2,6 +2,7 @@
 export * from "../contracts";
 export * from "./admissionPolicies";
 export * from "./application";
+export * from "./argoCd";
 export * from "./certManager";
 export * from "./clusterDrain";
 export * from "./dnsRecord";

@@ -167,7 +167,8 @@ export class Platform extends pulumi.ComponentResource {
             this.kicImage = new KicImage(
                 `${name}-kic-image`,
                 { ...image, repositoryUrl: args.registry.repositoryUrl },
-                child("kic-image"),
+                // GitOps delivery keeps the image outside the platform (program/gitops.ts); switching back finds it there.
+                { parent: this, aliases: [{ name: "kic-image" }, pulumi.createUrn(`${name}-kic-image`, "mara:registry:KicImage")] },
             );
         }
         const published = splitImageName(image.imageName ?? DEFAULTS.kicImage.imageName);

@@ -80,6 +80,7 @@ export const KEY_GROUPS = [
     "Metrics",
     "Tracing",
     "Bank of Sirius",
+    "GitOps",
     "Tear down",
 ] as const;
 export type KeyGroup = (typeof KEY_GROUPS)[number];
@@ -800,6 +801,8 @@ export const KEYS = {
         version: ["sirius:chart_version"],
         url: ["sirius:helm_repo_url"],
     }),
+    // Argo CD's chart: read only with mara:delivery gitops and mara:gitopsArgoCd install.
+    ...chartKeys("argoCd", {}),
 
     // ---- Logs -----------------------------------------------------------------------------------
     logstoreMasterReplicas: spec({
@@ -1003,6 +1006,45 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Password of the demo login user.",
         group: "Bank of Sirius",
+    }),
+
+    // ---- GitOps ---------------------------------------------------------------------------------
+    delivery: spec({
+        key: "mara:delivery",
+        type: oneOf(["pulumi", "handover", "gitops"] as const),
+        default: "pulumi",
+        description:
+            "Who delivers the platform and Bank of Sirius: pulumi (this program, as Helm releases and typed objects); handover (still pulumi, every in-cluster resource marked to be kept when it leaves the stack: the step before gitops on a deployed stack); gitops (Pulumi keeps the cloud, registry, image and cluster, installs Argo CD and hands the platform to it from the render in mara:gitopsRepoUrl). docs/gitops.md has the order of a switch either way.",
+        group: "GitOps",
+    }),
+    gitopsRepoUrl: spec({
+        key: "mara:gitopsRepoUrl",
+        type: text({ pattern: /^(https:\/\/[^\s]+|ssh:\/\/[^\s]+|[\w.-]+@[\w.-]+:[^\s]+)$/, allowed: "a Git repository URL Argo CD can clone (https://…, ssh://… or git@host:path)" }),
+        description: "Git repository that holds the platform's render (mara render --out); required when mara:delivery is handover or gitops.",
+        example: "https://github.com/your-org/platform-config.git",
+        group: "GitOps",
+    }),
+    gitopsRevision: spec({
+        key: "mara:gitopsRevision",
+        type: text({ pattern: /^[\w./-]{1,255}$/, allowed: "a branch, tag or commit" }),
+        default: "main",
+        description: "Branch, tag or commit of mara:gitopsRepoUrl that Argo CD follows.",
+        group: "GitOps",
+    }),
+    gitopsPath: spec({
+        key: "mara:gitopsPath",
+        type: text({ pattern: /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[\w.@/-]{1,255}$/, allowed: "a folder of the repository, relative to its root, without . or .. segments" }),
+        description: "Folder of mara:gitopsRepoUrl that mara render writes the platform to (and its argocd/ Applications); required when mara:delivery is handover or gitops.",
+        example: "deploy/prod",
+        group: "GitOps",
+    }),
+    gitopsArgoCd: spec({
+        key: "mara:gitopsArgoCd",
+        type: oneOf(["install", "external"] as const),
+        default: "install",
+        description:
+            "With mara:delivery gitops: install Argo CD in the cluster (a Helm release of the argo-cd chart, mara:argoCdChartVersion; a root Application; the cluster's facts as an Argo CD cluster Secret), or leave the platform to an Argo CD elsewhere (a hub), for which the stack outputs the cluster Secret and root Application to apply there.",
+        group: "GitOps",
     }),
 
     // ---- Tear down ------------------------------------------------------------------------------

@@ -201,6 +201,16 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly grafanaAdminPassword?: pulumi.Output<string>;
     };
     readonly observability: { readonly otelOperatorChart: ChartSettings; readonly collectorVariant: "basic" | "debug" | "full" };
+    /** Who delivers the platform (docs/gitops.md); the repository is set whenever the delivery is not pulumi. */
+    readonly gitops: {
+        readonly delivery: "pulumi" | "handover" | "gitops";
+        readonly repoUrl?: string;
+        readonly revision: string;
+        readonly path?: string;
+        readonly argoCd: "install" | "external";
+        /** Argo CD's chart, installed when `argoCd` is `install` and the delivery is `gitops`. */
+        readonly argoCdChart: ChartSettings;
+    };
     readonly sirius: {
         readonly namespace: string;
         readonly imageRegistry: string;

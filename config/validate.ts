@@ -144,7 +144,10 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
-    const wanted = (id: ChartId) => (id === "metallb" ? (v("metallbAddresses") ?? []).length > 0 : true);
+    checkGitOps({ v, d, keyOf }, findings);
+    // MetalLB's chart is installed only when asked for; Argo CD's only when Argo CD runs in the cluster it delivers to.
+    const wanted = (id: ChartId) =>
+        id === "metallb" ? (v("metallbAddresses") ?? []).length > 0 : id === "argoCd" ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install" : true;
 
     const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
     // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
@@ -214,6 +217,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
         },
         observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
+        gitops: { delivery: d("delivery"), repoUrl: v("gitopsRepoUrl"), revision: d("gitopsRevision"), path: v("gitopsPath"), argoCd: d("gitopsArgoCd"), argoCdChart: chart("argoCd") },
         sirius: {
             namespace: d("siriusNamespace"),
             imageRegistry: d("siriusImageRegistry"),
@@ -500,13 +504,14 @@ function isOutput(value: unknown): boolean {
 }
 
 /**
- * The archive of every chart from `mara:chartArchiveDir`, or undefined when the key is not set. Every pinned
- * chart must be there with a matching digest: a stack that installs from archives never falls back to a network.
+ * The archive of every chart `ids` names from `mara:chartArchiveDir`, or undefined when the key is not set. Each
+ * of the stack's charts must be there with a matching digest: a stack that installs from archives never falls back
+ * to a network.
  */
 function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d: GetDefaulted, findings: Findings, ids: readonly ChartId[]): ReadonlyMap<string, string> | undefined {
     if (dir === undefined) return undefined;
     const absolute = resolveLocalPath(dir, raw.baseDir ?? process.cwd(), raw.env);
-    // Only the charts this stack installs: MetalLB's and the NFS provisioner's archives are needed only when asked for.
+    // Only the charts this stack installs: MetalLB's archive is needed only when asked for, Argo CD's only when Pulumi installs Argo CD.
     const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
     const found = lookUpChartArchives(absolute, pins);
     if (found.ok) return found.archives;
@@ -520,4 +525,30 @@ function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d
         });
     }
     return undefined;
+}
+
+/**
+ * GitOps delivery needs the repository Argo CD reads the render from, and a host name known before Argo CD syncs
+ * anything: Pulumi no longer creates the load balancer, so it cannot read its address for the application's host.
+ */
+function checkGitOps(k: { v: Get; d: GetDefaulted; keyOf: KeyOf }, findings: Findings): void {
+    const delivery = k.d("delivery");
+    if (delivery === "pulumi") return;
+    for (const id of ["gitopsRepoUrl", "gitopsPath"] as const) {
+        if (k.v(id) !== undefined) continue;
+        findings.problem({
+            key: KEYS[id].key,
+            problem: `is not set, and ${k.keyOf("delivery")} is ${delivery}`,
+            allowed: KEYS[id].type.allowed,
+            fix: configSetCommand(KEYS[id].key, KEYS[id].example ?? ""),
+        });
+    }
+    if (delivery === "gitops" && k.v("siriusHostname") === undefined && k.v("fqdn") === undefined) {
+        findings.problem({
+            key: KEYS.fqdn.key,
+            problem: `is not set, and ${k.keyOf("delivery")} is gitops: Pulumi no longer creates the ingress load balancer, so the application's host cannot be its address`,
+            allowed: "the public host name the platform is served on",
+            fix: configSetCommand(KEYS.fqdn.key, "mara.example.com"),
+        });
+    }
 }

@@ -18,7 +18,8 @@ export type ChartId =
     | "logagent"
     | "otelOperator"
     | "postgresExporter"
-    | "metallb";
+    | "metallb"
+    | "argoCd";
 
 /** Where a Helm chart comes from and how long its release may take: what a component installs. */
 export interface ChartSettings {
@@ -115,6 +116,14 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         chart: "metallb",
         repositoryUrl: "https://metallb.github.io/metallb",
         version: "0.16.2",
+        timeoutSeconds: 600,
+    },
+    // Installed only when Argo CD delivers the platform and runs in its cluster (mara:delivery gitops, mara:gitopsArgoCd install).
+    argoCd: {
+        title: "Argo CD",
+        chart: "argo-cd",
+        repositoryUrl: "https://argoproj.github.io/argo-helm",
+        version: "10.8.0",
         timeoutSeconds: 600,
     },
 };

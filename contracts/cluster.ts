@@ -78,5 +78,5 @@ export interface ClusterInfrastructure {
      * Publishes the platform's host name in DNS pointing at the ingress load balancer, where the provider
      * manages DNS (DigitalOcean); elsewhere the user maps the name.
      */
-    readonly publishHostname?: (fqdn: string, address: pulumi.Input<string>) => pulumi.Resource;
+    readonly publishHostname?: (fqdn: string, address: pulumi.Input<string>, opts?: pulumi.ComponentResourceOptions) => pulumi.Resource;
 }

@@ -42,7 +42,7 @@ export function createDigitalOceanInfrastructure(cfg: MaraConfig<DigitalOceanInf
             registry: { kind: "docr", repositoryUrl: registry.repositoryUrl, credentials: registry.pushCredentials, pullCredentials: registry.pullCredentials, needsPullSecret: true },
             platform,
             outputs: { cluster_id: cluster.clusterId, registry_name: registry.registryName },
-            publishHostname: (fqdn, address) => new DnsRecord("dns", { fqdn, address }, opts),
+            publishHostname: (fqdn, address, more) => new DnsRecord("dns", { fqdn, address }, { ...opts, ...more }),
         },
     );
 }

@@ -12,7 +12,7 @@ import { kubernetesNameAllowed, kubernetesNameProblem } from "../../contracts/na
 import { PATTERNS } from "../../contracts/patterns";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { renderPlatform, RenderResult } from "../render/render";
-import { SecretHandling } from "../render/secrets";
+import { remoteKeyProblem, SecretHandling, STORE_PROVIDERS, StoreProvider } from "../render/secrets";
 import { outputDirProblem, writeOutputDir } from "../render/outputDir";
 import { reasonOf } from "../outputPath";
 import { outputsFromFile, outputsFromPulumi } from "../render/stackOutputs";
@@ -33,7 +33,9 @@ export interface RenderOptions extends StackFileChoice {
     readonly secretStore?: string;
     /** Kind of that store. Default ClusterSecretStore. */
     readonly secretStoreKind?: "SecretStore" | "ClusterSecretStore";
-    /** Prefix of every remote key. Default "mara/". */
+    /** The store's provider, which decides how its entries are named (required with secretStore). */
+    readonly secretStoreProvider?: StoreProvider;
+    /** Prefix of every remote key. Default: the provider's ("mara/", "/mara/" for AWS Parameter Store, "mara_" for Google). */
     readonly remoteKeyPrefix?: string;
     /** "omit": leave Secrets out and list them, instead of ExternalSecrets. */
     readonly secrets?: "omit";
@@ -61,11 +63,17 @@ export function secretHandling(opts: RenderOptions): SecretHandling {
             EXIT.usage,
         );
     }
-    const prefix = opts.remoteKeyPrefix ?? "mara/";
-    if (/[\s\u0000-\u001f\u007f]/.test(prefix)) {
-        throw new CliError(`--remote-key-prefix ${JSON.stringify(shortenValue(prefix))} contains white space or control characters. Allowed: the start of a key in the store, such as mara/ or prod/mara/. Fix: --remote-key-prefix mara/`, EXIT.usage);
+    const provider = opts.secretStoreProvider;
+    if (!provider) {
+        throw new CliError(`--secret-store needs --secret-store-provider (${Object.keys(STORE_PROVIDERS).join(", ")}): each provider names and reads its entries differently`, EXIT.usage);
     }
-    return { mode: "external", store: opts.secretStore, storeKind: opts.secretStoreKind ?? "ClusterSecretStore", remoteKeyPrefix: prefix };
+    const prefix = opts.remoteKeyPrefix ?? STORE_PROVIDERS[provider].prefix;
+    if (/[\s\u0000-\u001f\u007f]/.test(prefix)) {
+        throw new CliError(`--remote-key-prefix ${JSON.stringify(shortenValue(prefix))} contains white space or control characters. Allowed: the start of a key in the store, such as ${STORE_PROVIDERS[provider].prefix}. Fix: --remote-key-prefix ${STORE_PROVIDERS[provider].prefix}`, EXIT.usage);
+    }
+    const problem = remoteKeyProblem(provider, `${prefix}ns${STORE_PROVIDERS[provider].separator}name`);
+    if (problem) throw new CliError(`--remote-key-prefix ${prefix}: remote keys such as ${problem}`, EXIT.usage);
+    return { mode: "external", store: opts.secretStore, storeKind: opts.secretStoreKind ?? "ClusterSecretStore", provider, remoteKeyPrefix: prefix };
 }
 
 /**
@@ -118,20 +126,23 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     if (result.placeholders.length > 0 && !opts.allowPlaceholders) {
         line(io.stderr, `error: ${result.placeholders.length} deploy-time value${result.placeholders.length === 1 ? " is" : "s are"} not known, so nothing was written.`);
         line(io.stderr, "  Deploy the stack and render again with --from-stack (or --from-stack outputs.json, saved with `pulumi stack output --json`),");
-        line(io.stderr, "  or pass --allow-placeholders and replace each MARA_PLACEHOLDER_… before applying the manifests.");
+        line(io.stderr, "  or pass --allow-placeholders and replace each placeholder (listed above) before applying the manifests.");
         return EXIT.failed;
     }
     let written: ReturnType<typeof writeOutputDir>;
     try {
-        written = writeOutputDir(out, result.files, `Written by mara render from stack "${raw.stack}". The next render replaces this whole folder.\n`);
+        written = writeOutputDir(out, result.files, `Written by mara render from stack "${raw.stack}".\n`);
     } catch (e) {
         // Checked before rendering; only a change since then (a full disk, a permission taken away) ends here.
         throw new CliError(`cannot write ${opts.out}: ${reasonOf(e)}; nothing was written`);
     }
-    const components = [...new Set([...result.files.keys()].filter((f) => f.includes("/")).map((f) => f.split("/")[0]!))];
-    const objects = [...result.files.keys()].filter((f) => f.includes("/") && !f.endsWith("/kustomization.yaml")).length;
+    // The Applications of a render Argo CD delivers (argocd/) are counted apart from the components' objects.
+    const files = [...result.files.keys()].filter((f) => f.includes("/") && !f.endsWith("/kustomization.yaml"));
+    const apps = files.filter((f) => f.startsWith("argocd/")).length;
+    const components = new Set(files.filter((f) => !f.startsWith("argocd/")).map((f) => f.split("/")[0]!));
     const where = written.viaLink ? `${opts.out} (a link to ${written.real})` : opts.out;
-    line(io.stdout, `Wrote ${objects} objects in ${components.length} components to ${where} (charts rendered for Kubernetes ${result.kubeVersion}).`);
+    line(io.stdout, `Wrote ${files.length - apps} objects in ${components.size} components to ${where} (charts rendered for Kubernetes ${result.kubeVersion}).`);
+    if (apps > 0) line(io.stdout, `Wrote ${apps} Argo CD Applications, one per component, to ${path.join(opts.out, "argocd")}; the root Application syncs them in their waves.`);
     reportSecrets(io, result, secrets, opts.out);
     return EXIT.ok;
 }
@@ -148,7 +159,7 @@ function reportValues(io: CliIo, result: RenderResult, fromStack: boolean): void
 function reportSecrets(io: CliIo, result: RenderResult, secrets: SecretHandling, out: string): void {
     const count = new Set(result.secrets.map((s) => `${s.namespace}/${s.secret}`)).size;
     if (secrets.mode === "external") {
-        line(io.stdout, `${count} Secrets became ExternalSecrets reading from ${secrets.storeKind} "${secrets.store}"; the ${result.secrets.length} keys it must hold are listed in ${path.join(out, "secret-keys.txt")}.`);
+        line(io.stdout, `${count} Secrets became ExternalSecrets reading from ${secrets.storeKind} "${secrets.store}" (${secrets.provider}); the ${count} entries and ${result.secrets.length} keys it must hold are listed in ${path.join(out, "secret-keys.txt")}.`);
     } else {
         line(io.stdout, `${count} Secrets were left out; create them before syncing. They are listed in ${path.join(out, "omitted-secrets.txt")}:`);
         for (const s of [...new Set(result.secrets.map((x) => `${x.namespace}/${x.secret}`))]) line(io.stdout, `  ${s}`);

@@ -5,6 +5,7 @@
  * bump cannot leave it stale. A chart without a constraint has no entry.
  */
 export const CHART_KUBE_VERSIONS: Readonly<Record<string, string>> = {
+    "argo-cd@10.8.0": ">=1.25.0-0",
     "cert-manager@v1.21.1": ">= 1.22.0-0",
     "eck-operator@3.5.0": ">=1.21.0-0",
     "kube-prometheus-stack@88.5.3": ">=1.25.0-0",

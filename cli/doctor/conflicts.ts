@@ -4,7 +4,8 @@
  * their CRDs owned by another Helm release, the IngressClass the platform creates taken by another controller,
  * and the platform's namespaces taken by something else. The platform applies some CRDs with a forced
  * server-side apply (components/chartCrds.ts), so a CRD of another installation would be taken over, not refused:
- * this is the only warning before that happens.
+ * this is the only warning before that happens. Where Argo CD delivers the platform (`mara:delivery: gitops`), the
+ * objects it applied from the render are the platform's, not another installation.
  */
 import type { Finding } from "./findings";
 import type { KubeClient } from "./kubeClient";
@@ -33,6 +34,10 @@ const OPERATORS: readonly Operator[] = [
     { id: "metallb", title: "MetalLB", release: ours("metallb"), crd: "ipaddresspools.metallb.io", images: [/\/metallb\/controller$/] },
 ];
 
+/** The annotation Argo CD tracks what it applied by (docs/gitops.md: annotation tracking). */
+const ARGO_TRACKING = "argocd.argoproj.io/tracking-id";
+/** The field manager of Argo CD's server-side apply. */
+const ARGO_MANAGER = "argocd-controller";
 const RELEASE = "meta.helm.sh/release-name";
 const RELEASE_NS = "meta.helm.sh/release-namespace";
 /** The label the platform puts on its namespaces. */
@@ -57,13 +62,18 @@ function imagePath(image: string): string {
     return "/" + (hasHost ? parts.slice(1) : parts).join("/");
 }
 
-/** Who installed an object, from Helm's annotations or the field managers. */
-function owner(o: Meta): { release?: PlannedRelease; pulumi: boolean } {
+/** Who installed an object, from Helm's annotations, Argo CD's tracking annotation or the field managers. */
+function owner(o: Meta): { release?: PlannedRelease; pulumi: boolean; argo: boolean } {
     const a = o.metadata.annotations ?? {};
     const release = a[RELEASE] ? { release: a[RELEASE]!, namespace: a[RELEASE_NS] ?? "" } : undefined;
-    const pulumi = (o.metadata.managedFields ?? []).some((m) => (m.manager ?? "").startsWith("pulumi-kubernetes"));
-    return { ...(release ? { release } : {}), pulumi };
+    const managers = (o.metadata.managedFields ?? []).map((m) => m.manager ?? "");
+    const pulumi = managers.some((m) => m.startsWith("pulumi-kubernetes"));
+    const argo = a[ARGO_TRACKING] !== undefined || managers.includes(ARGO_MANAGER);
+    return { ...(release ? { release } : {}), pulumi, argo };
 }
+
+/** Whether an object without a Helm release is the platform's: Pulumi applied it, or Argo CD did where it delivers the platform. */
+const ownUnreleased = (o: ReturnType<typeof owner>, plan: DoctorPlan) => !o.release && (o.pulumi || (!!plan.argoCdDelivers && o.argo));
 
 const same = (a?: PlannedRelease, b?: PlannedRelease) => !!a && !!b && a.release === b.release && a.namespace === b.namespace;
 const f = (id: string, title: string, verdict: Finding["verdict"], detail: string, fix?: string): Finding => ({ id, group: "conflicts", title, verdict, detail, ...(fix ? { fix } : {}) });
@@ -91,7 +101,7 @@ export async function checkConflicts(client: KubeClient, plan: DoctorPlan): Prom
         if (crd) {
             const o = owner(crd);
             if (o.release && !same(o.release, mine)) problems.push(`CRD ${op.crd} belongs to Helm release ${o.release.release} in namespace ${o.release.namespace}`);
-            else if (!o.release && !o.pulumi && !running.length) problems.push(`CRD ${op.crd} exists, installed by something other than this platform`);
+            else if (!o.release && !ownUnreleased(o, plan) && !running.length) problems.push(`CRD ${op.crd} exists, installed by something other than this platform`);
         }
         const title = `No other ${op.title}`;
         if (!problems.length) {
@@ -122,7 +132,7 @@ function ingressClassFinding(classes: readonly (Meta & { spec?: { controller?: s
     if (!c) return f("ingress-class", title, "pass", "not taken");
     const o = owner(c);
     const mine = plan.releases.find((r) => r.release === "kic");
-    if (same(o.release, mine) || (!o.release && o.pulumi)) return f("ingress-class", title, "pass", "it is the platform's own");
+    if (same(o.release, mine) || ownUnreleased(o, plan)) return f("ingress-class", title, "pass", "it is the platform's own");
     const by = c.spec?.controller === NGINX_CONTROLLER ? "another NGINX Ingress Controller" : `controller ${c.spec?.controller ?? "(none named)"}`;
     return f(
         "ingress-class",

@@ -39,6 +39,11 @@ export interface DoctorPlan {
     readonly metallb?: { readonly addresses: readonly string[] };
     /** `mara:containerLogPath`, when set. */
     readonly containerLogPath?: string;
+    /**
+     * True when Argo CD applies the platform from its render (`mara:delivery: gitops`): what Argo CD applied on the
+     * cluster is then the platform's own, not another installation.
+     */
+    readonly argoCdDelivers?: boolean;
     /** Whether the platform installs ValidatingAdmissionPolicies (`mara:admissionPolicies`). */
     readonly admissionPolicies: boolean;
     readonly consumers: readonly Consumer[];
@@ -109,6 +114,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         ...(cfg?.nfs.server ? { nfs: { server: cfg.nfs.server, storageClass: cfg.nfs.storageClass } } : {}),
         ...(cfg?.metallb.addresses.length ? { metallb: { addresses: cfg.metallb.addresses } } : {}),
         ...(cfg?.platformOverrides.containerLogPath ? { containerLogPath: cfg.platformOverrides.containerLogPath } : {}),
+        ...(cfg?.gitops.delivery === "gitops" ? { argoCdDelivers: true } : {}),
         admissionPolicies: (cfg?.guardrails.admissionPolicies ?? "none") !== "none",
         consumers,
     };

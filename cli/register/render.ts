@@ -8,6 +8,14 @@ function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {
     throw new InvalidArgumentError(`must be SecretStore or ClusterSecretStore, not "${value}"`);
 }
 
+/** The providers cli/render/secrets.ts names entries for (kept here so the registration loads nothing heavy). */
+const STORE_PROVIDERS = ["vault", "aws-secrets-manager", "aws-parameter-store", "gcp-secret-manager"] as const;
+
+function storeProvider(value: string): (typeof STORE_PROVIDERS)[number] {
+    if ((STORE_PROVIDERS as readonly string[]).includes(value)) return value as (typeof STORE_PROVIDERS)[number];
+    throw new InvalidArgumentError(`must be one of ${STORE_PROVIDERS.join(", ")}, not "${value}"`);
+}
+
 function secretsMode(value: string): "omit" {
     if (value === "omit") return value;
     throw new InvalidArgumentError(`the only mode is "omit" (for ExternalSecrets give --secret-store NAME), not "${value}"`);
@@ -21,10 +29,11 @@ export function register(cli: Command, ctx: CommandContext): void {
         .option("-c, --config-file <path>", "a Pulumi.<stack>.yaml file, ours or MARA's")
         .option("-s, --stack <name>", "read ./Pulumi.<name>.yaml")
         .option("--from-stack [file]", "deploy-time values from the stack's outputs: from the Pulumi CLI, or from a file (- for stdin) saved with `pulumi stack output --json`")
-        .option("--allow-placeholders", "write MARA_PLACEHOLDER_… for deploy-time values that are not known, instead of refusing")
+        .option("--allow-placeholders", "write placeholders (names under mara-placeholder.invalid, a digest of zeros) for deploy-time values that are not known, instead of refusing")
         .option("--secret-store <name>", "each Secret becomes an ExternalSecret reading from this External Secrets Operator store")
         .option("--secret-store-kind <kind>", "SecretStore or ClusterSecretStore (default)", storeKind)
-        .option("--remote-key-prefix <prefix>", "prefix of every remote key in the store (default mara/)")
+        .option("--secret-store-provider <provider>", `what the store is, which decides how its entries are named: ${STORE_PROVIDERS.join(", ")}`, storeProvider)
+        .option("--remote-key-prefix <prefix>", "prefix of every remote key in the store (default mara/; /mara/ for aws-parameter-store, mara_ for gcp-secret-manager)")
         .option("--secrets <mode>", "omit: leave Secrets out and list them, instead of ExternalSecrets", secretsMode)
         .option("--kube-version <version>", "Kubernetes minor version the charts render for (default: the stack's cluster version)")
         // eslint-disable-next-line @typescript-eslint/no-require-imports

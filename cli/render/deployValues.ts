@@ -2,8 +2,11 @@
  * Values the cloud computes only when `pulumi up` creates something (the registry's repository URL, the digest of
  * the pushed controller image, the ingress load balancer's address), and that end up in Kubernetes manifests.
  * `mara render` runs the program as `pulumi up` would, with the simulated cloud's answers for everything else, but
- * these values come either from the stack's outputs (`--from-stack`) or are clear placeholders
- * (`MARA_PLACEHOLDER_<NAME>`), never from the simulated cloud: a manifest must not carry an invented value.
+ * these values come either from the stack's outputs (`--from-stack`) or are clear placeholders, never from the
+ * simulated cloud: a manifest must not carry an invented value. A placeholder has the form of the value it stands
+ * for (a host name under `.invalid`, a name the DNS reserves for names that never resolve; a digest of zeros), so
+ * every object still passes the API server's and the kubelet's checks and nothing fails at apply; it just never
+ * resolves or pulls.
  */
 import { isIPv6 } from "net";
 import type * as pulumi from "@pulumi/pulumi";
@@ -13,7 +16,7 @@ import { computedState, invokeAnswer } from "../simulatedCloud";
 
 /** One value the cloud computes at deploy time. */
 export interface DeployValue {
-    /** Placeholder written when the value is not known: `MARA_PLACEHOLDER_<NAME>`. */
+    /** Placeholder written when the value is not known, of the value's form. */
     readonly placeholder: string;
     /** What it is, for the report. */
     readonly what: string;
@@ -38,7 +41,7 @@ const REPOSITORY_ALLOWED = "an image repository with its registry host and no sc
 /** The deploy-time values, by key. */
 export const DEPLOY_VALUES = {
     registryRepository: {
-        placeholder: "MARA_PLACEHOLDER_REGISTRY_REPOSITORY",
+        placeholder: "registry-repository.mara-placeholder.invalid/nginx-ingress",
         what: "URL of the container registry repository the ingress controller image is pushed to (ECR)",
         output: "repository_url",
         fromOutput: text,
@@ -46,7 +49,7 @@ export const DEPLOY_VALUES = {
         problem: repository,
     },
     registryEndpoint: {
-        placeholder: "MARA_PLACEHOLDER_REGISTRY_ENDPOINT",
+        placeholder: "registry-endpoint.mara-placeholder.invalid",
         what: "endpoint of the DigitalOcean container registry the ingress controller image is pushed to",
         output: "repository_url",
         fromOutput: (v: unknown) => text(v)?.replace(new RegExp(`${DOCR_REPOSITORY}$`), ""),
@@ -54,7 +57,7 @@ export const DEPLOY_VALUES = {
         problem: repository,
     },
     kicImageDigest: {
-        placeholder: "MARA_PLACEHOLDER_KIC_IMAGE_DIGEST",
+        placeholder: `sha256:${"0".repeat(64)}`,
         what: "digest (sha256:…) of the ingress controller image as the registry stored it",
         output: "kic_image_digest",
         fromOutput: text,
@@ -62,7 +65,7 @@ export const DEPLOY_VALUES = {
         problem: (v: string) => (/^sha256:[0-9a-f]{64}$/.test(v) ? undefined : "is not a sha256 digest"),
     },
     loadBalancerHostname: {
-        placeholder: "MARA_PLACEHOLDER_LB_HOSTNAME",
+        placeholder: "lb-hostname.mara-placeholder.invalid",
         what: "host name of the ingress controller's load balancer (the application's host when no FQDN is configured)",
         output: "lb_ingress_hostname",
         fromOutput: text,
@@ -70,7 +73,8 @@ export const DEPLOY_VALUES = {
         problem: hostnameProblem,
     },
     loadBalancerIp: {
-        placeholder: "MARA_PLACEHOLDER_LB_IP",
+        // TEST-NET-1 (RFC 5737): an address for documentation that no network routes.
+        placeholder: "192.0.2.1",
         what: "IP address of the ingress controller's load balancer",
         output: "lb_ingress_ip",
         fromOutput: text,
@@ -144,8 +148,8 @@ export function placeholdersIn(text: string): DeployValueKey[] {
     return (Object.entries(DEPLOY_VALUES) as [DeployValueKey, DeployValue][]).filter(([, dv]) => lower.includes(dv.placeholder.toLowerCase())).map(([k]) => k);
 }
 
-/** Any `MARA_PLACEHOLDER_` text, whatever follows: what a check must never find in a file written without placeholders. */
-export const PLACEHOLDER_PATTERN = /mara_placeholder_/i;
+/** Any placeholder, or anything under the placeholders' domain: what a check must never find in a file written without placeholders. */
+export const PLACEHOLDER_PATTERN = new RegExp(["mara-placeholder", ...Object.values(DEPLOY_VALUES).map((v) => v.placeholder)].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i");
 
 /**
  * Computed outputs of a resource for a render run: the simulated cloud's, with every deploy-time value that can

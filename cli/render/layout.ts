@@ -1,25 +1,18 @@
 /**
  * How rendered objects become files: one folder per component with a kustomization.yaml listing its files, a root
- * kustomization.yaml listing the folders, Argo CD sync waves in the order the objects must be applied, and bytes
+ * kustomization.yaml listing the folders, each object's Argo CD sync wave (waves.ts), and bytes
  * that depend on nothing but the objects (sorted keys and files, no timestamps), so two renders of one stack are
  * identical and a diff between two commits shows exactly what changed.
  */
-import { stringify } from "yaml";
 import { isMap, KubeObject } from "./charts";
+import { unambiguousYaml } from "./safeYaml";
 
 /** The Argo CD annotation that orders a sync. */
 export const SYNC_WAVE = "argocd.argoproj.io/sync-wave";
 
-/**
- * Sync waves, applied in ascending order, each waiting for the one before to be healthy:
- * CRDs, then Namespaces, then the Secrets (as ExternalSecrets) workloads mount, then the built-in objects, then the
- * custom resources, whose operators and admission webhooks come with the built-in objects.
- */
-export const WAVES = { crd: -3, namespace: -2, secret: -1, builtIn: 0, customResource: 1 } as const;
-
 /** One object with where it came from and where it goes. */
 export interface PlacedObject {
-    /** The object as it will be written (without the sync-wave annotation, which {@link layoutFiles} adds). */
+    /** The object as it will be written (without the sync-wave annotation, which {@link layoutFiles} adds from waves.ts). */
     object: KubeObject;
     /** Component folder. */
     component: string;
@@ -29,17 +22,11 @@ export interface PlacedObject {
     custom: boolean;
 }
 
-/** Wave of an object. */
-export function waveOf(p: PlacedObject): number {
-    const { kind, apiVersion } = p.object;
-    if (kind === "CustomResourceDefinition" && apiVersion.startsWith("apiextensions.k8s.io/")) return WAVES.crd;
-    if (kind === "Namespace" && apiVersion === "v1") return WAVES.namespace;
-    if ((kind === "Secret" && apiVersion === "v1") || (kind === "ExternalSecret" && apiVersion.startsWith("external-secrets.io/"))) return WAVES.secret;
-    return p.custom ? WAVES.customResource : WAVES.builtIn;
+/** The object as written: with its sync wave, when it has one. */
+export function withWave(o: KubeObject, wave: number | undefined): KubeObject {
+    if (wave === undefined) return o;
+    return { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata?.annotations, [SYNC_WAVE]: String(wave) } } };
 }
-
-/** Whether Helm runs the object as a hook; Argo CD maps Helm hook annotations to its own hooks, which carry their own order. */
-const isHook = (o: KubeObject) => o.metadata?.annotations?.["helm.sh/hook"] !== undefined;
 
 /** A file-name-safe form of a name. */
 const safe = (s: string) => s.toLowerCase().replace(/[^a-z0-9.-]+/g, "-");
@@ -51,35 +38,38 @@ export function sortKeys(v: unknown): unknown {
     return v;
 }
 
-/** Deterministic YAML: sorted keys, no line folding, no anchors. */
+/** Deterministic YAML that YAML 1.1 and 1.2 readers take alike: sorted keys, no line folding, no anchors (safeYaml.ts). */
 export function toYaml(v: unknown): string {
-    return stringify(sortKeys(v), { lineWidth: 0, aliasDuplicateObjects: false });
+    return unambiguousYaml(sortKeys(v));
 }
 
 const KUSTOMIZATION = { apiVersion: "kustomize.config.k8s.io/v1beta1", kind: "Kustomization" };
 
-/**
- * The files of a render, by relative path: `<component>/<kind>-<name>.yaml` (with the namespace, then the API
- * group, added to the name only where two objects of a folder would otherwise share a file), a kustomization.yaml
- * per folder and one at the root.
- */
-export function layoutFiles(placed: PlacedObject[], header: string): Map<string, string> {
-    const files = new Map<string, string>();
+/** The path of each object's file: `<component>/<kind>-<name>.yaml`, with the namespace, then the API group, added only where needed. */
+export function filePaths(placed: readonly PlacedObject[]): Map<PlacedObject, string> {
+    const paths = new Map<PlacedObject, string>();
     const byComponent = new Map<string, PlacedObject[]>();
     for (const p of placed) byComponent.set(p.component, [...(byComponent.get(p.component) ?? []), p]);
-    const components = [...byComponent.keys()].sort();
+    for (const [component, objects] of byComponent) fileNames(objects).forEach((file, i) => paths.set(objects[i]!, `${component}/${file}`));
+    return paths;
+}
+
+/**
+ * The files of a render, by relative path: each object in its file (see {@link filePaths}) with its sync wave, a
+ * kustomization.yaml per folder and one at the root.
+ *
+ * @param waveOf - the sync wave of an object (waves.ts); undefined writes none (a PostSync hook's comes with it).
+ */
+export function layoutFiles(placed: readonly PlacedObject[], header: string, waveOf: (p: PlacedObject) => number | undefined = () => undefined): Map<string, string> {
+    const files = new Map<string, string>();
+    const paths = filePaths(placed);
+    const components = [...new Set(placed.map((p) => p.component))].sort();
     for (const component of components) {
-        const objects = byComponent.get(component)!;
-        const names = fileNames(objects);
         const listed: string[] = [];
-        for (const [i, p] of objects.entries()) {
-            const file = names[i]!;
-            const obj = structuredClone(p.object);
-            if (!isHook(obj)) {
-                obj.metadata = { ...obj.metadata, annotations: { ...obj.metadata?.annotations, [SYNC_WAVE]: String(waveOf(p)) } };
-            }
-            files.set(`${component}/${file}`, `${header}# Source: ${p.source}\n${toYaml(obj)}`);
-            listed.push(file);
+        for (const p of placed.filter((x) => x.component === component)) {
+            const file = paths.get(p)!;
+            files.set(file, `${header}# Source: ${p.source}\n${toYaml(withWave(p.object, waveOf(p)))}`);
+            listed.push(file.slice(component.length + 1));
         }
         files.set(`${component}/kustomization.yaml`, `${header}${toYaml({ ...KUSTOMIZATION, resources: listed.sort() })}`);
     }
@@ -88,7 +78,7 @@ export function layoutFiles(placed: PlacedObject[], header: string): Map<string,
 }
 
 /** File names for the objects of one folder, unique, in the objects' order. */
-function fileNames(objects: PlacedObject[]): string[] {
+function fileNames(objects: readonly PlacedObject[]): string[] {
     const forms = [
         (o: KubeObject) => `${safe(o.kind)}-${safe(o.metadata?.name ?? "unnamed")}`,
         (o: KubeObject) => `${safe(o.kind)}-${o.metadata?.namespace ? `${safe(o.metadata.namespace)}-` : ""}${safe(o.metadata?.name ?? "unnamed")}`,

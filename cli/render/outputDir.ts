@@ -2,12 +2,14 @@
  * Writes a render into its folder as a whole: the files go to a fresh folder beside it, which then replaces the old
  * one, so objects dropped since the last render disappear and a reader never sees half of two renders. A folder
  * that holds anything but an earlier render is never replaced; a link named as the folder is kept, and what it points
- * to is replaced. Whether the folder can be written at all is checked first (cli/outputPath.ts).
+ * to is replaced. Files the earlier render did not write are carried into the new one (userFiles.ts). Whether the
+ * folder can be written at all is checked first (cli/outputPath.ts).
  */
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import { makeDirs, outputFolder, OutputFolder } from "../outputPath";
+import { carryOver, filesToKeep, markerText } from "./userFiles";
 
 /** The file that marks a folder as written by `mara render` (so it may be replaced by the next render). */
 export const MARKER = ".mara-render";
@@ -23,13 +25,17 @@ export function outputDirProblem(dir: string, shown = dir): string | undefined {
     return "problem" in folder ? folder.problem : undefined;
 }
 
-/** Replaces `dir` (or the folder a link at `dir` points to) with exactly `files` (relative paths to text) plus the marker. */
+/**
+ * Replaces `dir` (or the folder a link at `dir` points to) with `files` (relative paths to text) and the marker,
+ * keeping the files an earlier render did not write.
+ */
 export function writeOutputDir(dir: string, files: ReadonlyMap<string, string>, marker: string): OutputFolder {
     const folder = outputFolder(dir, MARKER);
     if ("problem" in folder) throw new Error(folder.problem);
     const target = folder.real;
     const parent = path.dirname(target);
     makeDirs(parent);
+    const kept = fs.existsSync(target) ? filesToKeep(target, MARKER, files) : [];
     const suffix = crypto.randomBytes(6).toString("hex");
     const fresh = path.join(parent, `.${path.basename(target)}.${suffix}.new`);
     const old = path.join(parent, `.${path.basename(target)}.${suffix}.old`);
@@ -40,7 +46,8 @@ export function writeOutputDir(dir: string, files: ReadonlyMap<string, string>, 
             fs.writeFileSync(file, text);
         }
         makeDirs(fresh);
-        fs.writeFileSync(path.join(fresh, MARKER), marker);
+        carryOver(target, fresh, kept);
+        fs.writeFileSync(path.join(fresh, MARKER), markerText(marker, files.keys()));
         if (fs.existsSync(target)) fs.renameSync(target, old);
         try {
             fs.renameSync(fresh, target);

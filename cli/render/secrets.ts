@@ -1,21 +1,34 @@
 /**
  * What `mara render` does with Kubernetes Secrets, whether the program declares them or a chart renders them: their
  * values never reach a file. Each Secret with data becomes an External Secrets Operator `ExternalSecret` that
- * fills a Secret of the same name, type, labels and annotations from a store the user names, one remote key per
- * data key; or, with `--secrets=omit`, it is left out. Either way the Secret is listed, so the user knows which
- * keys the store must hold (or which Secrets to create some other way).
+ * fills a Secret of the same name, type, labels and annotations from a store the user names: one entry in the store
+ * per Secret, named as the store's provider allows, holding the Secret's keys (a JSON object, or a Vault KV entry's
+ * fields), each read with `property`; or, with `--secrets=omit`, it is left out. Either way the Secret is listed,
+ * so the user knows which entries and keys the store must hold (or which Secrets to create some other way).
  *
  * A Secret without data (a service-account token, or a certificate Secret an operator fills in) holds nothing to
  * leak and is written as it is.
  */
 import { isMap, KubeObject } from "./charts";
+import { RenderError } from "./errors";
 import type { PlacedObject } from "./layout";
 
 /** The External Secrets Operator API the output uses (served since ESO 0.16; v1beta1 stopped being served in 0.17). */
 export const EXTERNAL_SECRET_API = "external-secrets.io/v1";
 
+/** The secret stores whose entry names the output follows. */
+export const STORE_PROVIDERS = {
+    vault: { prefix: "mara/", separator: "/", allowed: /^[A-Za-z0-9._/-]+$/, rule: "letters, digits, '.', '_', '-' and '/'", what: "a Vault KV entry (path relative to the store's mount), its fields the Secret's keys" },
+    "aws-secrets-manager": { prefix: "mara/", separator: "/", allowed: /^[A-Za-z0-9/_+=.@-]{1,512}$/, rule: "letters, digits and /_+=.@- (at most 512)", what: "an AWS Secrets Manager secret whose value is a JSON object of the Secret's keys" },
+    "aws-parameter-store": { prefix: "/mara/", separator: "/", allowed: /^\/[A-Za-z0-9_.\-/]{1,1010}$/, rule: "a leading '/', then letters, digits and _.-/ (a parameter hierarchy)", what: "an AWS Systems Manager parameter (SecureString) whose value is a JSON object of the Secret's keys" },
+    "gcp-secret-manager": { prefix: "mara_", separator: "_", allowed: /^[A-Za-z0-9_-]{1,255}$/, rule: "letters, digits, '_' and '-' (at most 255)", what: "a Google Secret Manager secret whose value is a JSON object of the Secret's keys" },
+} as const;
+
+/** A secret store provider {@link STORE_PROVIDERS} knows. */
+export type StoreProvider = keyof typeof STORE_PROVIDERS;
+
 /** How Secrets are written. */
-export type SecretHandling = { mode: "external"; store: string; storeKind: "SecretStore" | "ClusterSecretStore"; remoteKeyPrefix: string } | { mode: "omit" };
+export type SecretHandling = { mode: "external"; store: string; storeKind: "SecretStore" | "ClusterSecretStore"; provider: StoreProvider; remoteKeyPrefix: string } | { mode: "omit" };
 
 /** One key a store must hold (or, with omit, a key of a Secret that was left out). */
 export interface SecretKeyEntry {
@@ -25,7 +38,7 @@ export interface SecretKeyEntry {
     secret: string;
     /** Data key in the Secret. */
     key: string;
-    /** Remote key in the store (external mode only). */
+    /** Remote key in the store, the entry that holds the Secret (external mode only); the data key is its property. */
     remoteKey?: string;
     /** Who declared the Secret, e.g. "release platform-prometheus-release" or "resource platform-secrets-…". */
     source: string;
@@ -42,11 +55,18 @@ export function secretKeys(obj: KubeObject): string[] {
 export const isSecret = (obj: KubeObject) => obj.apiVersion === "v1" && obj.kind === "Secret";
 
 /**
- * The remote key a Secret's data key is read from: `<prefix><namespace>/<secret>/<key>`. Slashes make it a path,
- * which AWS Secrets Manager, AWS Parameter Store and Vault accept; stores with stricter names (Google Secret
- * Manager, Azure Key Vault) need the list rewritten (docs/gitops.md).
+ * The remote key of the store entry that holds a Secret: `<prefix><namespace><separator><secret>`, with the
+ * provider's separator (`/`, or `_` where names allow no slash; Kubernetes names never contain `_`, so that is
+ * unambiguous). Each of the Secret's keys is a property of that entry.
  */
-export const remoteKey = (prefix: string, namespace: string, secret: string, key: string) => `${prefix}${namespace}/${secret}/${key}`;
+export const remoteKey = (handling: { provider: StoreProvider; remoteKeyPrefix: string }, namespace: string, secret: string) =>
+    `${handling.remoteKeyPrefix}${namespace}${STORE_PROVIDERS[handling.provider].separator}${secret}`;
+
+/** Why a remote key cannot name an entry of the provider's store, or undefined when it can. */
+export function remoteKeyProblem(provider: StoreProvider, key: string): string | undefined {
+    const p = STORE_PROVIDERS[provider];
+    return p.allowed.test(key) ? undefined : `"${key}" is not a valid ${provider} name: ${p.rule}`;
+}
 
 /** The ExternalSecret that recreates `secret` from the store, with its keys. */
 export function externalSecretFor(secret: KubeObject, namespace: string, handling: Extract<SecretHandling, { mode: "external" }>): KubeObject {
@@ -70,7 +90,8 @@ export function externalSecretFor(secret: KubeObject, namespace: string, handlin
                     ...(Object.keys(templateMetadata).length ? { metadata: templateMetadata } : {}),
                 },
             },
-            data: secretKeys(secret).map((key) => ({ secretKey: key, remoteRef: { key: remoteKey(handling.remoteKeyPrefix, namespace, name, key) } })),
+            // Every provider reads a property with dots as one key first (Vault: a field; the others: a JSON key with the dots escaped).
+            data: secretKeys(secret).map((key) => ({ secretKey: key, remoteRef: { key: remoteKey(handling, namespace, name), property: key } })),
         },
     };
 }
@@ -92,11 +113,15 @@ export function withoutSecretValues(placed: readonly PlacedObject[], handling: S
         const namespace = p.object.metadata?.namespace ?? "default";
         const name = p.object.metadata!.name!;
         for (const key of secretKeys(p.object)) {
-            entries.push({ namespace, secret: name, key, source: p.source, ...(handling.mode === "external" ? { remoteKey: remoteKey(handling.remoteKeyPrefix, namespace, name, key) } : {}) });
+            entries.push({ namespace, secret: name, key, source: p.source, ...(handling.mode === "external" ? { remoteKey: remoteKey(handling, namespace, name) } : {}) });
         }
         if (handling.mode === "external") {
             objects.push({ ...p, object: externalSecretFor(p.object, namespace, handling), source: `${p.source}, Secret ${namespace}/${name} as an ExternalSecret`, custom: false });
         }
+    }
+    if (handling.mode === "external") {
+        const bad = [...new Set(entries.map((e) => e.remoteKey!))].flatMap((k) => remoteKeyProblem(handling.provider, k) ?? []);
+        if (bad.length) throw new RenderError(`the secret store cannot hold these Secrets under their remote keys: ${bad.join("; ")}. Choose a --remote-key-prefix the provider allows.`);
     }
     return { objects, entries: entries.sort((a, b) => order(a).localeCompare(order(b))) };
 }
@@ -111,7 +136,8 @@ export function secretListFile(entries: readonly SecretKeyEntry[], handling: Sec
         return {
             name: "secret-keys.txt",
             text:
-                `# Keys the ${handling.storeKind} "${handling.store}" must hold, one per line: remote key, then the Secret (namespace/name) and key it fills.\n` +
+                `# What the ${handling.storeKind} "${handling.store}" (${handling.provider}) must hold, one line per Secret key: the remote key of the entry,\n` +
+                `# then the Secret (namespace/name) it fills and the key, which is also the entry's property. Each entry is ${STORE_PROVIDERS[handling.provider].what}.\n` +
                 "# Generated by `mara render`; values are never written here.\n" +
                 sorted.map((e) => `${e.remoteKey}\t${e.namespace}/${e.secret}\t${e.key}\n`).join(""),
         };

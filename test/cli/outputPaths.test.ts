@@ -11,6 +11,7 @@ import { promisify } from "util";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeDirs, outputFileProblem } from "../../cli/outputPath";
 import { MARKER, outputDirProblem, writeOutputDir } from "../../cli/render/outputDir";
+import { markerText } from "../../cli/render/userFiles";
 import { runMara } from "./support/io";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -77,7 +78,8 @@ describe("mara render --out is checked before rendering", () => {
         const dir = tmp();
         const real = path.join(dir, "real");
         fs.mkdirSync(real);
-        fs.writeFileSync(path.join(real, MARKER), "earlier render\n");
+        // An earlier render that wrote stale.yaml (its marker lists it), which the next one no longer writes.
+        fs.writeFileSync(path.join(real, MARKER), markerText("earlier render", ["stale.yaml"]));
         fs.writeFileSync(path.join(real, "stale.yaml"), "kind: ConfigMap\n");
         fs.symlinkSync(real, path.join(dir, "link"));
         expect(outputDirProblem(path.join(dir, "link"))).toBeUndefined();

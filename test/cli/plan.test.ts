@@ -20,7 +20,7 @@ const tmp = () => {
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 /** The eight platform add-ons, in the order the tree shows them. */
-const ADDONS = ["Secrets", "KicImage", "CertManager", "Prometheus", "IngressController", "Logstore", "Observability", "LogAgent"];
+const ADDONS = ["Secrets", "CertManager", "Prometheus", "KicImage", "IngressController", "Logstore", "Observability", "LogAgent"];
 
 describe("mara plan on MARA's own stack file format", () => {
     let r: Run;

@@ -8,6 +8,7 @@ import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
+import { PLACEHOLDER_PATTERN } from "../../cli/render/deployValues";
 import { MARKER } from "../../cli/render/outputDir";
 import { runMara } from "./support/io";
 
@@ -50,6 +51,19 @@ describe("mara render refuses before rendering", () => {
         expect(kind.stderr).toContain(`must be SecretStore or ClusterSecretStore, not "Vault"`);
     });
 
+    it("with a store but not its provider (each names and reads its entries differently), an unknown provider, or a prefix the provider cannot hold", async () => {
+        const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out", "--secret-store", "mara"];
+        const none = await runMara(base, { cwd: tmp() });
+        expect(none.code).toBe(2);
+        expect(none.stderr).toContain("--secret-store needs --secret-store-provider (vault, aws-secrets-manager, aws-parameter-store, gcp-secret-manager)");
+        const unknown = await runMara([...base, "--secret-store-provider", "azure"], { cwd: tmp() });
+        expect(unknown.code).toBe(2);
+        expect(unknown.stderr).toContain(`must be one of vault, aws-secrets-manager, aws-parameter-store, gcp-secret-manager, not "azure"`);
+        const prefix = await runMara([...base, "--secret-store-provider", "aws-parameter-store", "--remote-key-prefix", "mara/"], { cwd: tmp() });
+        expect(prefix.code).toBe(2);
+        expect(prefix.stderr).toContain(`--remote-key-prefix mara/: remote keys such as "mara/ns/name" is not a valid aws-parameter-store name: a leading '/'`);
+    });
+
     it("into a folder that holds something else, leaving it as it was", async () => {
         const dir = tmp();
         fs.mkdirSync(path.join(dir, "out"));
@@ -73,24 +87,24 @@ describe("mara render refuses before rendering", () => {
 describe("mara render writes", () => {
     it("nothing when deploy-time values would be placeholders, and lists them with the stack output that gives each", async () => {
         const dir = tmp();
-        const r = await runMara(["render", "--config-file", fixture("minimal-aws"), "--out", "out", "--secret-store", "vault"], { cwd: dir });
+        const r = await runMara(["render", "--config-file", fixture("minimal-aws"), "--out", "out", "--secret-store", "vault", "--secret-store-provider", "vault"], { cwd: dir });
         expect(r.code).toBe(1);
         expect(r.stderr).toContain("Deploy-time values written as placeholders (no --from-stack):");
-        expect(r.stderr).toMatch(/MARA_PLACEHOLDER_KIC_IMAGE_DIGEST: .*; stack output kic_image_digest; in platform-ingress-controller\/deployment-kic-nginx-ingress-controller\.yaml/);
-        expect(r.stderr).toMatch(/MARA_PLACEHOLDER_LB_HOSTNAME: .*; stack output lb_ingress_hostname; in bank-of-sirius\/ingress-bosingress\.yaml/);
-        expect(r.stderr).toContain("MARA_PLACEHOLDER_REGISTRY_REPOSITORY");
+        expect(r.stderr).toMatch(/sha256:0{64}: .*; stack output kic_image_digest; in platform-ingress-controller\/deployment-kic-nginx-ingress-controller\.yaml/);
+        expect(r.stderr).toMatch(/lb-hostname\.mara-placeholder\.invalid: .*; stack output lb_ingress_hostname; in bank-of-sirius\/ingress-bosingress\.yaml/);
+        expect(r.stderr).toContain("registry-repository.mara-placeholder.invalid/nginx-ingress");
         expect(r.stderr).toContain("error: 3 deploy-time values are not known, so nothing was written.");
         expect(fs.existsSync(path.join(dir, "out"))).toBe(false);
     }, 120_000);
 
     it("the manifests with values from saved stack outputs (--from-stack FILE)", async () => {
         const dir = tmp();
-        const r = await runMara(["render", "--config-file", fixture("minimal-aws"), "--out", "out", "--secret-store", "vault", "--from-stack", OUTPUTS], { cwd: dir });
+        const r = await runMara(["render", "--config-file", fixture("minimal-aws"), "--out", "out", "--secret-store", "vault", "--secret-store-provider", "vault", "--from-stack", OUTPUTS], { cwd: dir });
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toContain("Deploy-time values from the stack's outputs: kicImageDigest, loadBalancerHostname, registryRepository.");
         expect(r.stdout).toMatch(/^Wrote \d{3} objects in 8 components to out \(charts rendered for Kubernetes 1\.35\)\.$/m);
-        expect(r.stdout).toMatch(/\d+ Secrets became ExternalSecrets reading from ClusterSecretStore "vault"; the \d+ keys it must hold are listed in out\/secret-keys\.txt\./);
-        expect(r.stderr).not.toContain("MARA_PLACEHOLDER");
+        expect(r.stdout).toMatch(/(\d+) Secrets became ExternalSecrets reading from ClusterSecretStore "vault" \(vault\); the \1 entries and \d+ keys it must hold are listed in out\/secret-keys\.txt\./);
+        expect(r.stderr).not.toContain("mara-placeholder");
         const outputs = JSON.parse(fs.readFileSync(OUTPUTS, "utf8")) as Record<string, string>;
         const deployment = parse(fs.readFileSync(path.join(dir, "out", "platform-ingress-controller", "deployment-kic-nginx-ingress-controller.yaml"), "utf8")) as { spec: { template: { spec: { containers: { image: string }[] } } } };
         expect(deployment.spec.template.spec.containers[0]!.image).toBe(`${outputs.repository_url}@${outputs.kic_image_digest}`);
@@ -99,10 +113,10 @@ describe("mara render writes", () => {
         expect(ingress.spec.tls[0]!.hosts).toEqual([outputs.lb_ingress_hostname]);
         // No placeholder in any file, in any case.
         const all = [...files(path.join(dir, "out"))].map((f) => fs.readFileSync(f, "utf8")).join("\n");
-        expect(all).not.toMatch(/mara_placeholder_/i);
+        expect(all).not.toMatch(PLACEHOLDER_PATTERN);
     }, 120_000);
 
-    it("with --secrets=omit no Secret data; then an ExternalSecret render replaces it whole, listing the same Secrets for the store", async () => {
+    it("with --secrets=omit no Secret data; then an ExternalSecret render replaces what it wrote, keeps the user's files, and lists the same Secrets for the store", async () => {
         const dir = tmp();
         const omit = await runMara(["render", "--config-file", fixture("mara-kubeconfig"), "--out", "out", "--secrets", "omit"], { cwd: dir });
         expect(omit.code, omit.stderr).toBe(0);
@@ -110,10 +124,12 @@ describe("mara render writes", () => {
         const omitted = fs.readFileSync(path.join(dir, "out", "omitted-secrets.txt"), "utf8");
         const omitFiles = [...files(path.join(dir, "out"))].filter((f) => f.endsWith(".yaml")).map((f) => parse(fs.readFileSync(f, "utf8")) as { kind: string; data?: unknown; stringData?: unknown });
         expect(omitFiles.filter((o) => o.kind === "ExternalSecret" || (o.kind === "Secret" && (o.data || o.stringData)))).toEqual([]);
-        fs.writeFileSync(path.join(dir, "out", "bank-of-sirius", "stale.yaml"), "kind: ConfigMap\n");
-        const external = await runMara(["render", "--config-file", fixture("mara-kubeconfig"), "--out", "out", "--secret-store", "tenant", "--secret-store-kind", "SecretStore"], { cwd: dir });
+        fs.writeFileSync(path.join(dir, "out", "bank-of-sirius", "mine.yaml"), "kind: ConfigMap\n");
+        const external = await runMara(["render", "--config-file", fixture("mara-kubeconfig"), "--out", "out", "--secret-store", "tenant", "--secret-store-kind", "SecretStore", "--secret-store-provider", "aws-secrets-manager"], { cwd: dir });
         expect(external.code, external.stderr).toBe(0);
-        expect(fs.existsSync(path.join(dir, "out", "bank-of-sirius", "stale.yaml"))).toBe(false);
+        // A file the render did not write is never deleted (nor listed in the kustomization).
+        expect(fs.readFileSync(path.join(dir, "out", "bank-of-sirius", "mine.yaml"), "utf8")).toBe("kind: ConfigMap\n");
+        expect(fs.readFileSync(path.join(dir, "out", "bank-of-sirius", "kustomization.yaml"), "utf8")).not.toContain("mine.yaml");
         expect(fs.existsSync(path.join(dir, "out", "omitted-secrets.txt"))).toBe(false);
         expect(fs.readFileSync(path.join(dir, "out", "bank-of-sirius", "externalsecret-jwt-key.yaml"), "utf8")).toContain("secretStoreRef:\n    kind: SecretStore\n    name: tenant\n");
         expect(fs.readdirSync(dir)).toEqual(["out"]);

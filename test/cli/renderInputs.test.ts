@@ -9,7 +9,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
-import { deployValueProblems, deployValues } from "../../cli/render/deployValues";
+import { DEPLOY_VALUES, deployValueProblems, deployValues } from "../../cli/render/deployValues";
 import { runMara } from "./support/io";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures");
@@ -26,7 +26,7 @@ afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 async function renderWith(outputs: Record<string, unknown>, extra: string[] = []) {
     const dir = tmp();
     fs.writeFileSync(path.join(dir, "outputs.json"), JSON.stringify(outputs));
-    const r = await runMara(["render", "-c", STACK, "--out", "out", "--secret-store", "vault", "--from-stack", "outputs.json", ...extra], { cwd: dir });
+    const r = await runMara(["render", "-c", STACK, "--out", "out", "--secret-store", "vault", "--secret-store-provider", "vault", "--from-stack", "outputs.json", ...extra], { cwd: dir });
     expect(fs.existsSync(path.join(dir, "out")), "nothing is written").toBe(false);
     expect(r.stdout).toBe("");
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+|unexpected error/);
@@ -66,8 +66,8 @@ describe("deploy-time values from --from-stack are checked by their form", () =>
     it("the recorded outputs of a real stack pass, and a value of the wrong form never becomes a manifest's value", () => {
         expect(deployValueProblems(RECORDED, "outputs.json")).toEqual([]);
         const values = deployValues({ lb_ingress_hostname: "a\nb", repository_url: "https://x.example/r" });
-        expect(values.value("loadBalancerHostname")).toBe("MARA_PLACEHOLDER_LB_HOSTNAME");
-        expect(values.value("registryRepository")).toBe("MARA_PLACEHOLDER_REGISTRY_REPOSITORY");
+        expect(values.value("loadBalancerHostname")).toBe(DEPLOY_VALUES.loadBalancerHostname.placeholder);
+        expect(values.value("registryRepository")).toBe(DEPLOY_VALUES.registryRepository.placeholder);
     });
 });
 
@@ -84,13 +84,13 @@ describe("render's options are checked by their form", () => {
     });
 
     it("a dotted store name Kubernetes accepts goes on to the next check", async () => {
-        const r = await runMara([...base, "--secret-store", "vault.prod", "--kube-version", "99"], { cwd: tmp() });
+        const r = await runMara([...base, "--secret-store", "vault.prod", "--secret-store-provider", "vault", "--kube-version", "99"], { cwd: tmp() });
         expect(r.code).toBe(2);
         expect(r.stderr).toContain('mara: --kube-version "99" is not a Kubernetes minor version such as "1.35"');
     });
 
     it("a remote key prefix with a line break", async () => {
-        const r = await runMara([...base, "--secret-store", "vault", "--remote-key-prefix", "mara/\nx"], { cwd: tmp() });
+        const r = await runMara([...base, "--secret-store", "vault", "--secret-store-provider", "vault", "--remote-key-prefix", "mara/\nx"], { cwd: tmp() });
         expect(r.code).toBe(2);
         expect(r.stderr).toContain('mara: --remote-key-prefix "mara/\\nx" contains white space or control characters');
     });

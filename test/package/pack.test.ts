@@ -231,7 +231,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         timings.load = seconds;
         expect(JSON.parse(stdout)).toEqual({
             components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"],
-            charts: 8,
+            charts: 10,
             configKeys: true,
             program: "function",
             infraTypes: ["aws", "digitalocean", "linode", "kubeconfig"],

@@ -69,7 +69,8 @@ describe("password rotation", () => {
         expect(names("userservice")).toEqual(["accounts-db-credentials", "jwt-key"]);
         expect(names("balancereader")).toEqual(["jwt-key", "ledger-db-credentials"]);
         expect(revision(base.byName.get("loadgenerator")!)).toBeUndefined();
-        expect(revision(base.byName.get("accounts-db")!)).toMatch(/^accounts-db-credentials=[0-9a-f]{12},demo-login=[0-9a-f]{12}$/);
+        // Resource versions are the API server's counters: nothing in them is derived from the Secrets' data.
+        expect(revision(base.byName.get("accounts-db")!)).toMatch(/^accounts-db-credentials=\d+,demo-login=\d+$/);
     });
 
     it("rolls exactly the pods that read a changed password, the exporter included, and nothing on an unchanged run", async () => {

@@ -16,7 +16,13 @@ import { validateConfig } from "../../config";
 import { isMap, KubeObject } from "../../cli/render/charts";
 import { isWrappedSecret } from "../../cli/render/collect";
 import { PLACEHOLDER_PATTERN } from "../../cli/render/deployValues";
-import { SYNC_WAVE, WAVES } from "../../cli/render/layout";
+import { ARGO_HOOK } from "../../cli/render/hooks";
+import { SYNC_WAVE } from "../../cli/render/layout";
+import { RELOADER_SECRETS } from "../../cli/render/podRestarts";
+import { checkSync } from "../../cli/render/sync/check";
+import { ObjectIndex, syncObjectsOf } from "../../cli/render/sync/objects";
+import { bandOf, WAVES } from "../../cli/render/waves";
+import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
 import { writeOutputDir } from "../../cli/render/outputDir";
 import { renderPlatform, RenderResult } from "../../cli/render/render";
 import { SecretHandling } from "../../cli/render/secrets";
@@ -33,7 +39,9 @@ const SECRETS = {
     "sirius:accounts_pwd": "accounts-pw-Xk27",
     "linode:harbor_password": "harbor-pw-Lm62",
 };
-const EXTERNAL: SecretHandling = { mode: "external", store: "mara", storeKind: "ClusterSecretStore", remoteKeyPrefix: "mara/" };
+const EXTERNAL: SecretHandling = { mode: "external", store: "mara", storeKind: "ClusterSecretStore", provider: "vault", remoteKeyPrefix: "mara/" };
+/** The same secret keys with other values: nothing written may change with them. */
+const OTHER_SECRETS = Object.fromEntries(Object.entries(SECRETS).map(([k, v]) => [k, `${v}-rotated-Qe58`]));
 const INFRA_FIXTURES = fs
     .readdirSync(FIXTURES)
     .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
@@ -75,11 +83,11 @@ function secretStrings(v: unknown, out: Set<string>): void {
     else if (isMap(v)) Object.values(v).forEach((x) => secretStrings(x, out));
 }
 
-function render(name: string): Promise<Rendered> {
+function render(name: string, secrets: Record<string, string> = SECRETS): Promise<Rendered> {
     return serial(async () => {
-        const raw = fixture(name, { secrets: SECRETS });
+        const raw = fixture(name, { secrets });
         const config = validateConfig(raw).config!;
-        const secretValues = new Set<string>(Object.values(SECRETS));
+        const secretValues = new Set<string>(Object.values(secrets));
         const result = await renderPlatform({
             raw,
             config,
@@ -190,22 +198,29 @@ describe("mara render: every infra fixture, as Kubernetes would take it", () => 
                 }
             }, 180_000);
 
-            it("sync waves: CRDs, then Namespaces, then Secrets, then built-in objects, then custom resources; Helm hooks keep their own order", async () => {
+            it("a first Argo CD sync completes (the sync model): every object applied once what it needs exists, every wave healthy", async () => {
                 const { result } = await rendered(name);
-                const crdKinds = new Set(objectFiles(result.files).filter((o) => o.object.kind === "CustomResourceDefinition").map((o) => (o.object.spec as { names: { kind: string } }).names.kind));
-                for (const { file, object } of objectFiles(result.files)) {
-                    const wave = object.metadata?.annotations?.[SYNC_WAVE];
-                    if (object.metadata?.annotations?.["helm.sh/hook"]) {
-                        expect(wave, file).toBeUndefined();
-                        continue;
+                expect(checkSync(result.files)).toEqual([]);
+            }, 180_000);
+
+            it("sync waves: each kind in its band or later, CRDs and Namespaces first; Helm hooks as Argo CD hooks in the Sync or PostSync phase", async () => {
+                const { result } = await rendered(name);
+                const objects = syncObjectsOf(result.files);
+                const index = new ObjectIndex(objects);
+                for (const o of objects) {
+                    const annotations = o.object.metadata?.annotations ?? {};
+                    // Argo CD runs a PreSync hook before any Namespace exists, and ignores a Helm hook's annotations where its own are present.
+                    expect(Object.keys(annotations).filter((k) => k.startsWith("helm.sh/hook")), o.file).toEqual([]);
+                    if (annotations[ARGO_HOOK] !== undefined) {
+                        expect(["Sync", "PostSync"], o.file).toContain(annotations[ARGO_HOOK]);
+                        expect(o.object.kind, o.file).toBe("Job");
+                        if (annotations[ARGO_HOOK] === "PostSync") continue;
                     }
-                    const expected =
-                        object.kind === "CustomResourceDefinition" ? WAVES.crd
-                        : object.kind === "Namespace" ? WAVES.namespace
-                        : ["Secret", "ExternalSecret"].includes(object.kind) ? WAVES.secret
-                        : crdKinds.has(object.kind) ? WAVES.customResource
-                        : WAVES.builtIn;
-                    expect(wave, file).toBe(String(expected));
+                    const wave = Number(annotations[SYNC_WAVE]);
+                    expect(Number.isInteger(wave), `${o.file} has a wave`).toBe(true);
+                    if (o.object.kind === "CustomResourceDefinition") expect(wave, o.file).toBe(WAVES.crd);
+                    else if (o.object.kind === "Namespace") expect(wave, o.file).toBe(WAVES.namespace);
+                    else expect(wave, o.file).toBeGreaterThanOrEqual(bandOf(o, index));
                 }
                 // The program applies the ingress controller's and Prometheus' CRDs itself (skipCrds): each is written once.
                 expect([...result.files.keys()].filter((f) => f.endsWith("customresourcedefinition-servicemonitors.monitoring.coreos.com.yaml"))).toEqual(["platform-prometheus/customresourcedefinition-servicemonitors.monitoring.coreos.com.yaml"]);
@@ -224,6 +239,11 @@ describe("mara render: every infra fixture, as Kubernetes would take it", () => 
                 expect(objectFiles(result.files).filter((o) => o.object.kind === "Secret" && (o.object.data || o.object.stringData))).toEqual([]);
                 expect(result.secrets.length).toBeGreaterThan(5);
                 for (const s of result.secrets) expect(result.files.get("secret-keys.txt")).toContain(`${s.remoteKey}\t${s.namespace}/${s.secret}\t${s.key}\n`);
+                // Each key is a property of one entry per Secret (a Vault KV read without a property returns the whole entry as JSON).
+                for (const { file, object } of objectFiles(result.files).filter((o) => o.object.kind === "ExternalSecret")) {
+                    const data = (object.spec as { data: { secretKey: string; remoteRef: { key: string; property?: string } }[] }).data;
+                    for (const d of data) expect(d.remoteRef, file).toEqual({ key: `mara/${object.metadata!.namespace}/${object.metadata!.name}`, property: d.secretKey });
+                }
             }, 180_000);
 
             it("deploy-time values are placeholders exactly where the cloud decides them, and listed", async () => {
@@ -240,13 +260,58 @@ describe("mara render: every infra fixture, as Kubernetes would take it", () => 
 });
 
 describe("mara render: determinism", () => {
-    it("two renders of a stack are byte-identical, written folder and all", async () => {
+    it("two renders of a stack are byte-identical, written folder and all, even with every secret value changed", async () => {
         const first = (await rendered("canonical-aws")).result;
-        const second = (await render("canonical-aws")).result;
+        // Other secret values: nothing written (a pod annotation, a file name, a digest) may be derived from them.
+        const second = (await render("canonical-aws", OTHER_SECRETS)).result;
         expect([...second.files.keys()]).toEqual([...first.files.keys()]);
         const a = readTree(written(first.files));
         const b = readTree(written(second.files));
         expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
         for (const [file, bytes] of a) expect(b.get(file)!.equals(bytes), file).toBe(true);
+    }, 180_000);
+});
+
+describe("mara render: what Argo CD and its readers need beyond the schemas", () => {
+    it("every file reads the same to a YAML 1.1 reader (kubectl, Argo CD) as to a YAML 1.2 one: on, off, NO and the like are quoted", async () => {
+        const { result } = await rendered("mara-lke");
+        const differ = [...result.files].filter(([f]) => f.endsWith(".yaml")).filter(([, text]) => JSON.stringify(parse(text, { version: "1.1" })) !== JSON.stringify(parse(text)));
+        expect(differ.map(([f]) => f)).toEqual([]);
+        // The NGINX App Protect DoS CRD's enums are the strings on and off.
+        expect(result.files.get("platform-ingress-controller/customresourcedefinition-apdospolicies.appprotectdos.f5.com.yaml")).toContain('- "on"\n');
+    }, 180_000);
+
+    it("no pod carries a revision derived from its Secrets; each workload that reads Secrets names them for Reloader", async () => {
+        const { result } = await rendered("mara-lke");
+        const all = [...result.files.values()].join("\n");
+        expect(all).not.toContain(SECRETS_REVISION_ANNOTATION);
+        const frontend = parse(result.files.get("bank-of-sirius/deployment-frontend.yaml")!) as KubeObject;
+        expect(frontend.metadata!.annotations![RELOADER_SECRETS]).toBe("demo-login,jwt-key");
+    }, 180_000);
+
+    it("under Argo CD's label tracking exactly the ServiceMonitors that select by app.kubernetes.io/instance break; annotation tracking breaks nothing", async () => {
+        const { result } = await rendered("mara-lke");
+        expect(checkSync(result.files, { tracking: "annotation" })).toEqual([]);
+        const label = checkSync(result.files, { tracking: "label" });
+        expect(label.every((p) => p.rule === "tracking" && /^ServiceMonitor /.test(p.message))).toBe(true);
+        expect(label.map((p) => p.file.split("/").at(-1))).toEqual([
+            "servicemonitor-accountsdbmon.yaml",
+            "servicemonitor-ledgerdbmon.yaml",
+            "servicemonitor-nginx-ingress.yaml",
+            "servicemonitor-prometheus-grafana.yaml",
+            "servicemonitor-prometheus-kube-state-metrics.yaml",
+            "servicemonitor-prometheus-prometheus-node-exporter.yaml",
+            "servicemonitor-statsd-prometheus-statsd-exporter-metrics.yaml",
+        ]);
+    }, 180_000);
+
+    it("what waits for an operator's work comes in the wave after the custom resource it comes from, or with it", async () => {
+        const { result } = await rendered("minimal-aws");
+        const wave = (file: string) => Number((parse(result.files.get(file)!) as KubeObject).metadata!.annotations![SYNC_WAVE]);
+        // The OpenTelemetry operator mounts the Secret its chart's Certificate makes; the collector passes its Fail webhooks.
+        expect(wave("platform-observability/deployment-opentelemetry-operator.yaml")).toBeGreaterThanOrEqual(wave("platform-observability/certificate-opentelemetry-operator-serving-cert.yaml"));
+        expect(wave("platform-observability/opentelemetrycollector-simplest.yaml")).toBeGreaterThan(wave("platform-observability/deployment-opentelemetry-operator.yaml"));
+        // The Kibana setup Job reads the password ECK makes from the Elasticsearch resource.
+        expect(wave("platform-logstore/job-kibana-setup.yaml")).toBeGreaterThanOrEqual(wave("platform-logstore/elasticsearch-elastic.yaml"));
     }, 180_000);
 });

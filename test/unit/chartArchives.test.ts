@@ -92,6 +92,23 @@ describe("mara:chartArchiveDir in validation", () => {
         expect(messages[0]).toContain("sha256sum *.tgz > SHA256SUMS");
     });
 
+    it("needs Argo CD's archive only from a stack that installs Argo CD (mara:delivery gitops, mara:gitopsArgoCd install)", () => {
+        const dir = copyOfVendored((d) => fs.rmSync(path.join(d, `argo-cd-${CHARTS.argoCd.version}.tgz`)));
+        expect(withDir(dir).problems.map(formatProblem)).toEqual([]);
+        const gitops = (more: Record<string, string>) => {
+            const raw = fixture("mara-kubeconfig");
+            const values = { ...raw.values, "mara:delivery": "gitops", "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/prod", ...more };
+            return validateConfig({ ...raw, baseDir: path.join(__dirname, "..", ".."), values, inspectPath: undefined });
+        };
+        expect(gitops({ "mara:chartArchiveDir": dir, "mara:gitopsArgoCd": "external" }).problems.map(formatProblem)).toEqual([]);
+        const messages = gitops({ "mara:chartArchiveDir": dir }).problems.map(formatProblem);
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toContain(`(chart argo-cd) names the folder ${dir}, which has no argo-cd-${CHARTS.argoCd.version}.tgz`);
+        const installed = gitops({ "mara:chartArchiveDir": "./test/charts" });
+        expect(installed.problems.map(formatProblem)).toEqual([]);
+        expect(installed.config!.gitops.argoCdChart.archive).toBe(path.join(VENDORED, `argo-cd-${CHARTS.argoCd.version}.tgz`));
+    });
+
     it("leaves charts to their repositories when the key is not set", () => {
         const result = validateConfig(fixture("mara-kubeconfig"));
         expect(result.config?.ingress.chart.archive).toBeUndefined();

@@ -6,7 +6,11 @@ import { credentialExpiry, jwtExpiry, versionFinding } from "../../cli/doctor/ac
 import { cpuMillis, memoryMi } from "../../cli/doctor/capacity";
 import { detectDistribution, METALLB_POOL_NAME, NodeInfo } from "../../cli/doctor/distribution";
 import { METALLB_POOL } from "../../components/metalLb";
+import { checkConflicts } from "../../cli/doctor/conflicts";
+import type { KubeClient } from "../../cli/doctor/kubeClient";
 import { doctorPlan, LOGSTORE_MEMORY } from "../../cli/doctor/plan";
+import { validateConfig } from "../../config";
+import { fixture } from "../support/config";
 import { doctorExitCode } from "../../cli/doctor/report";
 
 const node = (labels: Record<string, string> = {}, providerID?: string): NodeInfo => ({ metadata: { name: "n", labels }, spec: providerID ? { providerID } : {} });
@@ -64,7 +68,7 @@ describe("the version check", () => {
     it("passes a supported release, warns for one past upstream support, fails one the charts refuse", () => {
         expect(versionFinding(v("v1.35.4"), today).verdict).toBe("pass");
         expect(versionFinding(v("v1.34.9+k3s1"), today)).toMatchObject({ verdict: "warn", detail: "Kubernetes v1.34.9+k3s1: the charts install, but upstream support for 1.34 ended 2026-10-27" });
-        expect(versionFinding(v("v1.24.17"), today)).toMatchObject({ verdict: "fail", detail: "Kubernetes v1.24.17: kube-prometheus-stack@88.5.3 needs >=1.25.0; nginx-ingress@2.6.4 needs >= 1.25.0" });
+        expect(versionFinding(v("v1.24.17"), today)).toMatchObject({ verdict: "fail", detail: "Kubernetes v1.24.17: argo-cd@10.8.0 needs >=1.25.0; kube-prometheus-stack@88.5.3 needs >=1.25.0; nginx-ingress@2.6.4 needs >= 1.25.0" });
         expect(versionFinding(v("v1.38.0"), today).verdict).toBe("warn");
     });
 });
@@ -96,6 +100,38 @@ describe("the plan's numbers", () => {
 describe("the platform's own MetalLB pool", () => {
     it("is the one the doctor does not count as another MetalLB's", () => {
         expect(METALLB_POOL_NAME).toBe(METALLB_POOL);
+    });
+});
+
+describe("conflicts on a cluster where Argo CD applied the platform (mara:delivery gitops)", () => {
+    /** A cluster whose CRDs and IngressClass carry only the given annotations and field managers. */
+    const cluster = (meta: { annotations?: Record<string, string>; managedFields?: { manager: string }[] }): KubeClient => ({
+        server: "https://127.0.0.1:6443",
+        context: "test",
+        user: null,
+        get: async (path: string) =>
+            (path === "/apis/networking.k8s.io/v1/ingressclasses" ? { items: [{ metadata: { name: "nginx", ...meta }, spec: { controller: "nginx.org/ingress-controller" } }] } : { items: [] }) as never,
+        find: async (path: string) => (path.includes("/customresourcedefinitions/") ? ({ metadata: { name: path.split("/").at(-1)!, ...meta } } as never) : undefined),
+        post: async () => ({}) as never,
+    });
+    const verdicts = async (client: KubeClient, gitops: boolean) => {
+        const raw = fixture("minimal-aws");
+        const values = gitops ? { ...raw.values, "mara:delivery": "gitops", "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/prod", "mara:fqdn": "mara.example.com" } : raw.values;
+        const cfg = validateConfig({ ...raw, values }).config!;
+        const findings = await checkConflicts(client, doctorPlan(cfg));
+        return Object.fromEntries(findings.filter((x) => x.id !== "conflict-metallb").map((x) => [x.id, x.verdict]));
+    };
+
+    it("takes what Argo CD applied (its field manager or tracking annotation) as the platform's own; under Pulumi delivery, as another installation", async () => {
+        const mine = { "conflict-cert-manager": "pass", "conflict-prometheus-operator": "pass", "conflict-eck": "pass", "conflict-opentelemetry-operator": "pass", "conflict-nginx-ingress": "pass", "ingress-class": "pass" };
+        const byArgo = cluster({ managedFields: [{ manager: "argocd-controller" }] });
+        const tracked = cluster({ annotations: { "argocd.argoproj.io/tracking-id": "platform-cert-manager:apiextensions.k8s.io/CustomResourceDefinition:/x" } });
+        expect(await verdicts(byArgo, true)).toMatchObject(mine);
+        expect(await verdicts(tracked, true)).toMatchObject(mine);
+        const foreign = { "conflict-cert-manager": "fail", "conflict-prometheus-operator": "fail", "conflict-eck": "fail", "conflict-opentelemetry-operator": "fail", "conflict-nginx-ingress": "fail", "ingress-class": "fail" };
+        expect(await verdicts(byArgo, false)).toMatchObject(foreign);
+        // Something else's objects stay a conflict either way.
+        expect(await verdicts(cluster({ managedFields: [{ manager: "kubectl-client-side-apply" }] }), true)).toMatchObject(foreign);
     });
 });
 

@@ -8,11 +8,12 @@ import * as os from "os";
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
 import { archiveName, chartArchive, chartCacheDir, ChartUnavailableError, CHARTS_DIR } from "../../cli/render/charts";
-import { DEPLOY_VALUES, deployValues, placeholdersIn } from "../../cli/render/deployValues";
+import { DEPLOY_VALUES, deployValues, PLACEHOLDER_PATTERN, placeholdersIn } from "../../cli/render/deployValues";
 import { helmBinary, HelmMissingError } from "../../cli/render/helm";
 import { layoutFiles, PlacedObject } from "../../cli/render/layout";
 import { assertWritable } from "../../cli/render/render";
-import { externalSecretFor, remoteKey, secretListFile, withoutSecretValues } from "../../cli/render/secrets";
+import { externalSecretFor, remoteKey, SecretHandling, secretListFile, StoreProvider, withoutSecretValues } from "../../cli/render/secrets";
+import { imageProblem, ingressHostProblem } from "../../cli/render/sync/fields";
 
 const made: string[] = [];
 const tmp = () => {
@@ -28,7 +29,7 @@ describe("deploy-time values", () => {
         expect(v.value("registryRepository")).toBe("reg.example/mara");
         expect(v.value("kicImageDigest")).toBe(`sha256:${"a".repeat(64)}`);
         expect([...v.fromStack].sort()).toEqual(["kicImageDigest", "registryRepository"]);
-        expect(v.value("loadBalancerIp")).toBe("MARA_PLACEHOLDER_LB_IP");
+        expect(v.value("loadBalancerIp")).toBe("192.0.2.1");
     });
 
     it("a secret output ([secret]), an empty one, a digest that is not sha256 with 64 hex digits, and a missing one stay placeholders", () => {
@@ -38,16 +39,30 @@ describe("deploy-time values", () => {
         expect(v.value("kicImageDigest")).toBe(DEPLOY_VALUES.kicImageDigest.placeholder);
         expect(v.value("loadBalancerIp")).toBe(DEPLOY_VALUES.loadBalancerIp.placeholder);
         expect(v.fromStack.size).toBe(0);
-        expect(deployValues(undefined).value("registryEndpoint")).toBe("MARA_PLACEHOLDER_REGISTRY_ENDPOINT");
+        expect(deployValues(undefined).value("registryEndpoint")).toBe("registry-endpoint.mara-placeholder.invalid");
     });
 
     it("a DOCR registry endpoint is the repository URL without its /nginx-ingress repository", () => {
         expect(deployValues({ repository_url: "registry.digitalocean.com/mara-x7/nginx-ingress" }).value("registryEndpoint")).toBe("registry.digitalocean.com/mara-x7");
     });
 
-    it("placeholders are found even where a chart lower-cased them", () => {
-        expect(placeholdersIn("image: mara_placeholder_registry_repository@MARA_PLACEHOLDER_KIC_IMAGE_DIGEST")).toEqual(["registryRepository", "kicImageDigest"]);
+    it("placeholders are found, also where a chart changed their case", () => {
+        expect(placeholdersIn(`image: Registry-Repository.mara-placeholder.invalid/nginx-ingress@sha256:${"0".repeat(64)}`)).toEqual(["registryRepository", "kicImageDigest"]);
         expect(placeholdersIn("image: nginx/nginx-ingress:5.5.4")).toEqual([]);
+    });
+
+    it("each placeholder has the form of its value, so the API server and the kubelet accept what carries it", () => {
+        const image = `${DEPLOY_VALUES.registryRepository.placeholder}@${DEPLOY_VALUES.kicImageDigest.placeholder}`;
+        expect(imageProblem(image)).toBeUndefined();
+        expect(imageProblem(`${DEPLOY_VALUES.registryEndpoint.placeholder}/nginx-ingress@${DEPLOY_VALUES.kicImageDigest.placeholder}`)).toBeUndefined();
+        expect(ingressHostProblem(DEPLOY_VALUES.loadBalancerHostname.placeholder)).toBeUndefined();
+        expect(DEPLOY_VALUES.loadBalancerIp.placeholder).toMatch(/^192\.0\.2\.\d+$/);
+        // What the placeholders were before: refused at apply (the host) and never pulled (the image).
+        expect(ingressHostProblem("MARA_PLACEHOLDER_LB_HOSTNAME")).toBe("must be a lower-case DNS name (RFC 1123 subdomain)");
+        expect(imageProblem("MARA_PLACEHOLDER_REGISTRY_REPOSITORY@MARA_PLACEHOLDER_KIC_IMAGE_DIGEST")).toContain("is not a valid image reference");
+        // Each is still found in a file, and only what stands for a value is.
+        for (const dv of Object.values(DEPLOY_VALUES)) expect(PLACEHOLDER_PATTERN.test(`x: ${dv.placeholder}`)).toBe(true);
+        expect(PLACEHOLDER_PATTERN.test("image: nginx/nginx-ingress:5.5.4")).toBe(false);
     });
 });
 
@@ -78,12 +93,11 @@ describe("layout", () => {
 });
 
 describe("ExternalSecret of a Secret", () => {
-    it("keeps the Secret's name, type, labels and annotations, and reads each key from <prefix><namespace>/<secret>/<key>", () => {
-        const es = externalSecretFor(
-            { apiVersion: "v1", kind: "Secret", type: "kubernetes.io/dockerconfigjson", metadata: { name: "pull", labels: { a: "b" }, annotations: { c: "d" } }, data: { ".dockerconfigjson": "e30=" } },
-            "ns",
-            { mode: "external", store: "vault", storeKind: "SecretStore", remoteKeyPrefix: "team/" },
-        );
+    const pull = { apiVersion: "v1", kind: "Secret", type: "kubernetes.io/dockerconfigjson", metadata: { name: "pull", labels: { a: "b" }, annotations: { c: "d" } }, data: { ".dockerconfigjson": "e30=" } };
+    const external = (provider: StoreProvider, remoteKeyPrefix: string) => ({ mode: "external", store: "vault", storeKind: "SecretStore", provider, remoteKeyPrefix }) as const;
+
+    it("keeps the Secret's name, type, labels and annotations, and reads each key as a property of one entry per Secret", () => {
+        const es = externalSecretFor(pull, "ns", external("vault", "team/"));
         expect(es).toEqual({
             apiVersion: "external-secrets.io/v1",
             kind: "ExternalSecret",
@@ -92,10 +106,27 @@ describe("ExternalSecret of a Secret", () => {
                 refreshInterval: "1h",
                 secretStoreRef: { kind: "SecretStore", name: "vault" },
                 target: { name: "pull", creationPolicy: "Owner", template: { type: "kubernetes.io/dockerconfigjson", metadata: { labels: { a: "b" }, annotations: { c: "d" } } } },
-                data: [{ secretKey: ".dockerconfigjson", remoteRef: { key: "team/ns/pull/.dockerconfigjson" } }],
+                data: [{ secretKey: ".dockerconfigjson", remoteRef: { key: "team/ns/pull", property: ".dockerconfigjson" } }],
             },
         });
-        expect(remoteKey("mara/", "bos", "jwt-key", "jwtRS256.key")).toBe("mara/bos/jwt-key/jwtRS256.key");
+    });
+
+    it("names the entry as each provider allows: a path for Vault and AWS Secrets Manager, a hierarchy from / for Parameter Store, no slashes for Google", () => {
+        // A Vault KV read without property returns the whole entry as JSON, so every key must name its property.
+        const keys = (provider: StoreProvider, prefix: string) => (externalSecretFor(pull, "bos", external(provider, prefix)).spec as { data: { remoteRef: { key: string; property?: string } }[] }).data.map((d) => d.remoteRef);
+        expect(keys("vault", "mara/")).toEqual([{ key: "mara/bos/pull", property: ".dockerconfigjson" }]);
+        expect(keys("aws-secrets-manager", "mara/")).toEqual([{ key: "mara/bos/pull", property: ".dockerconfigjson" }]);
+        expect(keys("aws-parameter-store", "/mara/")).toEqual([{ key: "/mara/bos/pull", property: ".dockerconfigjson" }]);
+        expect(keys("gcp-secret-manager", "mara_")).toEqual([{ key: "mara_bos_pull", property: ".dockerconfigjson" }]);
+        expect(remoteKey({ provider: "aws-parameter-store", remoteKeyPrefix: "/mara/" }, "bos", "jwt-key")).toBe("/mara/bos/jwt-key");
+    });
+
+    it("refuses remote keys the provider cannot hold: a parameter without its leading /, a Google secret with a dot or a slash", () => {
+        const secret = (name: string): PlacedObject => ({ object: { apiVersion: "v1", kind: "Secret", metadata: { name, namespace: "bos" }, stringData: { k: "v" } }, component: "c", source: "test", custom: false });
+        expect(() => withoutSecretValues([secret("jwt-key")], external("aws-parameter-store", "mara/"))).toThrow(`"mara/bos/jwt-key" is not a valid aws-parameter-store name: a leading '/'`);
+        expect(() => withoutSecretValues([secret("tls.cert")], external("gcp-secret-manager", "mara_"))).toThrow(`"mara_bos_tls.cert" is not a valid gcp-secret-manager name`);
+        expect(() => withoutSecretValues([secret("jwt-key")], external("gcp-secret-manager", "mara/"))).toThrow(`"mara/bos_jwt-key" is not a valid gcp-secret-manager name`);
+        expect(withoutSecretValues([secret("jwt-key")], external("vault", "mara/")).entries[0]!.remoteKey).toBe("mara/bos/jwt-key");
     });
 });
 
@@ -109,16 +140,17 @@ describe("Secrets in the output", () => {
     const placed = [secret("b", { y: "value-of-y", x: "value-of-x" }), secret("token"), secret("a", { k: "value-of-k" })];
 
     it("with a store: each Secret with data becomes its ExternalSecret, a Secret without data stays, keys listed in order", () => {
-        const handling = { mode: "external", store: "s", storeKind: "ClusterSecretStore", remoteKeyPrefix: "p/" } as const;
+        const handling: SecretHandling = { mode: "external", store: "s", storeKind: "ClusterSecretStore", provider: "aws-secrets-manager", remoteKeyPrefix: "p/" };
         const { objects, entries } = withoutSecretValues(placed, handling);
         expect(objects.map((o) => `${o.object.kind}/${o.object.metadata!.name}`)).toEqual(["ExternalSecret/b", "Secret/token", "ExternalSecret/a"]);
         expect(JSON.stringify(objects)).not.toContain("value-of-");
         expect(secretListFile(entries, handling)).toEqual({
             name: "secret-keys.txt",
             text:
-                '# Keys the ClusterSecretStore "s" must hold, one per line: remote key, then the Secret (namespace/name) and key it fills.\n' +
+                '# What the ClusterSecretStore "s" (aws-secrets-manager) must hold, one line per Secret key: the remote key of the entry,\n' +
+                "# then the Secret (namespace/name) it fills and the key, which is also the entry's property. Each entry is an AWS Secrets Manager secret whose value is a JSON object of the Secret's keys.\n" +
                 "# Generated by `mara render`; values are never written here.\n" +
-                "p/ns/a/k\tns/a\tk\np/ns/b/x\tns/b\tx\np/ns/b/y\tns/b\ty\n",
+                "p/ns/a\tns/a\tk\np/ns/b\tns/b\tx\np/ns/b\tns/b\ty\n",
         });
     });
 
