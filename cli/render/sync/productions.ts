@@ -117,6 +117,27 @@ function annotationInjections(o: SyncObject, index: ObjectIndex, cainjector: Syn
     return [];
 }
 
+/**
+ * What MetalLB's controller makes when it starts (go.universe.tf/metallb controller/main.go, internal/k8s): the
+ * speakers' memberlist Secret named by `--ml-secret-name` or `METALLB_ML_SECRET_NAME`, and, unless its
+ * `--webhook-mode` is `disabled`, its webhook's serving certificate (`--webhook-secret`, default
+ * `metallb-webhook-cert`) and that certificate's CA in the caBundle of `metallb-webhook-configuration`.
+ */
+function metallbControllerProductions(o: SyncObject, container: number, args: readonly string[], ns: string): Production[] {
+    const pod = podSpecOf(o.object);
+    const env = (pod ? (containersOf(pod)[container]?.env as { name: string; value?: string }[] | undefined) : undefined) ?? [];
+    const by = "MetalLB's controller";
+    const out: Production[] = [];
+    const memberlist = flag(args, "ml-secret-name", ns) ?? env.find((e) => e.name === "METALLB_ML_SECRET_NAME")?.value;
+    if (memberlist) out.push({ makes: secretRef(ns, memberlist), from: o, by, needs: [] });
+    if (flag(args, "webhook-mode", ns) !== "disabled") {
+        const cert = secretRef(ns, flag(args, "webhook-secret", ns) ?? "metallb-webhook-cert");
+        out.push({ makes: cert, from: o, by, needs: [] });
+        out.push({ makes: caBundleOf("ValidatingWebhookConfiguration", "metallb-webhook-configuration"), from: o, by, needs: [{ ref: cert, when: "run", why: "the certificate whose CA it patches in" }] });
+    }
+    return out;
+}
+
 /** What a workload or Job makes by running: a webhook server's CA Secret, webhook certificates, an ingress controller's addresses. */
 function selfProductions(o: SyncObject): Production[] {
     const ns = o.object.metadata?.namespace ?? "";
@@ -138,6 +159,13 @@ function selfProductions(o: SyncObject): Production[] {
                     out.push({ makes: caBundleOf(kind, webhook), from: o, by: "kube-webhook-certgen patch", needs: [{ ref: secretRef(secretNs, secret), when: "run", why: "the certificate it patches in" }] });
                 }
             }
+        }
+        if (/(^|\/)metallb\/controller$/.test(image)) out.push(...metallbControllerProductions(o, i, args, ns));
+        // frr-k8s's webhook server (cmd/statuscleaner: --webhook-port) rotates its own certificate unless told not to.
+        if (/(^|\/)metallb\/frr-k8s$/.test(image) && flag(args, "webhook-port", ns) && flag(args, "disable-cert-rotation", ns) !== "true") {
+            const cert = secretRef(ns, "frr-k8s-webhook-server-cert");
+            out.push({ makes: cert, from: o, by: "frr-k8s's webhook server", needs: [] });
+            out.push({ makes: caBundleOf("ValidatingWebhookConfiguration", "frr-k8s-validating-webhook-configuration"), from: o, by: "frr-k8s's webhook server", needs: [{ ref: cert, when: "run", why: "the certificate whose CA it patches in" }] });
         }
         const cls = flag(args, "ingress-class", ns);
         // NGINX Ingress Controller publishes Ingress addresses with -report-ingress-status.
