@@ -27,7 +27,8 @@ export interface Keyed {
  * its chart, a Service by whether it is a load balancer, a custom resource by its kind, anything else by its type.
  */
 export function durationKey(r: Keyed): string {
-    if (r.type === "kubernetes:helm.sh/v3:Release") return `chart ${String(r.inputs?.chart ?? "").split("/").pop()}`;
+    // A chart from a repository is named; one from an archive (mara:chartArchiveDir) is a path to <chart>-<version>.tgz.
+    if (r.type === "kubernetes:helm.sh/v3:Release") return `chart ${String(r.inputs?.chart ?? "").split("/").pop()!.replace(/-v?\d+\.\d+\.\d+[^/]*\.tgz$/, "")}`;
     if (r.type === "kubernetes:core/v1:Service") {
         const type = (r.inputs?.spec as Record<string, unknown> | undefined)?.type;
         return type === "LoadBalancer" ? "service LoadBalancer" : "service ClusterIP";

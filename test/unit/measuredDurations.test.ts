@@ -17,6 +17,8 @@ const out = (t: number, urn: string, op = "create") => JSON.stringify({ sequence
 describe("measured Kubernetes durations", () => {
     it("keys a release by its chart, a Service by its type, anything else by its type token", () => {
         expect(durationKey({ type: "kubernetes:helm.sh/v3:Release", inputs: { chart: "oci://registry/charts/cert-manager" } })).toBe("chart cert-manager");
+        expect(durationKey({ type: "kubernetes:helm.sh/v3:Release", inputs: { chart: "/srv/charts/cert-manager-v1.21.1.tgz" } })).toBe("chart cert-manager");
+        expect(durationKey({ type: "kubernetes:helm.sh/v3:Release", inputs: { chart: "/srv/charts/kube-prometheus-stack-88.5.3.tgz" } })).toBe("chart kube-prometheus-stack");
         expect(durationKey({ type: "kubernetes:core/v1:Service", inputs: { spec: { type: "LoadBalancer" } } })).toBe("service LoadBalancer");
         expect(durationKey({ type: "kubernetes:core/v1:Service", inputs: { spec: {} } })).toBe("service ClusterIP");
         expect(durationKey({ type: "kubernetes:core/v1:Namespace" })).toBe("type kubernetes:core/v1:Namespace");
