@@ -13,24 +13,28 @@ import { getOrUndefined, request } from "./kubeApi";
 import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
 import * as fs from "fs";
 import { airGappedCharts, baseConfig, initStack, TierStack } from "./stack";
+import { HOOK_RBAC, inventory, renderAndApply } from "./renderParity";
+import { rawConfig } from "../support/config";
 
 let cluster: TestCluster;
 let sandbox: PulumiSandbox;
 let stack: TierStack;
 let charts: string;
 let initOutput: string;
+let settings: Record<string, string>;
 
 beforeAll(async () => {
     cluster = await startCluster();
     sandbox = pulumiSandbox();
     charts = airGappedCharts();
-    const { "mara:infraType": _infraType, ...settings } = baseConfig(cluster, charts);
-    ({ stack, output: initOutput } = await initStack(sandbox, `engine-${process.pid}`, {
-        ...settings,
+    const { "mara:infraType": _infraType, ...base } = baseConfig(cluster, charts);
+    settings = {
+        ...base,
         "mara:metallbAddresses": '["192.168.77.240-192.168.77.250"]',
         "mara:nfsServer": "192.168.77.10",
         "mara:nfsPath": "/srv/nfs/mara",
-    }));
+    };
+    ({ stack, output: initOutput } = await initStack(sandbox, `engine-${process.pid}`, settings));
 });
 
 afterAll(async () => {
@@ -138,6 +142,26 @@ describe("the platform on an existing cluster, by the real engine", () => {
     it("pulumi refresh --expect-no-changes: the cluster holds what the state says", async () => {
         const r = await stack.pulumi(["refresh", "--expect-no-changes", "--yes"]);
         expect(r.code, tail(r, 120)).toBe(0);
+    });
+
+    it("mara render of the same stack applies server-side to a fresh cluster, and holds the objects pulumi up created", async () => {
+        const fresh = await startCluster();
+        try {
+            const errors = await renderAndApply(rawConfig({ "mara:infraType": "kubeconfig", ...settings }), fresh);
+            expect(errors).toEqual([]);
+            const [up, rendered] = await Promise.all([inventory(cluster), inventory(fresh)]);
+            const onlyUp = [...up.keys()].filter((k) => !rendered.has(k)).sort();
+            const onlyRender = [...rendered.keys()].filter((k) => !up.has(k) && !HOOK_RBAC.includes(k)).sort();
+            expect(HOOK_RBAC.filter((k) => !rendered.has(k) || up.has(k)), "the hooks' RBAC: in the render, not left by Helm").toEqual([]);
+            expect({ onlyUp, onlyRender }).toEqual({ onlyUp: [], onlyRender: [] });
+            const differing = [...up]
+                .filter(([k, v]) => rendered.has(k) && JSON.stringify(v) !== JSON.stringify(rendered.get(k)))
+                .map(([k, v]) => `${k}: up ${JSON.stringify(v)}, render ${JSON.stringify(rendered.get(k))}`);
+            expect(differing).toEqual([]);
+            expect(up.size, "the comparison covers the platform").toBeGreaterThan(100);
+        } finally {
+            await fresh.stop();
+        }
     });
 
     it("a config change updates in place: replicas, a chart value and a rotated password; namespaces, claims and CRDs keep their identity", async () => {
