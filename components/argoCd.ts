@@ -7,7 +7,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
-import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, folderPath, GitSource } from "./argocd/applications";
+import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE, folderPath, GitSource } from "./argocd/applications";
 import { ClusterFacts, clusterSecretManifest } from "./argocd/clusterSecret";
 import { helmRelease } from "./helmRelease";
 
@@ -61,7 +61,7 @@ export class ArgoCd extends pulumi.ComponentResource {
 
         const release = helmRelease(
             `${name}-release`,
-            { release: DEFAULTS.argoCd.release, namespace: ns.metadata.name, chart, values: argoCdValues() },
+            { release: ARGOCD_RELEASE, namespace: ns.metadata.name, chart, values: argoCdValues() },
             { parent: this },
         );
 

@@ -18,10 +18,7 @@ export interface NfsStorageArgs {
      * Default true: the data stays on the server until someone removes it.
      */
     archiveOnDelete?: boolean;
-    /**
-     * The provisioner's image. Default: the pinned `registry.k8s.io/sig-storage/nfs-subdir-external-provisioner`
-     * release; set it to pull from a mirror.
-     */
+    /** The provisioner's image; set it to pull from a mirror. Default `registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2`. */
     image?: string;
     /** Namespace for the provisioner. Default `nfs-provisioner`. */
     namespace?: string;

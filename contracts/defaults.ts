@@ -65,8 +65,8 @@ export const DEFAULTS = {
     metalLb: { namespace: "metallb-system" },
     // The NFS subdir external provisioner's last release (its chart 4.0.18 installs the same image).
     nfsStorage: { namespace: "nfs-provisioner", storageClassName: "mara-nfs", archiveOnDelete: true, image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" },
-    /** Argo CD as `mara:delivery: gitops` installs it: its Helm release (of `CHARTS.argoCd`) and the root Application. */
-    argoCd: { release: "argocd", applicationName: "mara" },
+    /** Argo CD as `mara:delivery: gitops` installs it: the root Application (its release is `ARGOCD_RELEASE`). */
+    argoCd: { applicationName: "mara" },
 } as const;
 
 /** The NGINX Ingress Controller release of the default image; the default source build checks out the same tag. */

@@ -19,6 +19,8 @@ export type Destination = { inCluster: true } | { clusterName: string };
 
 /** The namespace Argo CD runs in, and its Applications and cluster Secrets live in. */
 export const ARGOCD_NAMESPACE = "argocd";
+/** The Helm release of Argo CD's chart that `mara:delivery: gitops` installs (a fixed name, like its namespace). */
+export const ARGOCD_RELEASE = "argocd";
 
 /** The folder of a render that holds its Applications, one per component folder. */
 export const APPLICATIONS_FOLDER = "argocd";

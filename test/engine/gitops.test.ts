@@ -14,7 +14,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
-import { ARGOCD_NAMESPACE } from "../../components/argocd/applications";
+import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
 import { CHARTS, DEFAULTS } from "../../contracts";
 import { validateConfig } from "../../config";
 import { renderPlatform, RenderResult } from "../../cli/render/render";
@@ -111,13 +111,13 @@ describe("a render Argo CD delivers, on a real API server", () => {
 
         // Helm's release record: the argo-cd chart at its pin, deployed, in the argocd namespace.
         const records = (await request<{ items: { metadata: { namespace: string; labels: Record<string, string> } }[] }>(cluster, "GET", "/api/v1/secrets?labelSelector=owner%3Dhelm")).items;
-        expect(records.map((r) => `${r.metadata.namespace}/${r.metadata.labels.name} ${r.metadata.labels.status}`)).toEqual([`${ARGOCD_NAMESPACE}/${DEFAULTS.argoCd.release} deployed`]);
+        expect(records.map((r) => `${r.metadata.namespace}/${r.metadata.labels.name} ${r.metadata.labels.status}`)).toEqual([`${ARGOCD_NAMESPACE}/${ARGOCD_RELEASE} deployed`]);
         // The CRDs come from the chart: Helm owns them, and the API server serves them.
         for (const crd of ["applications.argoproj.io", "applicationsets.argoproj.io", "appprojects.argoproj.io"]) {
             const w = await kubectl(["wait", "--for", "condition=Established", "--timeout", "60s", `crd/${crd}`]);
             expect(w.code, w.out).toBe(0);
             const got = await getOrUndefined(cluster, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd}`);
-            expect(got?.metadata.annotations?.["meta.helm.sh/release-name"], crd).toBe(DEFAULTS.argoCd.release);
+            expect(got?.metadata.annotations?.["meta.helm.sh/release-name"], crd).toBe(ARGOCD_RELEASE);
         }
         // argocd-cm as the values set it: annotation tracking, the Application health check, no placeholder URL.
         const cm = await getOrUndefined(cluster, `/api/v1/namespaces/${ARGOCD_NAMESPACE}/configmaps/argocd-cm`);

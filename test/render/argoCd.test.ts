@@ -5,15 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { argoCdValues } from "../../components/argoCd";
-import { ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE } from "../../components/argocd/applications";
-import { CHARTS, DEFAULTS } from "../../contracts";
+import { ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { CHARTS } from "../../contracts";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { helmTemplate } from "../support/helm";
 
 async function render(values: Record<string, unknown>): Promise<KubeObject[]> {
     const chartPath = vendoredChart(CHARTS.argoCd.chart, CHARTS.argoCd.version);
     expect(chartPath, "test/charts has the argo-cd archive (bash test/charts/build.sh)").toBeDefined();
-    const r = await helmTemplate({ release: DEFAULTS.argoCd.release, namespace: ARGOCD_NAMESPACE, chartPath: chartPath!, values, kubeVersion: "1.35", includeCrds: true });
+    const r = await helmTemplate({ release: ARGOCD_RELEASE, namespace: ARGOCD_NAMESPACE, chartPath: chartPath!, values, kubeVersion: "1.35", includeCrds: true });
     if (!r.ok) throw new Error(r.error);
     return parseManifest(r.manifest);
 }
