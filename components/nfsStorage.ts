@@ -82,8 +82,8 @@ export class NfsStorage extends pulumi.ComponentResource {
             { metadata: { name: clusterRoleName, labels: POD_LABELS }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: clusterRole.metadata.name }, subjects: subject },
             child,
         );
-        // Its leader election, in its own namespace only (the image's client library keeps the lock in an Endpoints
-        // object).
+        // Its leader election, in its own namespace only: the image's provisioner library keeps the lock in an
+        // Endpoints object (sigs.k8s.io/sig-storage-lib-external-provisioner v6, controller.go: resourcelock.New("endpoints", ...)).
         const role = new k8s.rbac.v1.Role(
             `${name}-leader-role`,
             { metadata: { name: "nfs-provisioner-leader-election", namespace, labels: POD_LABELS }, rules: [{ apiGroups: [""], resources: ["endpoints"], verbs: ["get", "list", "watch", "create", "update", "patch"] }] },
