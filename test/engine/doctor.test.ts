@@ -14,7 +14,7 @@ import { startOpen } from "../../cli/commands/open";
 import { kubeClient, kubeConfigFrom } from "../../cli/doctor/kubeClient";
 import { noTerminal, runMara } from "../cli/support/io";
 import { kubeconfigText, startCluster, STORAGE_CLASS, TestCluster } from "./cluster";
-import { mergePatch, request, waitFor } from "./kubeApi";
+import { getOrUndefined, mergePatch, request, waitFor } from "./kubeApi";
 
 let cluster: TestCluster;
 let dir: string;
@@ -162,8 +162,18 @@ describe("mara doctor against a real API server", () => {
             expect(c.fix).toContain("helm -n their-certs uninstall");
             expect(verdicts(report)).toMatchObject({ "conflict-eck": "pass", permissions: "pass" });
         } finally {
+            // The Deployment first, on its own: the namespace controller deletes a namespace's pods before anything
+            // else and waits out their grace period, so with the namespace alone the Deployment lingers for
+            // half a minute or more, and the checks after this one would still find a foreign cert-manager.
+            await request(cluster, "DELETE", "/apis/apps/v1/namespaces/their-certs/deployments/cert-manager");
             await request(cluster, "DELETE", "/api/v1/namespaces/their-certs");
             await request(cluster, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/certificates.cert-manager.io");
+            await waitFor("the foreign cert-manager's Deployment and CRD to be gone", async () =>
+                !(await getOrUndefined(cluster, "/apis/apps/v1/namespaces/their-certs/deployments/cert-manager")) &&
+                !(await getOrUndefined(cluster, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/certificates.cert-manager.io"))
+                    ? true
+                    : undefined,
+            );
         }
     });
 
