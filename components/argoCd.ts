@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
 import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE, folderPath, GitSource } from "./argocd/applications";
 import { ClusterFacts, clusterSecretManifest } from "./argocd/clusterSecret";
-import { helmRelease } from "./helmRelease";
+import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Arguments of {@link ArgoCd}. */
 export interface ArgoCdArgs {
@@ -57,7 +57,9 @@ export class ArgoCd extends pulumi.ComponentResource {
         super("mara:gitops:ArgoCd", name, {}, opts);
         const chart = args.chart ?? CHARTS.argoCd;
         const appName = args.applicationName ?? DEFAULTS.argoCd.applicationName;
-        const ns = new k8s.core.v1.Namespace(`${name}-namespace`, { metadata: { name: ARGOCD_NAMESPACE } }, { parent: this });
+        // Labelled as the platform's, as every namespace it creates is: `mara doctor` (run before every `mara up`)
+        // takes an unlabelled `argocd` namespace for another installation's.
+        const ns = platformNamespace(`${name}-namespace`, ARGOCD_NAMESPACE, {}, { parent: this });
 
         const release = helmRelease(
             `${name}-release`,

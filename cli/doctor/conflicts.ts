@@ -10,6 +10,7 @@
 import type { Finding } from "./findings";
 import type { KubeClient } from "./kubeClient";
 import type { DoctorPlan, PlannedRelease } from "./plan";
+import { ARGOCD_RELEASE } from "../../components/argocd/applications";
 
 /** One operator the platform installs, and how another installation of it shows itself. */
 interface Operator {
@@ -21,6 +22,13 @@ interface Operator {
     readonly crd: string;
     /** Container image names (without registry host and tag) of its controller. */
     readonly images: readonly RegExp[];
+    /**
+     * Checked only when the platform installs it (MetalLB, Argo CD): a cluster may run its own otherwise, and that
+     * is no conflict.
+     */
+    readonly onlyWhenInstalled?: boolean;
+    /** Installed by Pulumi even when Argo CD delivers the platform, so what Argo CD applied of it is not ours. */
+    readonly neverFromArgo?: boolean;
 }
 
 const ours = (name: string) => (plan: DoctorPlan) => plan.releases.find((r) => r.release === name);
@@ -31,7 +39,10 @@ const OPERATORS: readonly Operator[] = [
     { id: "eck", title: "Elastic Cloud on Kubernetes (ECK)", release: ours("eck-operator"), crd: "elasticsearches.elasticsearch.k8s.elastic.co", images: [/\/eck-operator$/] },
     { id: "opentelemetry-operator", title: "OpenTelemetry operator", release: ours("opentelemetry-operator"), crd: "opentelemetrycollectors.opentelemetry.io", images: [/\/opentelemetry-operator$/] },
     { id: "nginx-ingress", title: "NGINX Ingress Controller", release: ours("kic"), crd: "virtualservers.k8s.nginx.org", images: [/\/nginx-ingress$/, /\/nginx-plus-ingress$/] },
-    { id: "metallb", title: "MetalLB", release: ours("metallb"), crd: "ipaddresspools.metallb.io", images: [/\/metallb\/controller$/] },
+    { id: "metallb", title: "MetalLB", release: ours("metallb"), crd: "ipaddresspools.metallb.io", images: [/\/metallb\/controller$/], onlyWhenInstalled: true },
+    // Every Argo CD component runs the one argocd image. A self-managed Argo CD carries Argo's tracking marks on its
+    // own CRDs, so those do not make it the platform's.
+    { id: "argo-cd", title: "Argo CD", release: ours(ARGOCD_RELEASE), crd: "applications.argoproj.io", images: [/\/argoproj\/argocd$/], onlyWhenInstalled: true, neverFromArgo: true },
 ];
 
 /** The annotation Argo CD tracks what it applied by (docs/gitops.md: annotation tracking). */
@@ -90,8 +101,7 @@ export async function checkConflicts(client: KubeClient, plan: DoctorPlan): Prom
     const findings: Finding[] = [];
     for (const op of OPERATORS) {
         const mine = op.release(plan);
-        // MetalLB is checked only when the platform installs it; an existing one is then the conflict.
-        if (!mine && op.id === "metallb") continue;
+        if (!mine && op.onlyWhenInstalled) continue;
         const crd = await client.find<Meta>(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${op.crd}`);
         const running = workloads.filter(
             (w) => (w.spec?.template?.spec?.containers ?? []).some((c) => c.image && op.images.some((re) => re.test(imagePath(c.image!)))) && !(mine && w.metadata.namespace === mine.namespace),
@@ -101,7 +111,7 @@ export async function checkConflicts(client: KubeClient, plan: DoctorPlan): Prom
         if (crd) {
             const o = owner(crd);
             if (o.release && !same(o.release, mine)) problems.push(`CRD ${op.crd} belongs to Helm release ${o.release.release} in namespace ${o.release.namespace}`);
-            else if (!o.release && !ownUnreleased(o, plan) && !running.length) problems.push(`CRD ${op.crd} exists, installed by something other than this platform`);
+            else if (!o.release && !ownUnreleased(op.neverFromArgo ? { ...o, argo: false } : o, plan) && !running.length) problems.push(`CRD ${op.crd} exists, installed by something other than this platform`);
         }
         const title = `No other ${op.title}`;
         if (!problems.length) {

@@ -6,6 +6,7 @@
 import { DEFAULTS } from "../../contracts/defaults";
 import type { MaraConfig } from "../../config";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
+import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
 
 /** One kind of pod the platform runs, with what each replica requests. */
 export interface Consumer {
@@ -69,6 +70,9 @@ export const LOGSTORE_MEMORY = { master: "1Gi", data: "2Gi", ingest: "1Gi", coor
 /** Requests the charts set by default for the pods that request anything (nginx-ingress, eck-operator). */
 export const CHART_DEFAULT_REQUESTS = { ingressController: { cpu: "100m", memory: "128Mi" }, eckOperator: { cpu: "100m", memory: "150Mi" } } as const;
 
+/** Whether the platform installs Argo CD in the cluster (`mara:delivery: gitops` with `mara:gitopsArgoCd: install`). */
+const installsArgoCd = (cfg?: MaraConfig): boolean => cfg?.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
+
 /** The plan for a validated configuration, or for the defaults. */
 export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
     const replicas = cfg?.logstore.replicas ?? DEFAULTS.logstore.replicas;
@@ -93,6 +97,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         DEFAULTS.observability.namespace,
         ...(cfg?.metallb.addresses.length ? [METALLB_NAMESPACE] : []),
         ...(cfg?.nfs.server ? [NFS_NAMESPACE] : []),
+        ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : []),
         appNs,
     ];
     return {
@@ -107,6 +112,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
             { release: "statsd", namespace: DEFAULTS.prometheus.namespace },
             { release: "opentelemetry-operator", namespace: DEFAULTS.observability.namespace },
             ...(cfg?.metallb.addresses.length ? [{ release: "metallb", namespace: METALLB_NAMESPACE }] : []),
+            ...(installsArgoCd(cfg) ? [{ release: ARGOCD_RELEASE, namespace: ARGOCD_NAMESPACE }] : []),
         ],
         ingressClassName: DEFAULTS.ingressController.ingressClassName,
         serviceType: cfg?.ingress.serviceType ?? DEFAULTS.ingressController.serviceType,

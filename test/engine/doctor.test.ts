@@ -1,7 +1,8 @@
 /**
  * `mara doctor` against a real Kubernetes 1.35 API server: one cluster that passes, then the same cluster made to
  * fail each check in turn (a restricted ServiceAccount, a foreign cert-manager, no default StorageClass, nodes
- * already full, an expired token, an address nothing listens on), each undone before the next.
+ * already full, an expired token, an address nothing listens on, a MetalLB pool in the Service range, another Argo CD
+ * where the platform installs its own), each undone before the next.
  */
 import * as crypto from "crypto";
 import * as fs from "fs";
@@ -63,6 +64,55 @@ async function doctor(kubeconfig: string): Promise<{ code: number; report: Repor
 
 const verdicts = (r: Report) => Object.fromEntries(r.findings.map((f) => [f.id, f.verdict]));
 const finding = (r: Report, id: string) => r.findings.find((f) => f.id === id)!;
+
+/** Another installation of an operator, as Helm would leave it: its namespace, its CRD owned by its release, its controller's Deployment. */
+interface Foreign {
+    readonly namespace: string;
+    readonly release: string;
+    readonly crd: { readonly group: string; readonly version: string; readonly kind: string; readonly plural: string };
+    readonly deployment: string;
+    readonly image: string;
+}
+
+async function install(x: Foreign): Promise<void> {
+    await request(cluster, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: x.namespace } });
+    await request(cluster, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        metadata: {
+            name: `${x.crd.plural}.${x.crd.group}`,
+            labels: { "app.kubernetes.io/managed-by": "Helm" },
+            annotations: { "meta.helm.sh/release-name": x.release, "meta.helm.sh/release-namespace": x.namespace },
+        },
+        spec: {
+            group: x.crd.group,
+            names: { kind: x.crd.kind, plural: x.crd.plural, singular: x.crd.kind.toLowerCase(), listKind: `${x.crd.kind}List` },
+            scope: "Namespaced",
+            versions: [{ name: x.crd.version, served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+        },
+    });
+    const labels = { app: x.deployment };
+    await request(cluster, "POST", `/apis/apps/v1/namespaces/${x.namespace}/deployments`, {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: x.deployment },
+        spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: "controller", image: x.image }] } } },
+    });
+}
+
+/**
+ * Removes it, and waits until neither its Deployment nor its CRD is left. The Deployment goes first, on its own: the
+ * namespace controller deletes a namespace's pods before anything else and waits for them, so with the namespace
+ * alone the Deployment would linger for a while, and the checks after this one would still find the operator.
+ */
+async function uninstall(x: Foreign): Promise<void> {
+    const deployment = `/apis/apps/v1/namespaces/${x.namespace}/deployments/${x.deployment}`;
+    const crd = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${x.crd.plural}.${x.crd.group}`;
+    await request(cluster, "DELETE", deployment);
+    await request(cluster, "DELETE", `/api/v1/namespaces/${x.namespace}`);
+    await request(cluster, "DELETE", crd);
+    await waitFor(`${x.namespace}/${x.deployment} and its CRD to be gone`, async () => (!(await getOrUndefined(cluster, deployment)) && !(await getOrUndefined(cluster, crd)) ? true : undefined));
+}
 
 describe("mara doctor against a real API server", () => {
     it("passes a cluster with room, a default StorageClass, load balancers and an administrator's credentials, in seconds", async () => {
@@ -127,31 +177,14 @@ describe("mara doctor against a real API server", () => {
     });
 
     it("finds a foreign cert-manager: its controller running and its CRD owned by another Helm release", async () => {
-        await request(cluster, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "their-certs" } });
-        await request(cluster, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
-            apiVersion: "apiextensions.k8s.io/v1",
-            kind: "CustomResourceDefinition",
-            metadata: {
-                name: "certificates.cert-manager.io",
-                labels: { "app.kubernetes.io/managed-by": "Helm" },
-                annotations: { "meta.helm.sh/release-name": "cert-manager", "meta.helm.sh/release-namespace": "their-certs" },
-            },
-            spec: {
-                group: "cert-manager.io",
-                names: { kind: "Certificate", plural: "certificates", singular: "certificate", listKind: "CertificateList" },
-                scope: "Namespaced",
-                versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
-            },
-        });
-        await request(cluster, "POST", "/apis/apps/v1/namespaces/their-certs/deployments", {
-            apiVersion: "apps/v1",
-            kind: "Deployment",
-            metadata: { name: "cert-manager" },
-            spec: {
-                selector: { matchLabels: { app: "cert-manager" } },
-                template: { metadata: { labels: { app: "cert-manager" } }, spec: { containers: [{ name: "controller", image: "quay.io/jetstack/cert-manager-controller:v1.14.4" }] } },
-            },
-        });
+        const theirs: Foreign = {
+            namespace: "their-certs",
+            release: "cert-manager",
+            crd: { group: "cert-manager.io", version: "v1", kind: "Certificate", plural: "certificates" },
+            deployment: "cert-manager",
+            image: "quay.io/jetstack/cert-manager-controller:v1.14.4",
+        };
+        await install(theirs);
         try {
             const { code, report, text } = await doctor(cluster.kubeconfig);
             expect(code, text).toBe(6);
@@ -162,18 +195,7 @@ describe("mara doctor against a real API server", () => {
             expect(c.fix).toContain("helm -n their-certs uninstall");
             expect(verdicts(report)).toMatchObject({ "conflict-eck": "pass", permissions: "pass" });
         } finally {
-            // The Deployment first, on its own: the namespace controller deletes a namespace's pods before anything
-            // else and waits out their grace period, so with the namespace alone the Deployment lingers for
-            // half a minute or more, and the checks after this one would still find a foreign cert-manager.
-            await request(cluster, "DELETE", "/apis/apps/v1/namespaces/their-certs/deployments/cert-manager");
-            await request(cluster, "DELETE", "/api/v1/namespaces/their-certs");
-            await request(cluster, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/certificates.cert-manager.io");
-            await waitFor("the foreign cert-manager's Deployment and CRD to be gone", async () =>
-                !(await getOrUndefined(cluster, "/apis/apps/v1/namespaces/their-certs/deployments/cert-manager")) &&
-                !(await getOrUndefined(cluster, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/certificates.cert-manager.io"))
-                    ? true
-                    : undefined,
-            );
+            await uninstall(theirs);
         }
     });
 
@@ -279,6 +301,37 @@ describe("mara doctor against a real API server", () => {
         const free = await runMara(["doctor", "--config-file", file, "--json"]);
         expect(free.code, free.stdout).toBe(0);
         expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses")).toMatchObject({ verdict: "pass", detail: "no overlap with the Service range 10.96.0.0/16" });
+    });
+
+    it("where the platform installs Argo CD (mara:delivery gitops), finds another one: its components running and its CRD another Helm release's", async () => {
+        const file = path.join(dir, "Pulumi.gitops.yaml");
+        const base = { "mara:infraType": "kubeconfig", "mara:kubeconfig": cluster.kubeconfig, "mara:fqdn": "mara.lab.test" };
+        const gitops = { ...base, "mara:delivery": "gitops", "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/lab" };
+        const theirs: Foreign = {
+            namespace: "gitops",
+            release: "argo-cd",
+            crd: { group: "argoproj.io", version: "v1alpha1", kind: "Application", plural: "applications" },
+            deployment: "argocd-server",
+            image: "quay.io/argoproj/argocd:v3.1.5",
+        };
+        await install(theirs);
+        try {
+            fs.writeFileSync(file, stringify({ config: gitops }));
+            const clash = await runMara(["doctor", "--config-file", file, "--json"]);
+            expect(clash.code, clash.stdout + clash.stderr).toBe(6);
+            const c = finding(JSON.parse(clash.stdout) as Report, "conflict-argo-cd");
+            expect(c.verdict).toBe("fail");
+            expect(c.detail).toContain("it already runs as gitops/argocd-server");
+            expect(c.detail).toContain("CRD applications.argoproj.io belongs to Helm release argo-cd in namespace gitops");
+            expect(c.fix).toContain("helm -n gitops uninstall");
+            // A cluster may run an Argo CD of its own where the platform installs none.
+            fs.writeFileSync(file, stringify({ config: base }));
+            const plain = await runMara(["doctor", "--config-file", file, "--json"]);
+            expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+            expect((JSON.parse(plain.stdout) as Report).findings.map((x) => x.id)).not.toContain("conflict-argo-cd");
+        } finally {
+            await uninstall(theirs);
+        }
     });
 
     it("mara open finds Grafana's ready pod through the real API server and carries a local connection to it", async () => {

@@ -147,4 +147,13 @@ describe("a render Argo CD delivers, on a real API server", () => {
         const r = await stack!.pulumi(["preview", "--expect-no-changes", "--diff"]);
         expect(r.code, tail(r, 120)).toBe(0);
     });
+
+    it("mara doctor afterwards (as the next mara up runs it) takes the platform's Argo CD, its namespace and CRDs for its own", async () => {
+        expect(stack, "the stack of the tests before").toBeDefined();
+        const r = await mara(["doctor", "--stack", stack!.name, "--json"], sandbox!.env);
+        expect(r.code, tail(r)).toBe(0);
+        const findings = (JSON.parse(r.stdout) as { findings: { id: string; verdict: string; detail: string }[] }).findings;
+        expect(findings.find((f) => f.id === "conflict-argo-cd")).toMatchObject({ verdict: "pass", detail: "applications.argoproj.io is the platform's own" });
+        expect(findings.find((f) => f.id === "namespaces")).toMatchObject({ verdict: "pass", detail: expect.stringContaining(ARGOCD_NAMESPACE) });
+    });
 });

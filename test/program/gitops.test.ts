@@ -81,7 +81,8 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
             "kubernetes:core/v1:Secret argocd-cluster",
             "kubernetes:helm.sh/v3:Release argocd-release",
         ]);
-        expect((named("kubernetes:core/v1:Namespace", "argocd-namespace").inputs as { metadata: { name: string } }).metadata.name).toBe("argocd");
+        // Labelled as the platform's: mara doctor, run before every mara up, takes an unlabelled argocd namespace for another installation's.
+        expect((named("kubernetes:core/v1:Namespace", "argocd-namespace").inputs as { metadata: unknown }).metadata).toEqual({ name: "argocd", labels: { "app.kubernetes.io/part-of": "mara" } });
         const release = named("kubernetes:helm.sh/v3:Release", "argocd-release");
         expect(release.inputs).toMatchObject({
             name: "argocd",

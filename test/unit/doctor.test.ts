@@ -135,6 +135,58 @@ describe("conflicts on a cluster where Argo CD applied the platform (mara:delive
     });
 });
 
+describe("another Argo CD, where the platform installs its own (mara:delivery gitops, mara:gitopsArgoCd install)", () => {
+    const GITOPS = { "mara:delivery": "gitops", "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/prod", "mara:fqdn": "mara.example.com" };
+    const plan = (values: Record<string, string> = {}) => {
+        const raw = fixture("minimal-aws");
+        return doctorPlan(validateConfig({ ...raw, values: { ...raw.values, ...values } }).config!);
+    };
+    /** A cluster with an Argo CD CRD carrying `crdMeta`, and an argocd-server Deployment in `namespace` when given. */
+    const cluster = (crdMeta: { annotations?: Record<string, string>; managedFields?: { manager: string }[] } | undefined, namespace?: string): KubeClient => ({
+        server: "https://127.0.0.1:6443",
+        context: "test",
+        user: null,
+        get: async (path: string) =>
+            (path === "/apis/apps/v1/deployments" && namespace
+                ? { items: [{ metadata: { name: "argocd-server", namespace }, spec: { template: { spec: { containers: [{ image: "quay.io/argoproj/argocd:v3.1.5" }] } } } }] }
+                : { items: [] }) as never,
+        find: async (path: string) => (crdMeta && path.endsWith("/applications.argoproj.io") ? ({ metadata: { name: "applications.argoproj.io", ...crdMeta } } as never) : undefined),
+        post: async () => ({}) as never,
+    });
+    const argo = async (client: KubeClient, p: ReturnType<typeof plan>) => (await checkConflicts(client, p)).find((x) => x.id === "conflict-argo-cd");
+
+    it("plans Argo CD's release and namespace only when the platform installs it", () => {
+        expect(plan(GITOPS).releases).toContainEqual({ release: "argocd", namespace: "argocd" });
+        expect(plan(GITOPS).namespaces).toContain("argocd");
+        for (const other of [{}, { ...GITOPS, "mara:gitopsArgoCd": "external" }, { ...GITOPS, "mara:delivery": "handover" }]) {
+            expect(plan(other).releases.map((r) => r.release)).not.toContain("argocd");
+            expect(plan(other).namespaces).not.toContain("argocd");
+        }
+    });
+
+    it("fails on another Argo CD running or owning its CRD; passes the platform's own release", async () => {
+        const theirs = await argo(cluster({ annotations: { "meta.helm.sh/release-name": "argo-cd", "meta.helm.sh/release-namespace": "gitops" } }, "gitops"), plan(GITOPS));
+        expect(theirs?.verdict).toBe("fail");
+        expect(theirs?.detail).toContain("it already runs as gitops/argocd-server");
+        expect(theirs?.detail).toContain("CRD applications.argoproj.io belongs to Helm release argo-cd in namespace gitops");
+        expect(theirs?.fix).toContain("helm -n gitops uninstall");
+        const ours = await argo(cluster({ annotations: { "meta.helm.sh/release-name": "argocd", "meta.helm.sh/release-namespace": "argocd" } }, "argocd"), plan(GITOPS));
+        expect(ours).toMatchObject({ verdict: "pass", detail: "applications.argoproj.io is the platform's own" });
+        expect((await argo(cluster(undefined), plan(GITOPS)))?.verdict).toBe("pass");
+    });
+
+    it("takes a self-managed Argo CD's CRD (Argo's own tracking marks, no Helm release) for another installation's", async () => {
+        const selfManaged = cluster({ annotations: { "argocd.argoproj.io/tracking-id": "argocd:apiextensions.k8s.io/CustomResourceDefinition:/applications.argoproj.io" }, managedFields: [{ manager: "argocd-controller" }] });
+        expect(await argo(selfManaged, plan(GITOPS))).toMatchObject({ verdict: "fail", detail: expect.stringContaining("CRD applications.argoproj.io exists, installed by something other than this platform") });
+    });
+
+    it("is no concern where the platform does not install Argo CD", async () => {
+        const theirs = cluster({ annotations: { "meta.helm.sh/release-name": "argo-cd", "meta.helm.sh/release-namespace": "gitops" } }, "gitops");
+        expect(await argo(theirs, plan())).toBeUndefined();
+        expect(await argo(theirs, plan({ ...GITOPS, "mara:gitopsArgoCd": "external" }))).toBeUndefined();
+    });
+});
+
 describe("exit codes", () => {
     const result = (verdicts: string[], reachable = true) => ({ server: "s", context: "c", reachable, findings: verdicts.map((verdict) => ({ id: verdict, group: "access" as const, title: "t", verdict: verdict as never, detail: "" })), seconds: 0 });
     it("0 with warnings, 6 with a failure, 7 when unreachable", () => {
