@@ -29,7 +29,13 @@ interface Operator {
     readonly onlyWhenInstalled?: boolean;
     /** Installed by Pulumi even when Argo CD delivers the platform, so what Argo CD applied of it is not ours. */
     readonly neverFromArgo?: boolean;
+    /** What goes wrong with two installations, where it is not the CRDs taken over. */
+    readonly consequence?: string;
+    /** The way out besides removing the other installation, where it is not another cluster. */
+    readonly alternative?: string;
 }
+
+const TAKEOVER = "Two installations fight over the same CRDs and webhooks, and the platform would take the CRDs over";
 
 const ours = (name: string) => (plan: DoctorPlan) => plan.releases.find((r) => r.release === name);
 
@@ -42,7 +48,17 @@ const OPERATORS: readonly Operator[] = [
     { id: "metallb", title: "MetalLB", release: ours("metallb"), crd: "ipaddresspools.metallb.io", images: [/\/metallb\/controller$/], onlyWhenInstalled: true },
     // Every Argo CD component runs the one argocd image. A self-managed Argo CD carries Argo's tracking marks on its
     // own CRDs, so those do not make it the platform's.
-    { id: "argo-cd", title: "Argo CD", release: ours(ARGOCD_RELEASE), crd: "applications.argoproj.io", images: [/\/argoproj\/argocd$/], onlyWhenInstalled: true, neverFromArgo: true },
+    {
+        id: "argo-cd",
+        title: "Argo CD",
+        release: ours(ARGOCD_RELEASE),
+        crd: "applications.argoproj.io",
+        images: [/\/argoproj\/argocd$/],
+        onlyWhenInstalled: true,
+        neverFromArgo: true,
+        consequence: "Helm refuses to install the platform's Argo CD over CRDs its release does not own, so mara up would stop halfway",
+        alternative: "let that Argo CD deliver the platform: pulumi config set mara:gitopsArgoCd external (docs/gitops.md)",
+    },
 ];
 
 /** The annotation Argo CD tracks what it applied by (docs/gitops.md: annotation tracking). */
@@ -124,8 +140,8 @@ export async function checkConflicts(client: KubeClient, plan: DoctorPlan): Prom
                 `conflict-${op.id}`,
                 title,
                 "fail",
-                `${op.title}: ${problems.join("; ")}. Two installations fight over the same CRDs and webhooks, and the platform would take the CRDs over`,
-                `remove the other installation first (${where ? `e.g. helm -n ${where} list, then helm -n ${where} uninstall <release>` : "and its CRDs"}), or deploy the platform to another cluster`,
+                `${op.title}: ${problems.join("; ")}. ${op.consequence ?? TAKEOVER}`,
+                `remove the other installation first (${where ? `e.g. helm -n ${where} list, then helm -n ${where} uninstall <release>` : "and its CRDs"}), or ${op.alternative ?? "deploy the platform to another cluster"}`,
             ),
         );
     }

@@ -324,6 +324,7 @@ describe("mara doctor against a real API server", () => {
             expect(c.detail).toContain("it already runs as gitops/argocd-server");
             expect(c.detail).toContain("CRD applications.argoproj.io belongs to Helm release argo-cd in namespace gitops");
             expect(c.fix).toContain("helm -n gitops uninstall");
+            expect(c.fix).toContain("pulumi config set mara:gitopsArgoCd external");
             // A cluster may run an Argo CD of its own where the platform installs none.
             fs.writeFileSync(file, stringify({ config: base }));
             const plain = await runMara(["doctor", "--config-file", file, "--json"]);

@@ -169,7 +169,9 @@ describe("another Argo CD, where the platform installs its own (mara:delivery gi
         expect(theirs?.verdict).toBe("fail");
         expect(theirs?.detail).toContain("it already runs as gitops/argocd-server");
         expect(theirs?.detail).toContain("CRD applications.argoproj.io belongs to Helm release argo-cd in namespace gitops");
+        expect(theirs?.detail).toContain("Helm refuses to install the platform's Argo CD");
         expect(theirs?.fix).toContain("helm -n gitops uninstall");
+        expect(theirs?.fix).toContain("pulumi config set mara:gitopsArgoCd external");
         const ours = await argo(cluster({ annotations: { "meta.helm.sh/release-name": "argocd", "meta.helm.sh/release-namespace": "argocd" } }, "argocd"), plan(GITOPS));
         expect(ours).toMatchObject({ verdict: "pass", detail: "applications.argoproj.io is the platform's own" });
         expect((await argo(cluster(undefined), plan(GITOPS)))?.verdict).toBe("pass");
