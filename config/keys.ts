@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { ADMISSION_MODES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ADMISSION_MODES, ADMISSION_SCOPES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -210,6 +210,15 @@ export const KEYS = {
         default: "none",
         description:
             "Install the guardrails in the cluster as ValidatingAdmissionPolicies (Kubernetes 1.30 or later; docs/policy.md): none, audit (record violations in the audit log), warn (also warn the client) or deny (refuse what breaks a mandatory rule, warn about advisory ones).",
+        group: "Platform",
+    }),
+    admissionPolicyScope: spec({
+        key: "mara:admissionPolicyScope",
+        type: oneOf(ADMISSION_SCOPES),
+        defaultNote: "platform on an existing cluster (kubeconfig), cluster on a cluster the stack creates",
+        description:
+            "Where mara:admissionPolicies judges objects: platform (the platform's namespaces and its own cluster-scoped objects; other teams' namespaces are left alone) or cluster (every namespace: other teams' objects too). mara doctor lists what a cluster-wide choice would refuse today.",
+        example: "platform",
         group: "Platform",
     }),
     fqdn: spec({

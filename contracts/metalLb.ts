@@ -87,8 +87,11 @@ export function onlyBuggyAddresses(range: Ipv4Range): boolean {
 
 /** A BGP router MetalLB peers with, parsed. */
 export interface MetalLbPeer {
+    /** The router's IPv4 address. */
     readonly address: string;
+    /** The router's AS number. */
     readonly asn: number;
+    /** The cluster's AS number. */
     readonly myAsn: number;
 }
 
@@ -119,8 +122,11 @@ export function parseMetalLbPeer(text: string): { peer: MetalLbPeer } | { proble
 export interface PeerFinding {
     /** The routers (as written, or their addresses) the finding is about. */
     readonly value: string;
+    /** What is wrong, completing "<key> = <value> …". */
     readonly problem: string;
+    /** What is accepted. */
     readonly allowed: string;
+    /** How to fix it. */
     readonly fix: string;
     /** True for what may work (a warning); false for what MetalLB refuses or what cannot work. */
     readonly warning?: boolean;
