@@ -12,8 +12,7 @@
  * the CEL the API server runs.
  */
 import { ADMISSION_POLICY_MIN_MINOR, PLATFORM_PART_OF } from "../../contracts";
-import { fluentBitHostPaths } from "../../components/logAgent";
-import { EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
+import { FLUENT_BIT_PATHS } from "../../policy/kubernetes/hostPath";
 import { resolveRule } from "../../policy/config";
 import { KUBERNETES_RULES } from "../../policy/kubernetes";
 import type { KubeObject, KubernetesRule, KubernetesTarget } from "../../policy/rule";
@@ -95,10 +94,11 @@ async function scopeFinding(client: KubeClient, plan: DoctorPlan): Promise<Findi
 
 /** Lists each kind the rules judge (at most {@link LIST_LIMIT} each) and judges what is outside the platform. */
 async function refusedOutside(client: KubeClient, plan: DoctorPlan): Promise<{ refused: Refused[]; truncated: string[]; unreadable: string[] }> {
-    // The settings the platform's policies get: each rule's defaults, with Fluent Bit's host paths on this cluster
-    // (components/platform.ts, withFluentBitPaths), at the levels deny mode refuses.
-    const facts = { ...EXISTING_CLUSTER_PLATFORM, ...(plan.containerLogPath ? { containerLogPath: plan.containerLogPath } : {}) };
-    const config = { "host-path-allow-list": { allowedPaths: fluentBitHostPaths(facts) } };
+    // The settings the platform's policies get: each rule's defaults, the host-path rule allowing Fluent Bit's paths
+    // and the log path the stack sets (components/platform.ts allows exactly this cluster's; this list adds Docker's,
+    // so it may list a little less, never more), at the levels deny mode refuses. Loading the log agent's component
+    // for its exact paths would load the Kubernetes SDK into the doctor.
+    const config = { "host-path-allow-list": { allowedPaths: [...new Set([...FLUENT_BIT_PATHS, ...(plan.containerLogPath ? [plan.containerLogPath] : [])])] } };
     const rules = KUBERNETES_RULES.map((rule) => ({ rule, ...resolveRule<Record<string, unknown>>(rule, config) })).filter((r) => r.level === "mandatory");
     const targets = [...new Map(rules.flatMap((r) => r.rule.targets).map((t) => [`${t.group}/${t.resource}`, t])).values()];
     const platform = new Set(plan.namespaces);

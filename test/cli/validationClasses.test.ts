@@ -262,6 +262,18 @@ const CLASSES: Record<string, Case[]> = {
         },
         { name: "a provisioner image without a server", config: { ...KUBECONFIG, "mara:nfsProvisionerImage": "registry.example.org/nfs:v4.0.2" }, expect: { valid: true, warning: "mara:nfsProvisionerImage does nothing without mara:nfsServer" } },
     ],
+    "admission policies": [
+        {
+            name: "policies on EKS 1.29, which serves no ValidatingAdmissionPolicy v1",
+            config: { ...AWS, "mara:admissionPolicies": "deny", "mara:eksVersion": "1.29" },
+            env: { MARA_TODAY: "2025-06-01" },
+            expect: { problem: 'mara:admissionPolicies = "deny": installs ValidatingAdmissionPolicies, but mara:eksVersion is 1.29: Kubernetes 1.29 does not serve admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy' },
+        },
+        { name: "a scope that is not one", config: { ...KUBECONFIG, "mara:admissionPolicies": "warn", "mara:admissionPolicyScope": "namespaces" }, expect: { problem: 'mara:admissionPolicyScope = "namespaces": is not a known value. Allowed: one of "platform", "cluster"' } },
+        { name: "EKS 1.30 with policies, the first minor that serves them", config: { ...AWS, "mara:admissionPolicies": "deny", "mara:eksVersion": "1.30" }, env: { MARA_TODAY: "2025-06-01" }, expect: { valid: true } },
+        { name: "a cluster-wide scope on an existing cluster", config: { ...KUBECONFIG, "mara:admissionPolicies": "deny", "mara:admissionPolicyScope": "cluster" }, expect: { valid: true }, plan: true },
+        { name: "a scope without policies", config: { ...KUBECONFIG, "mara:admissionPolicyScope": "cluster" }, expect: { valid: true, warning: "mara:admissionPolicyScope = cluster does nothing while mara:admissionPolicies is none" } },
+    ],
     "secure: values": [
         {
             name: "passphrase ciphertext that is not v1:<nonce>:<ciphertext>",

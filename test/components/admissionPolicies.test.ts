@@ -8,6 +8,11 @@ import { AdmissionPolicies, logAgentValues, Platform } from "../../components";
 import { KUBERNETES_RULES } from "../../policy/kubernetes";
 import { EKS_PLATFORM, EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
+import { validateConfig } from "../../config";
+import { doctorPlan } from "../../cli/doctor/plan";
+import { withClusterAddOns } from "../support/clusterAddOns";
+import { fixture } from "../support/config";
+import { runProgram } from "../support/program";
 import { find, installMocks, ofType, Registration, settle } from "../support/mocks";
 
 const VAP = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy";
@@ -139,6 +144,17 @@ describe("a Platform's guardrails scope", () => {
                 matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank", "cert-manager", "logagent", "logstore", "metallb-system", "nfs-provisioner", "nginx-ingress", "observability", "prometheus"].sort() }],
             },
         });
+    });
+
+    it("in the program on an existing cluster, is exactly the namespaces mara doctor plans for the stack", async () => {
+        const base = withClusterAddOns(fixture("mara-kubeconfig", { secrets: { "mara:grafanaAdminPassword": "pw" } }));
+        const raw = { ...base, values: { ...base.values, "mara:admissionPolicies": "deny" } };
+        const run = await runProgram(raw);
+        expect(run.error).toBeUndefined();
+        const judged = (find(run.registrations, BINDING, "platform-admission-policies-load-balancer-namespace-binding").inputs!.spec as { matchResources: { namespaceSelector: { matchExpressions: { values: string[] }[] } } })
+            .matchResources.namespaceSelector.matchExpressions[0]!.values;
+        expect(judged).toEqual([...doctorPlan(validateConfig(raw).config!).namespaces].sort());
+        expect(judged).toEqual(expect.arrayContaining(["metallb-system", "nfs-provisioner"]));
     });
 
     it("is the whole cluster when asked", async () => {
