@@ -35,7 +35,7 @@ export function admissionVersionProblem(version: string): string | undefined {
 export function checkAdmissionPolicies({ r, d, keyOf }: Lookup, infraType: InfraType | undefined, infra: InfraConfig | undefined, findings: Findings): AdmissionScope {
     const mode = d("admissionPolicies");
     const scope = r("admissionPolicyScope");
-    if (mode === "none" && scope.source !== undefined) {
+    if (mode === "none" && scope.source !== undefined && scope.value !== undefined) {
         findings.warn(`${keyOf("admissionPolicyScope")} = ${scope.raw?.trim()} does nothing while ${keyOf("admissionPolicies")} is none: no admission policies are installed.`);
     }
     const version = infra?.type === "aws" ? { key: keyOf("eksVersion"), value: infra.eks.version } : infra?.type === "linode" ? { key: keyOf("lkeK8sVersion"), value: infra.k8sVersion } : infra?.type === "digitalocean" ? { key: keyOf("doK8sVersion"), value: infra.k8sVersion } : undefined;
