@@ -4,6 +4,7 @@
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
+import { checkAdmissionPolicies } from "./admissionPolicies";
 import { checkAcmeHostname } from "./certificateNames";
 import { lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
@@ -137,6 +138,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
     checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
+    const admissionScope = checkAdmissionPolicies({ r, v, d, keyOf }, infraType, infra, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
     checkCertificates({ r, v, keyOf }, findings);
@@ -188,7 +190,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
         ...addOns,
-        guardrails: { admissionPolicies: d("admissionPolicies") },
+        guardrails: { admissionPolicies: d("admissionPolicies"), scope: admissionScope },
         teardown: {
             retainVolumes: d("retainVolumes"),
             protectData: d("protectData"),

@@ -192,6 +192,88 @@ const CLASSES: Record<string, Case[]> = {
             expect: { valid: true },
         },
     ],
+    "MetalLB pools and routers": [
+        {
+            name: "a bare address in the pool",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240"] },
+            expect: { problem: 'has an entry "192.168.1.240" that is one address without a prefix length, which MetalLB refuses (it reads an entry as a CIDR block or a first-last range); write 192.168.1.240/32 or 192.168.1.240-192.168.1.240' },
+        },
+        {
+            name: "an empty pool",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": [] },
+            expect: { problem: 'mara:metallbAddresses = "[]": is set but empty, so MetalLB would not be installed' },
+        },
+        {
+            name: "a multicast pool, though declared",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["224.0.1.0/28"], "mara:metallbAllowedRanges": ["224.0.0.0/4"] },
+            expect: { problem: 'has an entry "224.0.1.0/28" that overlaps 224.0.0.0/4, the multicast block' },
+        },
+        {
+            name: "a router at 0.0.0.0",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["0.0.0.0:64501:64500"] },
+            expect: { problem: "names 0.0.0.0, in 0.0.0.0/8, the 'this network' block (RFC 1122), whose 0.0.0.0 means any address: no BGP router can be there" },
+        },
+        {
+            name: "one router twice",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["192.168.1.1:64501:64500", "192.168.1.1:64502:64500"] },
+            expect: { problem: "names the router 192.168.1.1 twice; MetalLB's FRR mode refuses two BGP peers at one address on the same nodes" },
+        },
+        {
+            name: "two cluster AS numbers",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["192.168.1.1:64501:64500", "192.168.1.2:64501:64510"] },
+            expect: { problem: "gives the cluster 2 AS numbers (64500, 64510)" },
+        },
+        {
+            name: "the router inside the pool",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.0/24"], "mara:metallbBgpPeers": ["192.168.1.1:64501:64500"] },
+            expect: { problem: "names the router 192.168.1.1, which is inside the pool entry 192.168.1.0/24" },
+        },
+        {
+            name: "an AS number past 4294967295",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["192.168.1.1:4294967296:64500"] },
+            expect: { problem: "has an AS number outside 1 to 4294967295" },
+        },
+        {
+            name: "a /32, a one-address range and two routers of one cluster ASN at both ASN limits",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/32", "192.168.1.241-192.168.1.241"], "mara:metallbBgpPeers": ["192.168.1.1:1:4294967295", "192.168.1.2:4294967295:4294967295"] },
+            expect: { valid: true },
+            plan: true,
+        },
+        {
+            name: "a router at a /24's network address",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["10.20.30.0/28"], "mara:metallbBgpPeers": ["10.20.0.0:64501:64500"] },
+            expect: { valid: true, warning: "mara:metallbBgpPeers = 10.20.0.0:64501:64500: names 10.20.0.0, the network address of its /24" },
+        },
+    ],
+    "NFS servers and names": [
+        { name: "a URL as the server", config: { ...KUBECONFIG, "mara:nfsServer": "nfs://nas.example.org/export", "mara:nfsPath": "/srv/nfs" }, expect: { problem: 'mara:nfsServer = "nfs://nas.example.org/export": is a URL; the NFS mount takes the server\'s address alone' } },
+        { name: "a port", config: { ...KUBECONFIG, "mara:nfsServer": "192.168.1.10:2049", "mara:nfsPath": "/srv/nfs" }, expect: { problem: "has a port; NFS finds the server's port itself" } },
+        { name: "octets past 255", config: { ...KUBECONFIG, "mara:nfsServer": "192.168.1.300", "mara:nfsPath": "/srv/nfs" }, expect: { problem: "is not an IPv4 address (four numbers from 0 to 255)" } },
+        {
+            name: "a StorageClass name of 254 characters",
+            config: { ...KUBECONFIG, "mara:nfsServer": "192.168.1.10", "mara:nfsPath": "/srv/nfs", "mara:nfsStorageClass": `${label63}.${label63}.${label63}.${"a".repeat(62)}` },
+            expect: { problem: "is 254 characters long (at most 253). Allowed: a StorageClass name such as mara-nfs" },
+        },
+        {
+            name: "an IPv6 server and a StorageClass name of 253 characters",
+            config: { ...KUBECONFIG, "mara:nfsServer": "fd00::10", "mara:nfsPath": "/srv/nfs", "mara:nfsStorageClass": `${label63}.${label63}.${label63}.${"a".repeat(61)}` },
+            expect: { valid: true },
+            plan: true,
+        },
+        { name: "a provisioner image without a server", config: { ...KUBECONFIG, "mara:nfsProvisionerImage": "registry.example.org/nfs:v4.0.2" }, expect: { valid: true, warning: "mara:nfsProvisionerImage does nothing without mara:nfsServer" } },
+    ],
+    "admission policies": [
+        {
+            name: "policies on EKS 1.29, which serves no ValidatingAdmissionPolicy v1",
+            config: { ...AWS, "mara:admissionPolicies": "deny", "mara:eksVersion": "1.29" },
+            env: { MARA_TODAY: "2025-06-01" },
+            expect: { problem: 'mara:admissionPolicies = "deny": installs ValidatingAdmissionPolicies, but mara:eksVersion is 1.29: Kubernetes 1.29 does not serve admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy' },
+        },
+        { name: "a scope that is not one", config: { ...KUBECONFIG, "mara:admissionPolicies": "warn", "mara:admissionPolicyScope": "namespaces" }, expect: { problem: 'mara:admissionPolicyScope = "namespaces": is not a known value. Allowed: one of "platform", "cluster"' } },
+        { name: "EKS 1.30 with policies, the first minor that serves them", config: { ...AWS, "mara:admissionPolicies": "deny", "mara:eksVersion": "1.30" }, env: { MARA_TODAY: "2025-06-01" }, expect: { valid: true } },
+        { name: "a cluster-wide scope on an existing cluster", config: { ...KUBECONFIG, "mara:admissionPolicies": "deny", "mara:admissionPolicyScope": "cluster" }, expect: { valid: true }, plan: true },
+        { name: "a scope without policies", config: { ...KUBECONFIG, "mara:admissionPolicyScope": "cluster" }, expect: { valid: true, warning: "mara:admissionPolicyScope = cluster does nothing while mara:admissionPolicies is none" } },
+    ],
     "secure: values": [
         {
             name: "passphrase ciphertext that is not v1:<nonce>:<ciphertext>",
@@ -240,7 +322,7 @@ const tmp = (prefix: string) => {
     return dir;
 };
 const at = (text: string) => text.replaceAll("<project>", project).replaceAll("<home>", home);
-const resolveAll = (v: unknown): unknown => (typeof v === "string" ? at(v) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveAll(x)])) : v);
+const resolveAll = (v: unknown): unknown => (typeof v === "string" ? at(v) : Array.isArray(v) ? v.map(resolveAll) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveAll(x)])) : v);
 const textOf = (c: Case) => stringify({ ...(c.file ?? {}), config: resolveAll(c.config) });
 
 beforeAll(() => {
