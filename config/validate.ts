@@ -31,7 +31,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, PathKind } from "./kicSettings";
+import { buildKic, PathKind, pathKindOf } from "./kicSettings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -456,11 +456,7 @@ function checkCertificates({ r, v, keyOf }: Pick<Lookup, "r" | "v" | "keyOf">, f
 function kindFrom(raw: RawConfig): ((p: string) => PathKind) | undefined {
     const inspect = raw.inspectPath;
     if (!inspect) return undefined;
-    return (p) => {
-        const found = inspect(p);
-        if (found.kind === "file") return found.text.trim() === "" ? "empty" : "file";
-        return found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
-    };
+    return (p) => pathKindOf(inspect(p));
 }
 
 /**
