@@ -5,7 +5,7 @@
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
 import { checkAcmeHostname } from "./certificateNames";
-import { lookUpChartArchives } from "./chartArchives";
+import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
 import { checkClusterVersion } from "./clusterVersions";
@@ -501,8 +501,8 @@ function isOutput(value: unknown): boolean {
 
 /**
  * The archive of every chart `ids` names from `mara:chartArchiveDir`, or undefined when the key is not set. Each
- * of the stack's charts must be there with a matching digest: a stack that installs from archives never falls back
- * to a network.
+ * of the stack's charts must be there, hold the pinned chart and version, and match its digest: a stack that installs
+ * from archives never falls back to a network.
  */
 function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d: GetDefaulted, findings: Findings, ids: readonly ChartId[]): ReadonlyMap<string, string> | undefined {
     if (dir === undefined) return undefined;
@@ -511,15 +511,7 @@ function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d
     const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
     const found = lookUpChartArchives(absolute, pins);
     if (found.ok) return found.archives;
-    for (const p of found.problems) {
-        findings.problem({
-            key,
-            value: dir,
-            problem: `${p.chart ? `(chart ${p.chart}) ` : ""}names the folder ${absolute}, which ${p.problem}`,
-            allowed: "a folder with <chart>-<version>.tgz for every chart the stack installs and a SHA256SUMS file of their digests",
-            fix: `put the archives there (\`helm pull <chart> --repo <url> --version <version>\`) and run \`sha256sum *.tgz > SHA256SUMS\` in it, or pulumi config rm ${key} to fetch charts from their repositories`,
-        });
-    }
+    for (const p of chartArchiveProblems(found.problems, key, dir, absolute)) findings.problem(p);
     return undefined;
 }
 
