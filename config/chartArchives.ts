@@ -19,6 +19,8 @@ import { MAX_CHECKSUM_FILE_BYTES, readChecksumList } from "./sha256sums";
 export interface ChartPin {
     readonly chart: string;
     readonly version: string;
+    /** The Helm repository it comes from otherwise, for the `helm pull` a fix suggests. */
+    readonly repositoryUrl?: string;
 }
 
 /** What is wrong with the archive folder, its SHA256SUMS, or the archive of one chart. */
@@ -40,6 +42,9 @@ export type ArchiveLookup =
 
 /** File name of a chart archive, as `helm pull` and `helm package` name it. */
 export const chartArchiveName = (pin: ChartPin) => `${pin.chart}-${pin.version}.tgz`;
+
+/** How many of the checksum list's bad lines a message names. */
+const LINES_SHOWN = 5;
 
 /** An archive larger than this cannot hold a chart Helm loads (gzip adds a few bytes per 64 KiB to incompressible data). */
 const MAX_ARCHIVE_BYTES = HELM_MAX_CHART_BYTES + 16 * 1024 * 1024;
@@ -72,41 +77,66 @@ function folderProblem(dir: string): ArchiveProblem | undefined {
     return { subject: "folder", problem: status.reason, fix: status.fix };
 }
 
+/** What SHA256SUMS records, and whether an archive it does not list is worth its own problem. */
+interface Checksums {
+    readonly sums: ReadonlyMap<string, string>;
+    /** False when the list has problems of its own: rewriting it lists every archive, so "not listed" would be noise. */
+    readonly complete: boolean;
+}
+
 /**
- * SHA256SUMS read and checked; its problems listed (bounded: a few, then a count). Undefined when there is no list to
- * read at all, so that each archive is not also reported as unlisted.
+ * SHA256SUMS read and checked; its problems reported as one, naming a few lines and counting the rest. Undefined when
+ * there is no list to read at all, so that each archive is not also reported as unlisted.
  */
-function checksumsOf(dir: string, problems: ArchiveProblem[]): ReadonlyMap<string, string> | undefined {
+function checksumsOf(dir: string, problems: ArchiveProblem[]): Checksums | undefined {
     const file = path.join(dir, "SHA256SUMS");
     const status = pathStatus(file);
-    const none = undefined;
     if (status.kind === "missing") {
         problems.push({ subject: "folder", problem: status.link === undefined ? "has no SHA256SUMS file recording the archives' digests" : `has SHA256SUMS as a symbolic link to ${shownPath(status.link)}, which does not exist` });
-        return none;
+        return undefined;
     }
     if (status.kind === "directory") {
         problems.push({ subject: "folder", problem: "has a folder named SHA256SUMS where the file of the archives' digests belongs" });
-        return none;
+        return undefined;
     }
     if (status.kind === "unusable") {
         problems.push({ subject: "checksums", problem: status.reason, fix: status.fix });
-        return none;
+        return undefined;
     }
     let bytes: Buffer;
     try {
         bytes = readCapped(file, MAX_CHECKSUM_FILE_BYTES);
     } catch (e) {
         problems.push({ subject: "checksums", problem: readError(e) });
-        return none;
+        return undefined;
     }
     if (bytes.length > MAX_CHECKSUM_FILE_BYTES) {
         problems.push({ subject: "checksums", problem: `is larger than ${MAX_CHECKSUM_FILE_BYTES / 1024 / 1024} MiB; a list of chart archives' digests is a few kilobytes, so this is not one` });
-        return none;
+        return undefined;
     }
     const list = readChecksumList(bytes);
-    for (const p of list.problems) problems.push({ subject: "checksums", problem: p.line === 0 ? p.problem : `line ${p.line} cannot be used: ${p.problem}` });
-    if (list.moreProblems > 0) problems.push({ subject: "checksums", problem: `has ${list.moreProblems.toLocaleString("en-US")} more line${list.moreProblems === 1 ? "" : "s"} that cannot be used (not listed one by one)` });
-    return list.sums;
+    const whole = list.problems.find((p) => p.line === 0);
+    if (whole) {
+        problems.push({ subject: "checksums", problem: whole.problem });
+        return undefined;
+    }
+    // One problem for the whole list, naming a few lines: a file of a million bad lines reads as one short paragraph.
+    const total = list.problems.length + list.moreProblems;
+    if (total > 0) {
+        const shown = list.problems.slice(0, LINES_SHOWN).map((p) => `line ${p.line}: ${p.problem}`);
+        const rest = total - shown.length;
+        problems.push({
+            subject: "checksums",
+            problem: `has ${total === 1 ? "a line" : `${total.toLocaleString("en-US")} lines`} that sha256sum --check cannot use or that name no archive of this folder: ${shown.join("; ")}${rest > 0 ? `; and ${rest.toLocaleString("en-US")} more` : ""}`,
+        });
+    }
+    return { sums: list.sums, complete: total === 0 };
+}
+
+/** The command that fetches a pinned chart's archive, as `helm pull` takes an OCI reference or a repository. */
+function pullCommand(pin: ChartPin): string {
+    const repo = pin.repositoryUrl ?? "<its repository>";
+    return repo.startsWith("oci://") ? `helm pull ${repo.replace(/\/$/, "")}/${pin.chart} --version ${pin.version}` : `helm pull ${pin.chart} --repo ${repo} --version ${pin.version}`;
 }
 
 /** Other versions of a chart in the folder, for the message about a missing one (a few, then a count). */
@@ -123,7 +153,7 @@ function otherVersions(dir: string, pin: ChartPin): string {
 }
 
 /** The archive of one pinned chart: there, a file, the pinned chart and version inside, listed, and its digest matching. */
-function archiveProblem(dir: string, pin: ChartPin, sums: ReadonlyMap<string, string> | undefined): ArchiveProblem | undefined {
+function archiveProblem(dir: string, pin: ChartPin, checksums: Checksums | undefined): ArchiveProblem | undefined {
     const name = chartArchiveName(pin);
     const file = path.join(dir, name);
     const bad = (problem: string, fix?: string): ArchiveProblem => ({ subject: "archive", chart: pin.chart, problem, fix });
@@ -138,7 +168,7 @@ function archiveProblem(dir: string, pin: ChartPin, sums: ReadonlyMap<string, st
     } catch (e) {
         return bad(`has ${name}, which ${readError(e)}`);
     }
-    const pull = `put the archive of ${pin.chart} ${pin.version} there (helm pull ${pin.chart} --repo <its repository> --version ${pin.version}) and list its digest in SHA256SUMS`;
+    const pull = `put the archive of ${pin.chart} ${pin.version} there (${pullCommand(pin)}) and list its digest in SHA256SUMS`;
     if (!inside.ok) return bad(`has ${name}, which ${inside.problem}`, pull);
     const { chart } = inside;
     if (chart.name !== pin.chart || chart.version !== pin.version) {
@@ -146,9 +176,8 @@ function archiveProblem(dir: string, pin: ChartPin, sums: ReadonlyMap<string, st
         return bad(`has ${name}, but it holds ${what} (its ${chart.entry}), not ${pin.chart} ${pin.version}, which the stack pins`, pull);
     }
     // Without a readable SHA256SUMS (its own problem) there is no digest to compare.
-    if (!sums) return undefined;
-    const recorded = sums.get(name);
-    if (!recorded) return bad(`has ${name}, but SHA256SUMS records no digest for it`);
+    const recorded = checksums?.sums.get(name);
+    if (!recorded) return checksums?.complete ? bad(`has ${name}, but SHA256SUMS records no digest for it`) : undefined;
     let actual: string;
     try {
         actual = sha256(file);
@@ -168,10 +197,10 @@ export function lookUpChartArchives(dir: string, pins: readonly ChartPin[]): Arc
     const folder = folderProblem(dir);
     if (folder) return { ok: false, problems: [folder] };
     const problems: ArchiveProblem[] = [];
-    const sums = checksumsOf(dir, problems);
+    const checksums = checksumsOf(dir, problems);
     const archives = new Map<string, string>();
     for (const pin of pins) {
-        const problem = archiveProblem(dir, pin, sums);
+        const problem = archiveProblem(dir, pin, checksums);
         if (problem) problems.push(problem);
         else archives.set(pin.chart, path.join(dir, chartArchiveName(pin)));
     }
@@ -189,7 +218,8 @@ export const CHART_ARCHIVE_DIR_ALLOWED = "a folder with <chart>-<version>.tgz fo
  */
 export function chartArchiveProblems(problems: readonly ArchiveProblem[], key: string, setting: string, dir: string): ConfigProblem[] {
     const shown = shownPath(dir);
-    const rebuild = `put the archives there (\`helm pull <chart> --repo <url> --version <version>\`) and run \`sha256sum *.tgz > SHA256SUMS\` in it, or pulumi config rm ${key} to fetch charts from their repositories`;
+    const remote = `pulumi config rm ${key} to fetch charts from their repositories`;
+    const rebuild = `put the archives there (\`helm pull <chart> --repo <url> --version <version>\`) and run \`sha256sum *.tgz > SHA256SUMS\` in it, or ${remote}`;
     const rewrite = `write it as sha256sum does: cd ${shellWord(dir)} && sha256sum *.tgz > SHA256SUMS`;
     return problems.map((p) => ({
         key,
@@ -199,6 +229,6 @@ export function chartArchiveProblems(problems: readonly ArchiveProblem[], key: s
                 ? `names the folder ${shown}, whose SHA256SUMS ${p.problem}`
                 : `${p.chart ? `(chart ${p.chart}) ` : ""}names the folder ${shown}, which ${p.problem}`,
         allowed: CHART_ARCHIVE_DIR_ALLOWED,
-        fix: p.fix ? `${p.fix}; or ${p.subject === "checksums" ? rewrite : rebuild}` : p.subject === "checksums" ? rewrite : rebuild,
+        fix: p.subject === "checksums" ? (p.fix ? `${p.fix}; or ${rewrite}` : rewrite) : p.fix ? `${p.fix}; or ${remote}` : rebuild,
     }));
 }

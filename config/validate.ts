@@ -508,7 +508,7 @@ function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d
     if (dir === undefined) return undefined;
     const absolute = resolveLocalPath(dir, raw.baseDir ?? process.cwd(), raw.env);
     // Only the charts this stack installs: MetalLB's archive is needed only when asked for, Argo CD's only when Pulumi installs Argo CD.
-    const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
+    const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`), repositoryUrl: d(`${id}HelmRepoUrl`) }));
     const found = lookUpChartArchives(absolute, pins);
     if (found.ok) return found.archives;
     for (const p of chartArchiveProblems(found.problems, key, dir, absolute)) findings.problem(p);
