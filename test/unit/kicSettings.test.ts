@@ -56,6 +56,10 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
         ["file://../kic", { kind: "directory", path: "/srv/kic", ref: undefined }],
         ["file:///opt/src/kic#v5.5.4", { kind: "directory", path: "/opt/src/kic", ref: "v5.5.4" }],
         ["file://~/src/kic#5.5.3", { kind: "directory", path: "/home/dev/src/kic", ref: "5.5.3" }],
+        // A file URL writes a space as %20 (as url.pathToFileURL does); a plain path with a space is taken as it is.
+        ["file:///opt/my%20src/kic%25#v5.5.4", { kind: "directory", path: "/opt/my src/kic%", ref: "v5.5.4" }],
+        ["/opt/my src/kic", { kind: "directory", path: "/opt/my src/kic", ref: undefined }],
+        ["/opt/100%20/kic", { kind: "directory", path: "/opt/100%20/kic", ref: undefined }],
     ])("%s", (url, source) => {
         expect(classifyKicSource(url, base)).toEqual({ source });
     });
@@ -71,6 +75,7 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
         [".kic", "is not a git URL, an https tarball URL or a local directory"],
         ["~other/kic", "is not a git URL, an https tarball URL or a local directory"],
         ["ftp://example.com/kic.git", "is not a git URL, an https tarball URL or a local directory"],
+        ["file:///opt/100%/kic", "is a file:// URL with a broken %-escape (a space is %20, a % itself %25)"],
     ])("refuses %s", (url, problem) => {
         expect(classifyKicSource(url)).toEqual({ problem });
     });
