@@ -73,6 +73,8 @@ function danglingLink(p: string): string | undefined {
  * a writer for ever), a socket, a device, a path the user may not reach — said in words with its fix.
  */
 export function pathStatus(p: string): PathStatus {
+    // No file name holds a NUL (the system would refuse the call with JavaScript's own words); a YAML "\0" can.
+    if (p.includes("\0")) return { kind: "unusable", reason: "holds a NUL character, which no file name can", fix: "remove it from the path" };
     let st: fs.Stats;
     try {
         st = fs.statSync(p);

@@ -91,6 +91,30 @@ describe("mara:chartArchiveDir in validation", () => {
         expect(result.config!.certManager.chart.archive).toBe(path.join(VENDORED, `cert-manager-${CHARTS.certManager.version}.tgz`));
     });
 
+    it("a path like any other: under ~, with .., through a link to the folder, with a newline in its name", () => {
+        const home = fs.mkdtempSync(path.join(os.tmpdir(), "chart-archive-home-"));
+        temps.push(home);
+        const copy = copyOfVendored();
+        fs.renameSync(copy, path.join(home, "charts"));
+        fs.symlinkSync(path.join(home, "charts"), path.join(home, "linked charts"));
+        const odd = path.join(home, "odd\nname");
+        fs.cpSync(path.join(home, "charts"), odd, { recursive: true });
+        const raw = fixture("mara-kubeconfig");
+        const at = (dir: string) => validateConfig({ ...raw, env: { ...raw.env, HOME: home }, baseDir: path.join(__dirname, "..", ".."), values: { ...raw.values, "mara:chartArchiveDir": dir }, inspectPath: undefined });
+        for (const [setting, folder] of [
+            ["~/charts", path.join(home, "charts")],
+            [`${home}/linked charts/../charts`, path.join(home, "charts")],
+            [`${home}/linked charts`, path.join(home, "linked charts")],
+            [odd, odd],
+        ]) {
+            const result = at(setting);
+            expect(result.problems.map(formatProblem), setting).toEqual([]);
+            expect(result.config!.ingress.chart.archive).toBe(path.join(folder, `nginx-ingress-${CHARTS.ingress.version}.tgz`));
+        }
+        fs.rmSync(path.join(odd, "SHA256SUMS"));
+        expect(at(odd).problems.map(formatProblem)[0]).toContain(`names the folder ${JSON.stringify(odd)}, which has no SHA256SUMS file`);
+    });
+
     it("names the key, the folder and the fix when an archive is missing", () => {
         const dir = copyOfVendored((d) => fs.rmSync(path.join(d, `nginx-ingress-${CHARTS.ingress.version}.tgz`)));
         const messages = withDir(dir).problems.map(formatProblem);

@@ -52,6 +52,7 @@ describe("what is at a path", () => {
         expect(pathStatus(at("pipe"))).toMatchObject({ kind: "unusable", reason: "is a named pipe, not a regular file" });
         expect(pathStatus("/dev/null")).toMatchObject({ kind: "unusable", reason: "is a character device, not a regular file" });
         expect(pathStatus(at("kube config.yaml/below"))).toEqual({ kind: "missing" });
+        expect(pathStatus(at("nul\0byte"))).toMatchObject({ kind: "unusable", reason: "holds a NUL character, which no file name can" });
         // /proc files say they are empty and are not: read, not trusted by size.
         const proc = inspectLocalPath("/proc/self/status");
         expect(proc.kind === "file" && proc.text).toMatch(/^Name:/m);
