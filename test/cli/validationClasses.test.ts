@@ -11,13 +11,16 @@
  * Rules that depend on the day (which Kubernetes versions a cloud still creates) are checked for TEST_DAY, or
  * for the day a case names in MARA_TODAY.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../config";
+import { CHARTS } from "../../contracts";
 import { FIXTURES, KUBECONFIG_TEXT, PULUMI_YAML, stackFile, TEST_DAY } from "../support/config";
+import { helmBinary } from "../support/helm";
 import { runProgram } from "../support/program";
 import { runMara } from "./support/io";
 
@@ -45,6 +48,7 @@ const LKE = { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "li
 const DO = { "kubernetes:infra_type": "DO", "kic-helm:fqdn": "mara.example.com" };
 const label63 = "a".repeat(63);
 const NONCE = "AAECAwQFBgcICQoL";
+const VENDORED_CHARTS = path.join(__dirname, "..", "charts");
 const CIPHER = "AAECAwQFBgcICQoLDA0ODxAREhM=";
 
 /** The classes of the issue, each with passing and failing stack files. */
@@ -156,6 +160,31 @@ const CLASSES: Record<string, Case[]> = {
         { name: "an inline kubeconfig without the context asked for", config: { ...KUBECONFIG, "kubernetes:kubeconfig": KUBECONFIG_TEXT, "kubernetes:context_name": "prod-admin" }, expect: { problem: "kubernetes:context_name = \"prod-admin\": is not a context of the inline kubeconfig. Allowed: a context the kubeconfig defines. Fix: pulumi config set kubernetes:context_name <context>" } },
         { name: "a path relative to the project, its context chosen", config: { ...KUBECONFIG, "kubernetes:context_name": "lab-admin" }, expect: { valid: true }, plan: true },
         { name: "~ expanded to the home directory", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "~/.kube/config" }, expect: { valid: true } },
+        { name: "a path with a space", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube/my lab.yaml" }, expect: { valid: true } },
+        {
+            name: "a loop of symbolic links",
+            config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube/loop.yaml" },
+            expect: { problem: 'kubernetes:kubeconfig = "./kube/loop.yaml": names a path (resolved to <project>/kube/loop.yaml) that is a loop of symbolic links (ELOOP): following them never reaches a file' },
+        },
+    ],
+    "chart archives (mara:chartArchiveDir)": [
+        { name: "the vendored archives, in a folder whose name has a space", config: { ...KUBECONFIG, "mara:chartArchiveDir": "./chart archives" }, expect: { valid: true }, plan: true },
+        { name: "SHA256SUMS as sha256sum writes it for names with a backslash and a newline", config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-escaped" }, expect: { valid: true } },
+        {
+            name: "another chart under the pinned name, its digest listed",
+            config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-swapped" },
+            expect: { problem: `(chart nginx-ingress) names the folder <project>/charts-swapped, which has nginx-ingress-${CHARTS.ingress.version}.tgz, but it holds chart cert-manager ${CHARTS.certManager.version} (its cert-manager/Chart.yaml), not nginx-ingress ${CHARTS.ingress.version}, which the stack pins` },
+        },
+        {
+            name: "another version of the chart under the pinned name, its digest listed",
+            config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-older" },
+            expect: { problem: `which has nginx-ingress-${CHARTS.ingress.version}.tgz, but it holds version 2.6.3 of nginx-ingress (its nginx-ingress/Chart.yaml), not nginx-ingress ${CHARTS.ingress.version}, which the stack pins` },
+        },
+        {
+            name: "a SHA256SUMS line leading out of the folder",
+            config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-traversal" },
+            expect: { problem: `whose SHA256SUMS has a line that sha256sum --check cannot use or that name no archive of this folder: line 11: it names "../../etc/x.tgz", which leads out of the folder ('..')` },
+        },
     ],
     "what the cloud or the cluster would refuse at up": [
         {
@@ -337,6 +366,38 @@ beforeAll(() => {
     fs.writeFileSync(path.join(project, "kube", "good.yaml"), KUBECONFIG_TEXT);
     fs.writeFileSync(path.join(project, "kube", "empty.yaml"), "\n");
     fs.writeFileSync(path.join(project, "kube", "no-current.yaml"), KUBECONFIG_TEXT.replace(/^current-context:.*$/m, ""));
+    fs.writeFileSync(path.join(project, "kube", "my lab.yaml"), KUBECONFIG_TEXT);
+    fs.symlinkSync("loop-b.yaml", path.join(project, "kube", "loop.yaml"));
+    fs.symlinkSync("loop.yaml", path.join(project, "kube", "loop-b.yaml"));
+    // Chart archive folders: the vendored archives, and the same with one archive or its list changed.
+    const ingress = `nginx-ingress-${CHARTS.ingress.version}.tgz`;
+    const archives = (name: string, edit: (dir: string) => void = () => {}) => {
+        const dir = path.join(project, name);
+        fs.mkdirSync(dir);
+        for (const f of fs.readdirSync(VENDORED_CHARTS)) if (f.endsWith(".tgz") || f === "SHA256SUMS") fs.copyFileSync(path.join(VENDORED_CHARTS, f), path.join(dir, f));
+        edit(dir);
+    };
+    const resum = (d: string) => fs.writeFileSync(path.join(d, "SHA256SUMS"), execFileSync("sha256sum", ["--", ...fs.readdirSync(d).filter((f) => f.endsWith(".tgz")).sort()], { cwd: d }));
+    archives("chart archives");
+    archives("charts-escaped", (d) => {
+        fs.writeFileSync(path.join(d, "old\\copy.tgz"), "x");
+        fs.writeFileSync(path.join(d, "notes\nfrom ops.tgz"), "y");
+        resum(d);
+    });
+    archives("charts-swapped", (d) => {
+        fs.copyFileSync(path.join(d, `cert-manager-${CHARTS.certManager.version}.tgz`), path.join(d, ingress));
+        resum(d);
+    });
+    archives("charts-older", (d) => {
+        const src = path.join(d, "src");
+        fs.mkdirSync(src);
+        execFileSync("tar", ["-xzf", path.join(d, ingress), "-C", src]);
+        execFileSync(helmBinary().path, ["package", path.join(src, "nginx-ingress"), "--version", "2.6.3", "--destination", src], { stdio: "ignore" });
+        fs.copyFileSync(path.join(src, "nginx-ingress-2.6.3.tgz"), path.join(d, ingress));
+        fs.rmSync(src, { recursive: true });
+        resum(d);
+    });
+    archives("charts-traversal", (d) => fs.appendFileSync(path.join(d, "SHA256SUMS"), `${"0".repeat(64)}  ../../etc/x.tgz\n`));
     fs.writeFileSync(path.join(shell, "only-in-shell-dir.yaml"), KUBECONFIG_TEXT);
     fs.mkdirSync(path.join(home, ".kube"));
     fs.writeFileSync(path.join(home, ".kube", "config"), KUBECONFIG_TEXT);
