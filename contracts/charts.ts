@@ -115,7 +115,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         title: "MetalLB load balancer",
         chart: "metallb",
         repositoryUrl: "https://metallb.github.io/metallb",
-        version: "0.16.2",
+        version: "0.16.1",
         timeoutSeconds: 600,
     },
     // Installed only when Argo CD delivers the platform and runs in its cluster (mara:delivery gitops, mara:gitopsArgoCd install).
@@ -123,7 +123,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         title: "Argo CD",
         chart: "argo-cd",
         repositoryUrl: "https://argoproj.github.io/argo-helm",
-        version: "10.8.0",
+        version: "10.1.1",
         timeoutSeconds: 600,
     },
 };

@@ -41,7 +41,7 @@ describe("MetalLb and NfsStorage in a Platform", () => {
         const ns = find(regs, "kubernetes:core/v1:Namespace", "lab-metallb-ns");
         expect(ns.inputs!.metadata).toMatchObject({ name: "metallb-system", labels: { "app.kubernetes.io/part-of": "mara", "pod-security.kubernetes.io/enforce": "privileged" } });
         const release = find(regs, "kubernetes:helm.sh/v3:Release", "lab-metallb-release");
-        expect(release.inputs).toMatchObject({ name: "metallb", chart: "metallb", version: "0.16.2", values: { frrk8s: { enabled: false } } });
+        expect(release.inputs).toMatchObject({ name: "metallb", chart: "metallb", version: "0.16.1", values: { frrk8s: { enabled: false } } });
         const pool = find(regs, "kubernetes:metallb.io/v1beta1:IPAddressPool", "lab-metallb-pool");
         // avoidBuggyIPs: no Service gets an address ending in .0 or .255 (a /24's network or broadcast address).
         expect(pool.inputs).toMatchObject({ metadata: { name: "mara", namespace: "metallb-system" }, spec: { addresses: ["192.168.1.240-192.168.1.250"], avoidBuggyIPs: true } });
