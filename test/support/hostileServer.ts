@@ -34,7 +34,7 @@ export interface HostileServer {
 }
 
 /** Starts a server answering each request as `route` says; with `tls`, over HTTPS with that certificate. */
-export async function hostileServer(route: (method: string, path: string) => Behaviour, tls?: { readonly cert: string; readonly key: string }): Promise<HostileServer> {
+export async function hostileServer(route: (method: string, path: string, headers: http.IncomingHttpHeaders) => Behaviour, tls?: { readonly cert: string; readonly key: string }): Promise<HostileServer> {
     const timers = new Set<NodeJS.Timeout>();
     const sockets = new Set<Socket>();
     const requests: string[] = [];
@@ -43,7 +43,7 @@ export async function hostileServer(route: (method: string, path: string) => Beh
         requests.push(`${req.method} ${path}`);
         req.resume();
         req.on("end", () => {
-            const b = route(req.method ?? "GET", path);
+            const b = route(req.method ?? "GET", path, req.headers);
             switch (b.kind) {
                 case "json":
                     res.writeHead(b.status ?? 200, { "content-type": "application/json", ...(b.headers ?? {}) });
