@@ -76,13 +76,17 @@ export function apiServerForwarder(client: () => KubeContextClient, openMs = POR
     };
 }
 
-/** What the WebSocket library raised, in words: its "Unexpected server response: 403" carries the status. */
+/**
+ * What the WebSocket library raised, in words: an Error, or the ErrorEvent its onerror hands over (not an Error, its
+ * message and error as fields); "Unexpected server response: 403" carries the status.
+ */
 function portForwardError(e: unknown): Error {
-    const message = e instanceof Error ? e.message : "";
+    const event = e as { message?: unknown; error?: { message?: unknown; code?: unknown } };
+    const message = typeof event?.message === "string" ? event.message : typeof event?.error?.message === "string" ? event.error.message : "";
     const status = /Unexpected server response: (\d{3})/.exec(message)?.[1];
     if (status) return new Error(`the API server refused the port-forward (HTTP ${status}${status === "403" ? ": the kubeconfig's user may not create pods/portforward there" : ""})`);
     if (/did not open the port-forward/.test(message)) return e as Error;
-    const code = (e as { code?: unknown })?.code;
+    const code = (e as { code?: unknown })?.code ?? event?.error?.code;
     return new Error(`the port-forward could not be opened${typeof code === "string" ? ` (${code})` : ""}`);
 }
 

@@ -15,6 +15,7 @@ import { hostileServer, HostileServer, kubernetesAnswer } from "../support/hosti
 import { kubeconfigFile, removeKubeconfigDirs, tempDir, TEST_TOKEN } from "./support/kubeconfigFor";
 import { JS_TEXT, maraProcess } from "./support/maraProcess";
 import { runMara } from "./support/io";
+import { makeStandin } from "./support/standin";
 
 let server: HostileServer | undefined;
 afterEach(async () => {
@@ -167,7 +168,6 @@ describe("a plugin that never exits", () => {
     }, 600_000);
 
     it("mara up's pre-flight (the doctor) ends too: exit 3, nothing deployed", async () => {
-        const { makeStandin } = await import("./support/standin");
         const s = await cluster();
         const dir = tempDir();
         const file = withPlugin(s, dir, { command: hangingPlugin(dir) });
