@@ -11,7 +11,8 @@ import type { AddressInfo, Socket } from "net";
 
 /** How to answer one request. */
 export type Behaviour =
-    | { readonly kind: "json"; readonly status?: number; readonly body: unknown; readonly headers?: Record<string, string> }
+    /** A JSON answer, after `delayMs` when given. */
+    | { readonly kind: "json"; readonly status?: number; readonly body: unknown; readonly headers?: Record<string, string>; readonly delayMs?: number }
     | { readonly kind: "text"; readonly status?: number; readonly body: string; readonly contentType?: string }
     /** Read the request, never answer. */
     | { readonly kind: "silent" }
@@ -45,10 +46,19 @@ export async function hostileServer(route: (method: string, path: string, header
         req.on("end", () => {
             const b = route(req.method ?? "GET", path, req.headers);
             switch (b.kind) {
-                case "json":
-                    res.writeHead(b.status ?? 200, { "content-type": "application/json", ...(b.headers ?? {}) });
-                    res.end(JSON.stringify(b.body));
+                case "json": {
+                    const answer = () => {
+                        res.writeHead(b.status ?? 200, { "content-type": "application/json", ...(b.headers ?? {}) });
+                        res.end(JSON.stringify(b.body));
+                    };
+                    if (!b.delayMs) return answer();
+                    const timer = setTimeout(() => {
+                        timers.delete(timer);
+                        if (!res.destroyed) answer();
+                    }, b.delayMs);
+                    timers.add(timer);
                     return;
+                }
                 case "text":
                     res.writeHead(b.status ?? 200, { "content-type": b.contentType ?? "text/html" });
                     res.end(b.body);
@@ -104,7 +114,7 @@ export async function hostileServer(route: (method: string, path: string, header
         requests,
         close: () =>
             new Promise<void>((resolve) => {
-                timers.forEach(clearInterval);
+                timers.forEach((t) => clearTimeout(t));
                 timers.clear();
                 sockets.forEach((s) => s.destroy());
                 server.close(() => resolve());
