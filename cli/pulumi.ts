@@ -38,13 +38,14 @@ export function pulumiEnv(extra: Record<string, string> = {}): Record<string, st
 /**
  * Locates the Pulumi CLI exactly as the Automation API does and checks that it is new enough.
  *
+ * @param timeoutMs - how long `pulumi version`, and every query later run through the result, may take.
  * @throws CliError (pre-flight) when the CLI is missing, its version unreadable, too old or a new major.
  */
-export async function pulumiCli(): Promise<PulumiCommand> {
+export async function pulumiCli(timeoutMs = PULUMI_QUERY_TIMEOUT_MS): Promise<PulumiCommand> {
     let stdout: string;
     try {
         // As PulumiCommand.get asks, but within the bound: a CLI that hangs on start must not hang mara.
-        const run = await runBounded({ file: "pulumi", args: ["version"], env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, deadlineMs: PULUMI_QUERY_TIMEOUT_MS, maxStdoutBytes: 64 * 1024 });
+        const run = await runBounded({ file: "pulumi", args: ["version"], env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, deadlineMs: timeoutMs, maxStdoutBytes: 64 * 1024 });
         if (run.code !== 0) throw new CliError(`\`pulumi version\` failed: ${lastLines(run.stderrTail) || `exit code ${run.code ?? run.signal}`}`, EXIT.preflight);
         stdout = run.stdout;
     } catch (err) {
@@ -68,7 +69,7 @@ export async function pulumiCli(): Promise<PulumiCommand> {
     }
     // The constructor is private in the SDK's types; PulumiCommand.get builds the same object after the same question.
     const cmd = new (PulumiCommand as unknown as new (command: string, version: SemVer) => PulumiCommand)("pulumi", v);
-    return withBoundedQueries(cmd);
+    return withBoundedQueries(cmd, timeoutMs);
 }
 
 /** The Automation API's internal shape of a command runner (`PulumiCommand.run`, marked internal in its types). */

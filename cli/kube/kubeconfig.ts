@@ -8,7 +8,7 @@
  * (credentials.ts), within that request's deadline.
  */
 import * as path from "path";
-import { parse } from "yaml";
+import { parseDocument } from "yaml";
 
 /** A cluster entry. */
 export interface KubeCluster {
@@ -109,12 +109,18 @@ function execConfig(body: unknown, owner: string, baseDir: string): ExecConfig |
  * @throws Error naming what is missing or malformed (never quoting a credential).
  */
 export function readKubeconfig(text: string, context: string | undefined, baseDir: string): KubeContext {
+    // parseDocument, not parse with logLevel "silent", which would hand back what it made of a broken text.
+    const parsed = parseDocument(text);
+    const error = parsed.errors[0];
+    if (error) {
+        const pos = error.linePos?.[0];
+        throw new Error(`the kubeconfig is not valid YAML${pos ? ` (line ${pos.line}, column ${pos.col})` : ""}`);
+    }
     let doc: unknown;
     try {
-        doc = parse(text, { prettyErrors: false, logLevel: "silent", maxAliasCount: 100 });
-    } catch (e) {
-        const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-        throw new Error(`the kubeconfig is not valid YAML${pos ? ` (line ${pos.line}, column ${pos.col})` : ""}`);
+        doc = parsed.toJS({ maxAliasCount: 100 });
+    } catch {
+        throw new Error("the kubeconfig's YAML aliases expand too far (more than 100)");
     }
     if (!isMap(doc)) throw new Error("the kubeconfig is not a mapping of settings (apiVersion, clusters, users, contexts)");
     const contexts = named(doc.contexts, "context");
