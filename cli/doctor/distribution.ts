@@ -259,7 +259,15 @@ function addressOverlapFinding(addresses: readonly string[], serviceCidrs: reado
     }
     const ranges = known.length ? `no overlap with ${known.map((k) => k.what).join(", ")}` : "the cluster publishes neither its Service nor its Pod range; nothing to compare with";
     const nodeCount = own.length - apiServers.length;
-    const checked = [...(nodeCount ? [`the ${nodeCount} node address${nodeCount === 1 ? "" : "es"}`] : []), ...(apiServers.length ? [`the API server's address${apiServers.length === 1 ? "" : "es"}`] : [])];
-    const addressesChecked = checked.length ? `; it holds none of ${checked.join(" and ")}` : "; the nodes publish no addresses to compare with";
+    const nodesPart = `no node address (${nodeCount} checked)`;
+    const apiPart = `the API server's address${apiServers.length === 1 ? "" : "es"}`;
+    const addressesChecked =
+        nodeCount && apiServers.length
+            ? `; it holds ${nodesPart} and not ${apiPart}`
+            : nodeCount
+              ? `; it holds ${nodesPart}`
+              : apiServers.length
+                ? `; it does not hold ${apiPart} (the nodes publish none)`
+                : "; neither the nodes nor the API server publish an address to compare with";
     return f("metallb-addresses", title, "pass", `${ranges}${addressesChecked}`);
 }

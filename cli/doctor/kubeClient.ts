@@ -137,7 +137,8 @@ export interface KubeContextClient extends KubeClient {
 
 /** A client for the context. */
 export function kubeClient(ctx: KubeContext, opts: KubeClientOptions = {}): KubeContextClient {
-    const server = ctx.cluster.server.replace(/\/+$/, "");
+    // A server written as host:port means https, as client-go reads it (rest.DefaultServerURL).
+    const server = (ctx.cluster.server.includes("://") ? ctx.cluster.server : `https://${ctx.cluster.server}`).replace(/\/+$/, "");
     const timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
     const remaining = () => (opts.deadline === undefined ? Infinity : opts.deadline - Date.now());
     const deadlineError = (what: string) => new KubeApiError(0, `${what}: ${opts.deadlineName ?? "the command's time bound"} ran out`, "deadline", "the cluster answers too slowly for these checks; see what is slow with: kubectl get --raw /readyz?verbose");
@@ -175,11 +176,14 @@ export function kubeClient(ctx: KubeContext, opts: KubeClientOptions = {}): Kube
         const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
         const list = method === "GET" && isListPath(path);
         const maxBytes = list ? LIST_MAX_BYTES : OBJECT_MAX_BYTES;
-        let url: URL;
+        let url: URL | undefined;
         try {
             url = new URL(server + path);
         } catch {
-            throw new KubeApiError(0, `the kubeconfig's server address ${server} is not a URL`, "tls-config", "write it as https://<host>:<port>");
+            url = undefined;
+        }
+        if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+            throw new KubeApiError(0, `the kubeconfig's server address ${server} is not an https:// URL`, "tls-config", "write it as https://<host>:<port> in the cluster entry's server");
         }
         const secrets = conn.credentials.secrets;
         let answer;
@@ -202,7 +206,7 @@ export function kubeClient(ctx: KubeContext, opts: KubeClientOptions = {}): Kube
                 throw new KubeApiError(0, `${what}: no complete answer from ${server} within ${secondsInWords(ms)}`, "timeout", reachFix);
             }
             if (e.kind === "too-large") throw new KubeApiError(0, `${what}: the answer of ${server} is larger than ${bytesInWords(maxBytes)}, more than is read`, "answer", `is ${server} the cluster's API server? ${reachFix}`);
-            throw await networkError(e.network!, url, ctx, conn.tls, remaining, reachFix);
+            throw await networkError(e.network!, url, server, ctx, conn.tls, remaining, reachFix);
         }
         const status = answer.status;
         const type = String(answer.headers["content-type"] ?? "none");
@@ -273,9 +277,9 @@ function shapeProblem(value: unknown, list: boolean): string | undefined {
 }
 
 /** A connection failure as a KubeApiError, with the advice its kind needs; a refused certificate is described by what it is. */
-async function networkError(failure: NetworkFailure, url: URL, ctx: KubeContext, tls: ClusterTls, remaining: () => number, reachFix: string): Promise<KubeApiError> {
+async function networkError(failure: NetworkFailure, url: URL, server: string, ctx: KubeContext, tls: ClusterTls, remaining: () => number, reachFix: string): Promise<KubeApiError> {
     // About the server, not the request: every request would fail the same way.
-    const at = `cannot reach ${ctx.cluster.server}`;
+    const at = `cannot reach ${server}`;
     if (!failure.kind.startsWith("tls-")) {
         const fix =
             failure.kind === "refused"

@@ -39,7 +39,7 @@ export function targetOfFile(given: string, context: string | undefined, cwd: st
 }
 
 /** The largest kubeconfig read: real ones are kilobytes, with many clusters a few hundred. */
-const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
+export const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
 
 /** Reads a kubeconfig file: a regular file (a pipe would block the read for ever) of at most {@link MAX_KUBECONFIG_BYTES}. */
 function readFile(file: string): string {

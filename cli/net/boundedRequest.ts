@@ -82,10 +82,23 @@ export function boundedRequest(spec: RequestSpec, limits: RequestLimits): Promis
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const transport: typeof http | typeof https = spec.url.protocol === "https:" ? require("https") : require("http");
         const options: https.RequestOptions = { method: spec.method, headers: spec.headers ?? {}, agent: spec.agent ?? false, ...(spec.url.protocol === "https:" ? spec.tls ?? {} : {}) };
-        const req = transport.request(spec.url, options, (res) => {
+        let req: http.ClientRequest;
+        try {
+            req = transport.request(spec.url, options, onResponse);
+        } catch (e) {
+            // Refused before anything is sent: a header HTTP does not allow (a token with a line break), a bad option.
+            const code = (e as { code?: unknown }).code;
+            const failure = { kind: "other" as const, code: typeof code === "string" ? code : undefined, words: code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN" ? "a request header (the credentials?) holds characters HTTP does not allow, so nothing was sent" : `the request could not be made${typeof code === "string" ? ` (${code})` : ""}` };
+            reject(new RequestFailure("network", failure.words, failure, e));
+            return;
+        }
+        function onResponse(res: http.IncomingMessage): void {
             const answer = (truncated: boolean) => ({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", headers: res.headers, body: Buffer.concat(chunks), truncated });
             const declared = Number(res.headers["content-length"] ?? "0");
-            if (declared > limits.maxBytes && limits.overflow !== "truncate") return fail(tooLarge());
+            if (declared > limits.maxBytes && limits.overflow !== "truncate") {
+                fail(tooLarge());
+                return;
+            }
             res.on("data", (chunk: Buffer) => {
                 if (settled) return;
                 const room = limits.maxBytes - size;
@@ -107,7 +120,7 @@ export function boundedRequest(spec: RequestSpec, limits: RequestLimits): Promis
             });
             res.on("error", (e) => fail(networkFailure(e)));
             res.on("aborted", () => fail(networkFailure(Object.assign(new Error("aborted"), { code: "ECONNRESET" }))));
-        });
+        }
         const timer = setTimeout(() => fail(new RequestFailure("timeout", `no complete answer within ${secondsInWords(limits.deadlineMs)}`)), Math.max(0, limits.deadlineMs));
         function settle(): void {
             settled = true;

@@ -119,6 +119,16 @@ describe("no answer, or not the API server's", () => {
         expect(finding(report, "reachable").detail).toContain(`127.0.0.1:${s.port} closed the connection before answering (ECONNRESET)`);
     });
 
+    it("a server address without a scheme means https, as client-go reads it; another scheme is refused, nothing sent", async () => {
+        const s = await serve(() => undefined);
+        const bare = await doctor(kubeconfigFile({ server: `127.0.0.1:${s.port}`, insecure: true }));
+        expect(finding(bare.report, "reachable").detail).toContain(`cannot reach https://127.0.0.1:${s.port}: 127.0.0.1:${s.port} does not speak TLS`);
+        const ftp = await doctor(kubeconfigFile({ server: `ftp://127.0.0.1:${s.port}` }));
+        expect(ftp.code).toBe(7);
+        expect(finding(ftp.report, "reachable").detail).toContain(`the kubeconfig's server address ftp://127.0.0.1:${s.port} is not an https:// URL`);
+        expect(s.requests).toEqual([]);
+    });
+
     it("lists of the wrong shape, and objects with fields of the wrong type deep inside: no JavaScript error text", async () => {
         const s = await serve((_, p) => {
             if (p === "/api/v1/nodes") return { kind: "json", body: { items: "none" } };

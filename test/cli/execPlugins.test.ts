@@ -96,6 +96,7 @@ describe("a plugin that gives no credential: exit 7, the credentials finding say
         ["prints no status", `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential"}'`, {}, "printed an ExecCredential without a status"],
         ["prints neither token nor certificate", `echo '${credential({})}'`, {}, "printed an ExecCredential with neither a token nor a client certificate and key"],
         ["prints a certificate without its key", `echo '${credential({ clientCertificateData: "-----BEGIN CERTIFICATE-----" })}'`, {}, "printed only a client certificate, not both"],
+        ["prints a token HTTP cannot carry (a line break in it): nothing is sent", `cat <<'END'\n{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"abc\\ndef"}}\nEND`, {}, "__sent__"],
         ["prints a credential that has expired", `echo '${credential({ token: PLUGIN_TOKEN, expirationTimestamp: "2020-01-01T00:00:00Z" })}'`, {}, "printed a credential that expired at 2020-01-01T00:00:00.000Z", "log in again"],
         ["prints an expiry that is not a time", `echo '${credential({ token: PLUGIN_TOKEN, expirationTimestamp: "soon" })}'`, {}, "printed an expirationTimestamp that is not a time"],
         ["prints without end", `head -c ${EXEC_PLUGIN_MAX_BYTES * 3} /dev/zero`, {}, `printed more than ${EXEC_PLUGIN_MAX_BYTES / 1024 / 1024} MiB, which is no credential; it was stopped`],
@@ -108,6 +109,12 @@ describe("a plugin that gives no credential: exit 7, the credentials finding say
         const cmd = plugin(dir, `cd "$(dirname "$0")"\n${script}`);
         const { code, credentials, reachable } = await doctor(withPlugin(s, dir, { command: cmd, ...exec }));
         expect(code).toBe(7);
+        if (message === "__sent__") {
+            // The plugin did its part; the request could not carry its token.
+            expect(reachable).toMatchObject({ verdict: "fail", detail: expect.stringContaining("a request header (the credentials?) holds characters HTTP does not allow, so nothing was sent") });
+            expect(s.requests).toEqual([]);
+            return;
+        }
         expect(credentials).toMatchObject({ verdict: "fail", detail: expect.stringContaining(`user "admin": the exec credential plugin \`${cmd}\``) });
         expect(credentials.detail).toContain(message);
         if (fix) expect(credentials.fix).toContain(fix);
