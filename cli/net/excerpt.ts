@@ -8,16 +8,26 @@ import { URL_CREDENTIALS_REDACTED, redactUrlCredentials } from "../../contracts/
 /** Characters of an answer a message quotes. */
 export const EXCERPT_CHARS = 80;
 
-/** Runs that look like a credential whatever their context: a JWT, a bearer or basic credential, a long base64 or hex run. */
-const TOKEN_SHAPED: readonly RegExp[] = [/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, /[A-Za-z0-9+/_-]{40,}={0,2}/g];
+/** A JWT (service account and OIDC tokens). */
+const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g;
+/** A long run of base64 or hex characters; a credential when it mixes cases and digits as random bytes do, or is all hex. */
+const LONG_RUN = /[A-Za-z0-9+/_-]{40,}={0,2}/g;
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+\S+/gi;
 
-/** `text` with each of `secrets` (longer than 3 characters) and every token-shaped run replaced by `[secret]`. */
+/** Whether a long run is random-looking (a Kubernetes name, lower case with hyphens, is not). */
+const randomLooking = (run: string): boolean => /^[0-9a-f]+$/i.test(run) || (/[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run));
+
+/**
+ * `text` with each of `secrets` (longer than 3 characters) and every token-shaped run replaced by `[secret]`: a
+ * bearer or basic credential, a JWT, a long random-looking run (mixed case and digits, or hex, of 40 characters or
+ * more). Kubernetes names, lower case with hyphens, stay readable however long.
+ */
 export function redactKnown(text: string, secrets: readonly string[] = []): string {
     let out = text;
     for (const s of [...secrets].filter((x) => x.length > 3).sort((a, b) => b.length - a.length)) out = out.split(s).join(URL_CREDENTIALS_REDACTED);
     out = out.replace(AUTH_SCHEME, (_, scheme: string) => `${scheme} ${URL_CREDENTIALS_REDACTED}`);
-    for (const re of TOKEN_SHAPED) out = out.replace(re, (m) => (m === URL_CREDENTIALS_REDACTED ? m : URL_CREDENTIALS_REDACTED));
+    out = out.replace(JWT, URL_CREDENTIALS_REDACTED);
+    out = out.replace(LONG_RUN, (run) => (randomLooking(run) ? URL_CREDENTIALS_REDACTED : run));
     return redactUrlCredentials(out);
 }
 
