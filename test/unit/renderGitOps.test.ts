@@ -3,6 +3,7 @@
  * Secrets' revision annotation replaced by Reloader's, waves placed by need, YAML that YAML 1.1 readers take as
  * written, and an earlier render's folder replaced without losing the user's own files.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -125,6 +126,82 @@ describe("a second render into the same folder", () => {
         expect(() => writeOutputDir(dir, render("two"), "second\n")).toThrow(`holds a/configmap-two.yaml, which mara render did not write and would now overwrite`);
         expect(fs.readFileSync(path.join(dir, "a", "configmap-two.yaml"), "utf8")).toBe("mine");
         expect(fs.existsSync(path.join(dir, "a", "configmap-one.yaml"))).toBe(true);
+    });
+
+    /** Every entry under a folder, links not followed, with what each is. */
+    const entries = (d: string, rel = ""): string[] =>
+        fs
+            .readdirSync(path.join(d, rel), { withFileTypes: true })
+            .flatMap((e) => (e.isDirectory() ? entries(d, path.join(rel, e.name)) : [`${path.join(rel, e.name)}${e.isSymbolicLink() ? ` -> ${fs.readlinkSync(path.join(d, rel, e.name))}` : ""}`]))
+            .sort();
+
+    it("with links of the user's in it, to a folder outside, to a file, to nothing and in a loop: the render is replaced, each link kept as a link, nothing outside touched", () => {
+        const base = tmp();
+        const dir = path.join(base, "out");
+        writeOutputDir(dir, render("one"), "first\n");
+        // Outside the render: a folder and a file a link points to, which must stay as they are.
+        fs.mkdirSync(path.join(base, "shared"));
+        fs.writeFileSync(path.join(base, "shared", "keep.txt"), "outside");
+        fs.writeFileSync(path.join(base, "notes.md"), "outside too");
+        fs.symlinkSync(path.join(base, "shared"), path.join(dir, "shared"));
+        fs.symlinkSync("../../shared", path.join(dir, "a", "relative-shared"));
+        fs.symlinkSync(path.join(base, "notes.md"), path.join(dir, "notes.md"));
+        fs.symlinkSync(path.join(base, "nowhere"), path.join(dir, "dangling"));
+        fs.symlinkSync("loop", path.join(dir, "loop"));
+        writeOutputDir(dir, render("two"), "second\n");
+        expect(entries(dir)).toEqual([
+            MARKER,
+            "a/configmap-two.yaml",
+            "a/kustomization.yaml",
+            "a/relative-shared -> ../../shared",
+            `dangling -> ${path.join(base, "nowhere")}`,
+            "kustomization.yaml",
+            "loop -> loop",
+            `notes.md -> ${path.join(base, "notes.md")}`,
+            `shared -> ${path.join(base, "shared")}`,
+        ]);
+        // The folder and the file the links point to are untouched, and nothing else was left beside the render.
+        expect(entries(base)).toEqual(["notes.md", "shared/keep.txt", ...entries(dir).map((e) => `out/${e}`)].sort());
+        expect(fs.readFileSync(path.join(base, "shared", "keep.txt"), "utf8")).toBe("outside");
+        // And a third render does the same.
+        writeOutputDir(dir, render("three"), "third\n");
+        expect(entries(dir)).toContain("a/relative-shared -> ../../shared");
+        expect(fs.readFileSync(path.join(base, "shared", "keep.txt"), "utf8")).toBe("outside");
+    });
+
+    it("a link put in place of a file or a folder the render wrote is the render's: removed, never followed, and the render written there", () => {
+        const base = tmp();
+        const dir = path.join(base, "out");
+        writeOutputDir(dir, render("one"), "first\n");
+        fs.mkdirSync(path.join(base, "elsewhere"));
+        fs.writeFileSync(path.join(base, "elsewhere", "configmap-one.yaml"), "not the render's");
+        // The component folder `a` replaced by a link to a folder outside, and the root kustomization by a link to a file.
+        fs.rmSync(path.join(dir, "a"), { recursive: true });
+        fs.symlinkSync(path.join(base, "elsewhere"), path.join(dir, "a"));
+        fs.rmSync(path.join(dir, "kustomization.yaml"));
+        fs.symlinkSync(path.join(base, "elsewhere", "configmap-one.yaml"), path.join(dir, "kustomization.yaml"));
+        writeOutputDir(dir, render("two"), "second\n");
+        expect(entries(dir)).toEqual([MARKER, "a/configmap-two.yaml", "a/kustomization.yaml", "kustomization.yaml"]);
+        expect(fs.readFileSync(path.join(dir, "kustomization.yaml"), "utf8")).toBe("two");
+        expect(entries(path.join(base, "elsewhere"))).toEqual(["configmap-one.yaml"]);
+        expect(fs.readFileSync(path.join(base, "elsewhere", "configmap-one.yaml"), "utf8")).toBe("not the render's");
+    });
+
+    it("refuses a link of the user's where the new render writes a folder, and a pipe it cannot copy, leaving everything as it was", () => {
+        const base = tmp();
+        const dir = path.join(base, "out");
+        writeOutputDir(dir, render("one"), "first\n");
+        fs.mkdirSync(path.join(base, "elsewhere"));
+        fs.symlinkSync(path.join(base, "elsewhere"), path.join(dir, "b"));
+        const withB = new Map([...render("two"), ["b/kustomization.yaml", "b"]]);
+        expect(() => writeOutputDir(dir, withB, "second\n")).toThrow("holds b, which mara render did not write and would now overwrite");
+        expect(fs.readlinkSync(path.join(dir, "b"))).toBe(path.join(base, "elsewhere"));
+        expect(fs.readdirSync(path.join(base, "elsewhere"))).toEqual([]);
+        fs.rmSync(path.join(dir, "b"));
+        execFileSync("mkfifo", [path.join(dir, "pipe")]);
+        expect(() => writeOutputDir(dir, render("two"), "second\n")).toThrow("holds pipe, which is neither a file nor a link (a pipe, a socket or a device)");
+        expect(fs.existsSync(path.join(dir, "a", "configmap-one.yaml"))).toBe(true);
+        expect(fs.readdirSync(base).sort()).toEqual(["elsewhere", "out"]);
     });
 
     it("a folder an older render wrote (a marker without the list): its files are known by their header and names", () => {
