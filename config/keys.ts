@@ -723,7 +723,12 @@ export const KEYS = {
     }),
     storageClass: spec({
         key: "mara:storageClass",
-        type: text({ pattern: /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, allowed: "a StorageClass name such as gp3" }),
+        // Every claim names it in storageClassName, which the API server checks as a DNS-1123 subdomain
+        // (kubernetes pkg/apis/core/validation ValidateClassName; apimachinery IsDNS1123Subdomain: at most 253).
+        type: text({
+            pattern: /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+            allowed: "a StorageClass name such as gp3: lower-case letters, digits, '-' and '.', each dot-separated part starting and ending with a letter or digit, at most 253 characters",
+        }),
         defaultNote: "the platform's class (gp2 on EKS)",
         description: "StorageClass for the platform's persistent volumes (Prometheus, Grafana, Elasticsearch, databases).",
         example: "gp3",
