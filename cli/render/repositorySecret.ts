@@ -13,7 +13,8 @@ import { REPOSITORY_SECRET_LABELS, REPOSITORY_SECRET_NAME, repositoryCredentialK
 import { repositoryTransport } from "../../contracts/gitSource";
 import type { KubeObject } from "./charts";
 import { toYaml } from "./layout";
-import { EXTERNAL_SECRET_API, remoteKey, SecretHandling, SecretKeyEntry } from "./secrets";
+import { RenderError } from "./errors";
+import { EXTERNAL_SECRET_API, remoteKey, remoteKeyProblem, SecretHandling, SecretKeyEntry } from "./secrets";
 
 /** The folder of a render that holds the repository Secret's ExternalSecret. */
 export const REPOSITORY_FOLDER = `${APPLICATIONS_FOLDER}/repository`;
@@ -52,12 +53,15 @@ export function repositoryExternalSecret(repoUrl: string, handling: Extract<Secr
  * must hold for it, for a render with `--secret-store` of a stack Argo CD delivers.
  */
 export function repositorySecretFiles(repoUrl: string, handling: Extract<SecretHandling, { mode: "external" }>, header: string): { files: Map<string, string>; entries: SecretKeyEntry[] } {
+    const meta = repositorySecretMetadata();
+    // The same check as every other Secret's entry (secrets.ts): a prefix at the provider's length limit may not fit this one.
+    const problem = remoteKeyProblem(handling.provider, remoteKey(handling, meta.namespace, meta.name));
+    if (problem) throw new RenderError(`the secret store cannot hold Argo CD's repository Secret under its remote key: ${problem}. Choose a --remote-key-prefix the provider allows.`);
     const object = repositoryExternalSecret(repoUrl, handling);
     const file = `externalsecret-${REPOSITORY_SECRET_NAME}.yaml`;
     const how =
         "# Argo CD's repository Secret, for a private repository: apply this folder once where Argo CD runs (kubectl apply -k <this folder>),\n" +
         "# before the root Application; Argo CD cannot read it from Git without the credential it holds. A public repository needs none of it.\n";
-    const meta = repositorySecretMetadata();
     const source = "Argo CD's repository credential (mara:gitopsRepoUrl)";
     return {
         files: new Map([

@@ -14,6 +14,7 @@ import type { KubeObject } from "../../cli/render/charts";
 import { forArgoCd } from "../../cli/render/hooks";
 import { PlacedObject, toYaml } from "../../cli/render/layout";
 import { MARKER, writeOutputDir } from "../../cli/render/outputDir";
+import { repositorySecretFiles } from "../../cli/render/repositorySecret";
 import { RELOADER_SECRETS, restartsForGitOps } from "../../cli/render/podRestarts";
 import { readsAsOtherType } from "../../cli/render/safeYaml";
 import { syncWaves } from "../../cli/render/waves";
@@ -215,3 +216,28 @@ describe("a second render into the same folder", () => {
         expect(fs.existsSync(path.join(dir, "a", "configmap-one.yaml"))).toBe(false);
     });
 });
+
+describe("Argo CD's repository Secret from the store", () => {
+    const vault = { mode: "external" as const, store: "mara", storeKind: "ClusterSecretStore" as const, provider: "vault" as const, remoteKeyPrefix: "mara/" };
+
+    it("an https URL: username and password by reference, the URL as written, Argo CD's label on the Secret", () => {
+        const { files, entries } = repositorySecretFiles("https://git.example.com/o/r.git", vault, "# h\n");
+        expect([...files.keys()].sort()).toEqual(["argocd/repository/externalsecret-mara-repository.yaml", "argocd/repository/kustomization.yaml"]);
+        const es = parse(files.get("argocd/repository/externalsecret-mara-repository.yaml")!) as { spec: { target: { name: string; template: { data: Record<string, string>; metadata: { labels: Record<string, string> } } }; data: { secretKey: string; remoteRef: { key: string; property: string } }[] } };
+        expect(es.spec.target.name).toBe("mara-repository");
+        expect(es.spec.target.template.metadata.labels["argocd.argoproj.io/secret-type"]).toBe("repository");
+        expect(es.spec.target.template.data).toEqual({ type: "git", url: "https://git.example.com/o/r.git", username: "{{ .username }}", password: "{{ .password }}" });
+        expect(es.spec.data.map((d) => `${d.secretKey} ${d.remoteRef.key} ${d.remoteRef.property}`)).toEqual(["username mara/argocd/mara-repository username", "password mara/argocd/mara-repository password"]);
+        expect(entries.map((e) => `${e.remoteKey} ${e.namespace}/${e.secret} ${e.key}`)).toEqual(["mara/argocd/mara-repository argocd/mara-repository username", "mara/argocd/mara-repository argocd/mara-repository password"]);
+    });
+
+    it("an SSH URL: the key by reference; a prefix whose key the provider cannot hold is refused", () => {
+        const es = parse(repositorySecretFiles("git@git.example.com:o/r.git", vault, "").files.get("argocd/repository/externalsecret-mara-repository.yaml")!) as { spec: { target: { template: { data: Record<string, string> } } } };
+        expect(es.spec.target.template.data).toEqual({ type: "git", url: "git@git.example.com:o/r.git", sshPrivateKey: "{{ .sshPrivateKey }}" });
+        // Google's secret IDs hold at most 255 characters: a prefix that leaves room for `ns_name` but not for `argocd_mara-repository`.
+        const gcp = { ...vault, provider: "gcp-secret-manager" as const, remoteKeyPrefix: `${"p".repeat(240)}_` };
+        expect(() => repositorySecretFiles("https://git.example.com/o/r.git", gcp, "")).toThrow("the secret store cannot hold Argo CD's repository Secret under its remote key");
+        expect(() => repositorySecretFiles("https://git.example.com/o/r.git", { ...gcp, remoteKeyPrefix: `${"p".repeat(232)}_` }, "")).not.toThrow();
+    });
+});
+
