@@ -7,6 +7,7 @@ import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { InfraType, isKubeconfigPath, MaraConfig, RawConfig, resolveLocalPath } from "../config";
+import { pathStatus, shownPath } from "../config/localPaths";
 import { CliError, CliIo, EXIT, line } from "./io";
 
 /** The outcome of one check. */
@@ -126,7 +127,19 @@ function kubeconfigFile(raw: RawConfig, env: CliIo["env"]): Check {
     if (!isKubeconfigPath(value)) return { level: "ok", what, detail: "given inline in the stack config" };
     // Resolved as the program resolves it: relative to the project directory, where Pulumi runs it.
     const file = resolveLocalPath(value.trim(), raw.baseDir ?? process.cwd(), env);
-    return fs.existsSync(file) ? { level: "ok", what, detail: file } : { level: "fail", what, detail: `${file} does not exist; point mara:kubeconfig at your cluster's kubeconfig` };
+    // What is there, named: a loop of links or a pipe is not "missing" (validation says the same, kubeconfigFile.ts).
+    const found = pathStatus(file);
+    const shown = shownPath(file);
+    if (found.kind === "file") return { level: "ok", what, detail: file };
+    const why =
+        found.kind === "missing"
+            ? found.link === undefined
+                ? "does not exist"
+                : `is a symbolic link to ${shownPath(found.link)}, which does not exist`
+            : found.kind === "directory"
+              ? "is a folder, not a kubeconfig file"
+              : found.reason;
+    return { level: "fail", what, detail: `${shown} ${why}; point mara:kubeconfig at your cluster's kubeconfig` };
 }
 
 const MARK: Record<Check["level"], string> = { ok: "✓", warn: "!", fail: "✗" };

@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { ADMISSION_MODES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ADMISSION_MODES, ADMISSION_SCOPES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -26,6 +26,8 @@ import {
     ValueType,
     addressRange,
     bgpPeer,
+    kubernetesName,
+    nfsServer,
 } from "./valueTypes";
 import { gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
@@ -209,6 +211,15 @@ export const KEYS = {
         default: "none",
         description:
             "Install the guardrails in the cluster as ValidatingAdmissionPolicies (Kubernetes 1.30 or later; docs/policy.md): none, audit (record violations in the audit log), warn (also warn the client) or deny (refuse what breaks a mandatory rule, warn about advisory ones).",
+        group: "Platform",
+    }),
+    admissionPolicyScope: spec({
+        key: "mara:admissionPolicyScope",
+        type: oneOf(ADMISSION_SCOPES),
+        defaultNote: "platform on an existing cluster (kubeconfig), cluster on a cluster the stack creates",
+        description:
+            "Where mara:admissionPolicies judges objects: platform (the platform's namespaces and its own cluster-scoped objects; other teams' namespaces are left alone) or cluster (every namespace: other teams' objects too). mara doctor lists what a cluster-wide choice would refuse today.",
+        example: "platform",
         group: "Platform",
     }),
     fqdn: spec({
@@ -596,7 +607,7 @@ export const KEYS = {
     }),
     nfsServer: spec({
         key: "mara:nfsServer",
-        type: text({ pattern: /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, allowed: "the NFS server's host name or IPv4 address, such as nas.lab.example.org or 192.168.1.10" }),
+        type: nfsServer(),
         defaultNote: "none: the NFS provisioner is not installed",
         description: "Installs the NFS subdir external provisioner for this NFS server; the platform's volumes then use its StorageClass (needs mara:nfsPath).",
         example: "192.168.1.10",
@@ -611,7 +622,7 @@ export const KEYS = {
     }),
     nfsStorageClass: spec({
         key: "mara:nfsStorageClass",
-        type: text({ pattern: /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, allowed: "a StorageClass name such as mara-nfs" }),
+        type: kubernetesName("subdomain", "a StorageClass name", "mara-nfs"),
         default: DEFAULTS.nfsStorage.storageClassName,
         description: "Name of the StorageClass the NFS provisioner serves; the platform's volumes use it.",
         group: "Existing cluster",
@@ -723,12 +734,7 @@ export const KEYS = {
     }),
     storageClass: spec({
         key: "mara:storageClass",
-        // Every claim names it in storageClassName, which the API server checks as a DNS-1123 subdomain
-        // (kubernetes pkg/apis/core/validation ValidateClassName; apimachinery IsDNS1123Subdomain: at most 253).
-        type: text({
-            pattern: /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
-            allowed: "a StorageClass name such as gp3: lower-case letters, digits, '-' and '.', each dot-separated part starting and ending with a letter or digit, at most 253 characters",
-        }),
+        type: kubernetesName("subdomain", "a StorageClass name", "gp3"),
         defaultNote: "the platform's class (gp2 on EKS)",
         description: "StorageClass for the platform's persistent volumes (Prometheus, Grafana, Elasticsearch, databases).",
         example: "gp3",

@@ -3,7 +3,7 @@
  * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { AdmissionMode, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
+import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -145,8 +145,12 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly replicas: number;
         readonly serviceType: "LoadBalancer" | "NodePort";
     };
-    /** The guardrails in the cluster: whether and how the admission policies enforce them. */
-    readonly guardrails: { readonly admissionPolicies: "none" | AdmissionMode };
+    /** The guardrails in the cluster: whether and how the admission policies enforce them, and where. */
+    readonly guardrails: {
+        readonly admissionPolicies: "none" | AdmissionMode;
+        /** The platform's namespaces, or the whole cluster (`mara:admissionPolicyScope`; per infrastructure type by default). */
+        readonly scope: AdmissionScope;
+    };
     /** How `pulumi destroy` treats data and leftovers. */
     readonly teardown: {
         readonly retainVolumes: boolean;

@@ -4,8 +4,9 @@
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
+import { checkAdmissionPolicies } from "./admissionPolicies";
 import { checkAcmeHostname } from "./certificateNames";
-import { lookUpChartArchives } from "./chartArchives";
+import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
 import { checkClusterVersion } from "./clusterVersions";
@@ -32,7 +33,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, PathKind } from "./kicSettings";
+import { buildKic, PathKind, pathKindOf } from "./kicSettings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -140,6 +141,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
     checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
+    const admissionScope = checkAdmissionPolicies({ r, v, d, keyOf }, infraType, infra, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
     checkCertificates({ r, v, keyOf }, findings);
@@ -191,7 +193,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
         ...addOns,
-        guardrails: { admissionPolicies: d("admissionPolicies") },
+        guardrails: { admissionPolicies: d("admissionPolicies"), scope: admissionScope },
         teardown: {
             retainVolumes: d("retainVolumes"),
             protectData: d("protectData"),
@@ -467,11 +469,7 @@ function checkCertificates({ r, v, keyOf }: Pick<Lookup, "r" | "v" | "keyOf">, f
 function kindFrom(raw: RawConfig): ((p: string) => PathKind) | undefined {
     const inspect = raw.inspectPath;
     if (!inspect) return undefined;
-    return (p) => {
-        const found = inspect(p);
-        if (found.kind === "file") return found.text.trim() === "" ? "empty" : "file";
-        return found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
-    };
+    return (p) => pathKindOf(inspect(p));
 }
 
 /**
@@ -516,25 +514,17 @@ function isOutput(value: unknown): boolean {
 
 /**
  * The archive of every chart `ids` names from `mara:chartArchiveDir`, or undefined when the key is not set. Each
- * of the stack's charts must be there with a matching digest: a stack that installs from archives never falls back
- * to a network.
+ * of the stack's charts must be there, hold the pinned chart and version, and match its digest: a stack that installs
+ * from archives never falls back to a network.
  */
 function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d: GetDefaulted, findings: Findings, ids: readonly ChartId[]): ReadonlyMap<string, string> | undefined {
     if (dir === undefined) return undefined;
     const absolute = resolveLocalPath(dir, raw.baseDir ?? process.cwd(), raw.env);
     // Only the charts this stack installs: MetalLB's archive is needed only when asked for, Argo CD's only when Pulumi installs Argo CD.
-    const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
+    const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`), repositoryUrl: d(`${id}HelmRepoUrl`) }));
     const found = lookUpChartArchives(absolute, pins);
     if (found.ok) return found.archives;
-    for (const p of found.problems) {
-        findings.problem({
-            key,
-            value: dir,
-            problem: `${p.chart ? `(chart ${p.chart}) ` : ""}names the folder ${absolute}, which ${p.problem}`,
-            allowed: "a folder with <chart>-<version>.tgz for every chart the stack installs and a SHA256SUMS file of their digests",
-            fix: `put the archives there (\`helm pull <chart> --repo <url> --version <version>\`) and run \`sha256sum *.tgz > SHA256SUMS\` in it, or pulumi config rm ${key} to fetch charts from their repositories`,
-        });
-    }
+    for (const p of chartArchiveProblems(found.problems, key, dir, absolute)) findings.problem(p);
     return undefined;
 }
 

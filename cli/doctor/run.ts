@@ -5,6 +5,7 @@
  * store nothing.
  */
 import { checkAccess } from "./access";
+import { checkAdmission } from "./admission";
 import { checkCapacity } from "./capacity";
 import { checkConflicts } from "./conflicts";
 import { checkDistribution, Distribution } from "./distribution";
@@ -54,7 +55,7 @@ export async function runDoctor(client: KubeClient, plan: DoctorPlan, today: Dat
     }
     const version = access.version;
     let distribution: Distribution | undefined;
-    const [dist, conflicts, permissions] = await Promise.all([
+    const [dist, conflicts, permissions, admission] = await Promise.all([
         (async () => {
             try {
                 const d = await checkDistribution(client, version, plan);
@@ -67,7 +68,8 @@ export async function runDoctor(client: KubeClient, plan: DoctorPlan, today: Dat
         })(),
         guarded("conflicts", "conflicts", "No conflicting installations", () => checkConflicts(client, plan)),
         guarded("permissions", "permissions", "Permission for everything the program creates", () => checkPermissions(client, plan)),
+        guarded("conflicts", "admission-policies", "The admission policies on this cluster", () => checkAdmission(client, plan, version)),
     ]);
-    const findings = [...access.findings, ...dist.filter((x) => x.group !== "capacity"), ...conflicts, ...permissions, ...dist.filter((x) => x.group === "capacity")];
+    const findings = [...access.findings, ...dist.filter((x) => x.group !== "capacity"), ...admission.filter((x) => x.group === "distribution"), ...conflicts, ...admission.filter((x) => x.group !== "distribution"), ...permissions, ...dist.filter((x) => x.group === "capacity")];
     return { ...base, reachable: true, distribution, version: version.gitVersion, findings, seconds: (Date.now() - started) / 1000 };
 }

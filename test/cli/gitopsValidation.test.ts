@@ -4,8 +4,7 @@
  * git's refs.c and connect.c and Argo CD's sources): a credential in the repository URL (refused whatever the delivery,
  * and never shown), a URL Argo CD cannot clone, a revision git cannot fetch or would take for an option, a folder
  * outside the repository, a repository credential that does not fit the URL; and a warning for GitOps keys that do
- * nothing. Beside them, a name the render writes into every claim (mara:storageClass) past the API server's limit.
- * Every output is searched for the credentials the stacks hold.
+ * nothing. Every output is searched for the credentials the stacks hold.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -114,11 +113,6 @@ const CLASSES: Record<string, Case[]> = {
             config: { ...GITOPS, "mara:gitopsArgoCd": "external", "mara:gitopsRepoPassword": PASSWORD },
             expect: { valid: true, warning: "mara:gitopsRepoPassword does nothing with mara:gitopsArgoCd external: Pulumi installs no Argo CD" },
         },
-    ],
-    "names the render writes into objects": [
-        { name: "a StorageClass of 254 characters", config: { ...AWS, "mara:storageClass": `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(62)}` }, expect: { problem: '… (254 characters)": has the wrong form. Allowed: a StorageClass name such as gp3' } },
-        { name: "a StorageClass with '..'", config: { ...AWS, "mara:storageClass": "fast..ssd" }, expect: { problem: 'mara:storageClass = "fast..ssd": has the wrong form. Allowed: a StorageClass name such as gp3: lower-case letters, digits' } },
-        { name: "a StorageClass of 253 characters", config: { ...AWS, "mara:storageClass": `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(61)}` }, expect: { valid: true } },
     ],
     "GitOps keys while Pulumi delivers the platform": [
         {

@@ -43,7 +43,8 @@ describe("MetalLb and NfsStorage in a Platform", () => {
         const release = find(regs, "kubernetes:helm.sh/v3:Release", "lab-metallb-release");
         expect(release.inputs).toMatchObject({ name: "metallb", chart: "metallb", version: "0.16.2", values: { frrk8s: { enabled: false } } });
         const pool = find(regs, "kubernetes:metallb.io/v1beta1:IPAddressPool", "lab-metallb-pool");
-        expect(pool.inputs).toMatchObject({ metadata: { name: "mara", namespace: "metallb-system" }, spec: { addresses: ["192.168.1.240-192.168.1.250"] } });
+        // avoidBuggyIPs: no Service gets an address ending in .0 or .255 (a /24's network or broadcast address).
+        expect(pool.inputs).toMatchObject({ metadata: { name: "mara", namespace: "metallb-system" }, spec: { addresses: ["192.168.1.240-192.168.1.250"], avoidBuggyIPs: true } });
         expect(pool.dependencies).toContain(release.urn);
         const l2 = find(regs, "kubernetes:metallb.io/v1beta1:L2Advertisement", "lab-metallb-l2");
         expect(l2.inputs!.spec).toEqual({ ipAddressPools: ["mara"] });
@@ -133,6 +134,14 @@ describe("MetalLb with BGP peers, and argument checks", () => {
 
     it("refuses a pool without addresses, and NFS without a server or an absolute path", () => {
         expect(() => new MetalLb("none", { addresses: [] })).toThrow("MetalLb: addresses must name at least one CIDR block or first-last range; got none.");
+        expect(() => new MetalLb("bare", { addresses: ["10.0.50.7"] })).toThrow('MetalLb: address "10.0.50.7" is one address without a prefix length, which MetalLB refuses');
+        expect(() => new MetalLb("zero", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "0.0.0.0", asn: 64501, myAsn: 64500 }] })).toThrow("names 0.0.0.0, in 0.0.0.0/8");
+        expect(() => new MetalLb("asn", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "10.0.0.1", asn: 0, myAsn: 64500 }] })).toThrow("has an AS number outside 1 to 4294967295");
+        expect(() =>
+            new MetalLb("mixed", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "10.0.0.1", asn: 64501, myAsn: 64500 }, { address: "10.0.0.2", asn: 64501, myAsn: 64502 }] }),
+        ).toThrow("gives the cluster 2 AS numbers (64500, 64502)");
+        expect(() => new MetalLb("inside", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "10.0.50.1", asn: 64501, myAsn: 64500 }] })).toThrow("inside the pool entry 10.0.50.0/28");
+        expect(() => new MetalLb("ns", { addresses: ["10.0.50.0/28"], namespace: "m".repeat(64) })).toThrow("is 64 characters long (at most 63)");
         expect(() => new NfsStorage("nfs", { server: "", path: "/x" })).toThrow("NfsStorage: server must be the NFS server's host name or address; got none.");
         expect(() => new NfsStorage("nfs", { server: "nas", path: "srv/nfs" })).toThrow('NfsStorage: path must be the exported directory as an absolute path; got "srv/nfs".');
     });
