@@ -29,6 +29,7 @@ import {
     kubernetesName,
     nfsServer,
 } from "./valueTypes";
+import { gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 
@@ -1030,21 +1031,22 @@ export const KEYS = {
     }),
     gitopsRepoUrl: spec({
         key: "mara:gitopsRepoUrl",
-        type: text({ pattern: /^(https:\/\/[^\s]+|ssh:\/\/[^\s]+|[\w.-]+@[\w.-]+:[^\s]+)$/, allowed: "a Git repository URL Argo CD can clone (https://…, ssh://… or git@host:path)" }),
-        description: "Git repository that holds the platform's render (mara render --out); required when mara:delivery is handover or gitops.",
+        type: gitRepoUrl(),
+        description:
+            "Git repository that holds the platform's render (mara render --out); required when mara:delivery is handover or gitops. Never with a credential in it (it is written into the render's Applications): a private repository's credential goes into Argo CD's repository Secret (mara:gitopsRepoPassword or mara:gitopsRepoSshPrivateKey, or mara render --secret-store).",
         example: "https://github.com/your-org/platform-config.git",
         group: "GitOps",
     }),
     gitopsRevision: spec({
         key: "mara:gitopsRevision",
-        type: text({ pattern: /^[\w./-]{1,255}$/, allowed: "a branch, tag or commit" }),
+        type: gitRevision(),
         default: "main",
         description: "Branch, tag or commit of mara:gitopsRepoUrl that Argo CD follows.",
         group: "GitOps",
     }),
     gitopsPath: spec({
         key: "mara:gitopsPath",
-        type: text({ pattern: /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[\w.@/-]{1,255}$/, allowed: "a folder of the repository, relative to its root, without . or .. segments" }),
+        type: repoFolder(),
         description: "Folder of mara:gitopsRepoUrl that mara render writes the platform to (and its argocd/ Applications); required when mara:delivery is handover or gitops.",
         example: "deploy/prod",
         group: "GitOps",
@@ -1055,6 +1057,30 @@ export const KEYS = {
         default: "install",
         description:
             "With mara:delivery gitops: install Argo CD in the cluster (a Helm release of the argo-cd chart, mara:argoCdChartVersion; a root Application; the cluster's facts as an Argo CD cluster Secret), or leave the platform to an Argo CD elsewhere (a hub), for which the stack outputs the cluster Secret and root Application to apply there.",
+        group: "GitOps",
+    }),
+
+    gitopsRepoUsername: spec({
+        key: "mara:gitopsRepoUsername",
+        type: repoUsername(),
+        description:
+            "User name for mara:gitopsRepoPassword over HTTPS, in Argo CD's repository Secret; leave it out for a token (Argo CD then uses x-access-token).",
+        group: "GitOps",
+    }),
+    gitopsRepoPassword: spec({
+        key: "mara:gitopsRepoPassword",
+        type: secretText,
+        secret: true,
+        description:
+            "Password or access token Argo CD clones an https:// mara:gitopsRepoUrl with: with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret (argocd/mara-repository) in the cluster, never into Git.",
+        group: "GitOps",
+    }),
+    gitopsRepoSshPrivateKey: spec({
+        key: "mara:gitopsRepoSshPrivateKey",
+        type: sshPrivateKey(),
+        secret: true,
+        description:
+            "Unencrypted SSH private key Argo CD clones an SSH mara:gitopsRepoUrl with (git@host:org/repo.git, or an ssh:// URL with a user): with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret in the cluster, never into Git.",
         group: "GitOps",
     }),
 

@@ -3,7 +3,7 @@
  * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials } from "../contracts";
+import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -214,6 +214,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly argoCd: "install" | "external";
         /** Argo CD's chart, installed when `argoCd` is `install` and the delivery is `gitops`. */
         readonly argoCdChart: ChartSettings;
+        /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
+        readonly repository?: RepositoryCredentials;
     };
     readonly sirius: {
         readonly namespace: string;

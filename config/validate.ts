@@ -14,6 +14,7 @@ import { checkKicImage } from "./kicImageCompatibility";
 import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
+import { checkGitOpsSettings, gitopsKeyUnread, repositoryCredentialsOf } from "./gitops";
 import { checkProviderKeys } from "./providerKeys";
 import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
@@ -90,6 +91,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const ignored = (id: KeyId): boolean => {
         if (id === "infraType") return false;
         if (notUsedOn(id, r("infraType").value)) return true;
+        // GitOps keys while the platform is Pulumi's, Argo CD's install keys while Argo CD runs elsewhere (gitops.ts).
+        if (gitopsKeyUnread(id, () => d("delivery"), () => d("gitopsArgoCd"))) return true;
         // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
         return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
     };
@@ -146,7 +149,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
-    checkGitOps({ v, d, keyOf }, findings);
+    checkGitOps({ r, v, d, keyOf }, findings);
     // MetalLB's chart is installed only when asked for; Argo CD's only when Argo CD runs in the cluster it delivers to.
     const wanted = (id: ChartId) =>
         id === "metallb" ? (v("metallbAddresses") ?? []).length > 0 : id === "argoCd" ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install" : true;
@@ -219,7 +222,15 @@ export function validateConfig(given: RawConfig): ValidationResult {
             grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
         },
         observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
-        gitops: { delivery: d("delivery"), repoUrl: v("gitopsRepoUrl"), revision: d("gitopsRevision"), path: v("gitopsPath"), argoCd: d("gitopsArgoCd"), argoCdChart: chart("argoCd") },
+        gitops: {
+            delivery: d("delivery"),
+            repoUrl: v("gitopsRepoUrl"),
+            revision: d("gitopsRevision"),
+            path: v("gitopsPath"),
+            argoCd: d("gitopsArgoCd"),
+            argoCdChart: chart("argoCd"),
+            repository: repositoryCredentialsOf({ r, d }),
+        },
         sirius: {
             namespace: d("siriusNamespace"),
             imageRegistry: d("siriusImageRegistry"),
@@ -521,11 +532,13 @@ function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d
  * GitOps delivery needs the repository Argo CD reads the render from, and a host name known before Argo CD syncs
  * anything: Pulumi no longer creates the load balancer, so it cannot read its address for the application's host.
  */
-function checkGitOps(k: { v: Get; d: GetDefaulted; keyOf: KeyOf }, findings: Findings): void {
+function checkGitOps(k: Lookup, findings: Findings): void {
+    checkGitOpsSettings(k, findings);
     const delivery = k.d("delivery");
     if (delivery === "pulumi") return;
     for (const id of ["gitopsRepoUrl", "gitopsPath"] as const) {
-        if (k.v(id) !== undefined) continue;
+        // Set, even to a value that did not parse (that has its own problem), is not "not set".
+        if (k.r(id).source !== undefined) continue;
         findings.problem({
             key: KEYS[id].key,
             problem: `is not set, and ${k.keyOf("delivery")} is ${delivery}`,

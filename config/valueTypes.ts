@@ -8,6 +8,7 @@ import { MAX_ASN, metalLbAddressProblem, parseMetalLbPeer } from "../contracts/m
 import { isPrivateIpv4Cidr, PRIVATE_IPV4_RANGES } from "../contracts/patterns";
 import { NFS_SERVER_ALLOWED, nfsServerProblem } from "./nfsServer";
 import { closest } from "./suggest";
+import { urlCredentials } from "../contracts/urlCredentials";
 
 /** The declaration types Pulumi.yaml supports for project config. */
 export type PulumiConfigType = "string" | "integer" | "boolean" | "array";
@@ -264,7 +265,11 @@ export function ipv4Cidr(minPrefix: number, maxPrefix: number, opts: { privateOn
     };
 }
 
-/** An https:// URL (an ACME directory), with a valid host and no repeated scheme. */
+/**
+ * An https:// URL (an ACME directory), with a valid host, no repeated scheme, and no credential: an ACME account
+ * authenticates with its key (RFC 8555, section 6.2), never with a URL's user information or a token in its query, and
+ * the URL is written into the ClusterIssuer, the state and every render.
+ */
 export function httpsUrl(allowed: string): ValueType<string> {
     return {
         pulumiType: "string",
@@ -272,7 +277,11 @@ export function httpsUrl(allowed: string): ValueType<string> {
         parse(raw) {
             const value = raw.trim();
             const why = urlProblem(value, ["https"], "this URL must be https://");
-            return why ? fail(why) : ok(value);
+            if (why) return fail(why);
+            if (urlCredentials(value).length > 0 || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) {
+                return fail("holds a credential (user information, or a token in its query), which an ACME directory never takes: ACME authenticates with the account's key, and the URL is written into the ClusterIssuer");
+            }
+            return ok(value);
         },
         render: (v) => v,
     };
