@@ -10,5 +10,6 @@ export const CHART_KUBE_VERSIONS: Readonly<Record<string, string>> = {
     "eck-operator@3.5.0": ">=1.21.0-0",
     "kube-prometheus-stack@88.5.3": ">=1.25.0-0",
     "metallb@0.16.1": ">= 1.19.0-0",
+    "nfs-subdir-external-provisioner@4.0.18": ">=1.9.0-0",
     "nginx-ingress@2.6.4": ">= 1.25.0-0",
 };

@@ -12,7 +12,7 @@ import { helmTemplate } from "../support/helm";
 
 async function render(values: Record<string, unknown>): Promise<KubeObject[]> {
     const chartPath = vendoredChart(CHARTS.argoCd.chart, CHARTS.argoCd.version);
-    expect(chartPath, "test/charts has the argo-cd archive (bash test/charts/build.sh)").toBeDefined();
+    expect(chartPath, "test/charts has the argo-cd archive").toBeDefined();
     const r = await helmTemplate({ release: ARGOCD_RELEASE, namespace: ARGOCD_NAMESPACE, chartPath: chartPath!, values, kubeVersion: "1.35", includeCrds: true });
     if (!r.ok) throw new Error(r.error);
     return parseManifest(r.manifest);
