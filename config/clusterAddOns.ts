@@ -27,7 +27,7 @@ const NFS_KEYS = ["nfsServer", "nfsPath", "nfsStorageClass", "nfsProvisionerImag
 export function checkClusterAddOns(
     infraType: InfraType | undefined,
     { r, v, d, keyOf }: Lookup,
-    given: { metallb: MaraConfig["metallb"]["chart"]; nfsImage: string },
+    given: { metallb: MaraConfig["metallb"]["chart"]; nfs: MaraConfig["nfs"]["chart"]; nfsImage: string },
     findings: Findings,
 ): Pick<MaraConfig, "metallb" | "nfs"> {
     // On a cloud, the keys are inert (as other clouds' keys are): its own load balancers and volumes serve the platform.
@@ -112,7 +112,7 @@ export function checkClusterAddOns(
 
     return {
         metallb: { chart: given.metallb, addresses, bgpPeers },
-        nfs: { image: given.nfsImage, ...(server !== undefined ? { server } : {}), path: path ?? "", storageClass: d("nfsStorageClass") },
+        nfs: { chart: given.nfs, image: given.nfsImage, ...(server !== undefined ? { server } : {}), path: path ?? "", storageClass: d("nfsStorageClass") },
     };
 }
 

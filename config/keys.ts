@@ -809,6 +809,7 @@ export const KEYS = {
     }),
     ...chartKeys("otelOperator", {}),
     ...chartKeys("metallb", {}),
+    ...chartKeys("nfs", {}),
     ...chartKeys("postgresExporter", {
         version: ["sirius:chart_version"],
         url: ["sirius:helm_repo_url"],

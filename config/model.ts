@@ -168,6 +168,7 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     };
     /** The NFS subdir external provisioner and its StorageClass: installed when `server` is set. */
     readonly nfs: {
+        readonly chart: ChartSettings;
         /** The provisioner's image. */
         readonly image: string;
         /** Host name or IPv4 address of the NFS server; undefined: the provisioner is not installed. */

@@ -150,9 +150,15 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
     checkGitOps({ r, v, d, keyOf }, findings);
-    // MetalLB's chart is installed only when asked for; Argo CD's only when Argo CD runs in the cluster it delivers to.
+    // MetalLB's and the NFS provisioner's charts are installed only when asked for; Argo CD's only when Argo CD runs in the cluster it delivers to.
     const wanted = (id: ChartId) =>
-        id === "metallb" ? (v("metallbAddresses") ?? []).length > 0 : id === "argoCd" ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install" : true;
+        id === "metallb"
+            ? (v("metallbAddresses") ?? []).length > 0
+            : id === "nfs"
+              ? v("nfsServer") !== undefined
+              : id === "argoCd"
+                ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install"
+                : true;
 
     const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
     // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
@@ -179,7 +185,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         ...(archives ? { archive: archives.get(CHARTS[id].chart) } : {}),
     });
 
-    const addOns = checkClusterAddOns(infra.type, { r, v, d, keyOf }, { metallb: chart("metallb"), nfsImage: d("nfsProvisionerImage") }, findings);
+    const addOns = checkClusterAddOns(infra.type, { r, v, d, keyOf }, { metallb: chart("metallb"), nfs: chart("nfs"), nfsImage: d("nfsProvisionerImage") }, findings);
     if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
 
     const config: MaraConfig = {

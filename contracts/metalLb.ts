@@ -1,7 +1,7 @@
 /**
  * What MetalLB accepts of a pool and its BGP routers, and what cannot work even where it accepts it, in one place for
  * `mara validate` (config/clusterAddOns.ts) and the MetalLb component (for a library user's arguments). Each rule
- * cites the MetalLB source it follows; the pinned MetalLB is the chart of contracts/charts.ts (0.16.2, whose parser
+ * cites the MetalLB source it follows; the pinned MetalLB is the chart of contracts/charts.ts (0.16.1, whose parser
  * and webhooks are those of the tag v0.16.1 cited below: internal/config and api/ did not change between them in any
  * rule used here).
  */

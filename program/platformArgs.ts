@@ -53,7 +53,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         storage: {
             className: cfg.storageClass,
             retainVolumes: cfg.teardown.retainVolumes,
-            ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image } } : {}),
+            ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image, chart: cfg.nfs.chart } } : {}),
         },
         ...(cfg.metallb.addresses.length > 0
             ? { metallb: { addresses: [...cfg.metallb.addresses], bgpPeers: cfg.metallb.bgpPeers.map((p) => ({ ...p })), chart: cfg.metallb.chart } }

@@ -12,7 +12,7 @@ describe("MetalLB's keys", () => {
         const cfg = validateConfig(existing({ "mara:metallbAddresses": '["192.168.1.240-192.168.1.250","10.20.30.0/28"]', "mara:metallbBgpPeers": "192.168.1.1:64501:64500" })).config!;
         expect(cfg.metallb.addresses).toEqual(["192.168.1.240-192.168.1.250", "10.20.30.0/28"]);
         expect(cfg.metallb.bgpPeers).toEqual([{ address: "192.168.1.1", asn: 64501, myAsn: 64500 }]);
-        expect(cfg.metallb.chart).toMatchObject({ chart: "metallb", version: "0.16.2" });
+        expect(cfg.metallb.chart).toMatchObject({ chart: "metallb", version: "0.16.1" });
         expect(validateConfig(existing()).config!.metallb.addresses).toEqual([]);
     });
 
