@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { AdmissionMode, admissionPolicies, ADMISSION_MODES, RULE_LABEL } from "../policy/admission";
 import type { PolicyConfig } from "../policy/config";
+import { guardedOptions } from "./ownership/guard";
 
 /** Arguments of {@link AdmissionPolicies}. */
 export interface AdmissionPoliciesArgs {
@@ -30,7 +31,7 @@ export class AdmissionPolicies extends pulumi.ComponentResource {
     public readonly policyNames: pulumi.Output<string[]>;
 
     constructor(name: string, args: AdmissionPoliciesArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:k8s:AdmissionPolicies", name, {}, opts);
+        super("mara:k8s:AdmissionPolicies", name, {}, guardedOptions(name, opts));
         if (!(ADMISSION_MODES as readonly string[]).includes(args.mode)) {
             throw new Error(`AdmissionPolicies: mode "${args.mode}" is not one of ${ADMISSION_MODES.join(", ")}.`);
         }

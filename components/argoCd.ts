@@ -10,6 +10,7 @@ import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
 import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE, folderPath, GitSource } from "./argocd/applications";
 import { ClusterFacts, clusterSecretManifest } from "./argocd/clusterSecret";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** Arguments of {@link ArgoCd}. */
 export interface ArgoCdArgs {
@@ -54,7 +55,7 @@ export class ArgoCd extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: ArgoCdArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:gitops:ArgoCd", name, {}, opts);
+        super("mara:gitops:ArgoCd", name, {}, guardedOptions(name, opts));
         const chart = args.chart ?? CHARTS.argoCd;
         const appName = args.applicationName ?? DEFAULTS.argoCd.applicationName;
         // Labelled as the platform's, as every namespace it creates is: `mara doctor` (run before every `mara up`)

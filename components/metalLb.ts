@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** A BGP router MetalLB announces the pool to. */
 export interface MetalLbBgpPeerArgs {
@@ -51,7 +52,7 @@ export class MetalLb extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: MetalLbArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:addons:MetalLb", name, {}, opts);
+        super("mara:addons:MetalLb", name, {}, guardedOptions(name, opts));
         if (!args.addresses?.length) throw new Error("MetalLb: addresses must name at least one CIDR block or first-last range; got none.");
         const namespace = args.namespace ?? DEFAULTS.metalLb.namespace;
         // The speaker needs the host network and raw sockets (ARP, BGP): the namespace must allow privileged pods

@@ -1,7 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULTS } from "../contracts";
+import { nfsClusterRoleName } from "./clusterNames";
 import { platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** Arguments of {@link NfsStorage}. */
 export interface NfsStorageArgs {
@@ -49,7 +51,7 @@ export class NfsStorage extends pulumi.ComponentResource {
     public readonly deploymentName: pulumi.Output<string>;
 
     constructor(name: string, args: NfsStorageArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:addons:NfsStorage", name, {}, opts);
+        super("mara:addons:NfsStorage", name, {}, guardedOptions(name, opts));
         if (!args.server?.trim()) throw new Error("NfsStorage: server must be the NFS server's host name or address; got none.");
         if (!args.path?.startsWith("/")) throw new Error(`NfsStorage: path must be the exported directory as an absolute path; got "${args.path ?? ""}".`);
         const nsName = args.namespace ?? DEFAULTS.nfsStorage.namespace;
@@ -58,9 +60,7 @@ export class NfsStorage extends pulumi.ComponentResource {
         const namespace = ns.metadata.name;
         const account = new k8s.core.v1.ServiceAccount(`${name}-sa`, { metadata: { name: "nfs-provisioner", namespace, labels: POD_LABELS } }, child);
         const subject = [{ kind: "ServiceAccount", name: account.metadata.name, namespace }];
-        // Fixed names, one per namespace, as Kubernetes' own system roles are named: a second stack installing into
-        // the same namespace collides here, visibly, instead of beside it.
-        const clusterRoleName = `mara:nfs-provisioner:${nsName}`;
+        const clusterRoleName = nfsClusterRoleName(nsName);
 
         // What the provisioner does cluster-wide: watch claims and classes, create and delete the volumes, and
         // record events on the claims it serves.

@@ -111,7 +111,10 @@ describe("conflicts on a cluster where Argo CD applied the platform (mara:delive
         user: null,
         get: async (path: string) =>
             (path === "/apis/networking.k8s.io/v1/ingressclasses" ? { items: [{ metadata: { name: "nginx", ...meta }, spec: { controller: "nginx.org/ingress-controller" } }] } : { items: [] }) as never,
-        find: async (path: string) => (path.includes("/customresourcedefinitions/") ? ({ metadata: { name: path.split("/").at(-1)!, ...meta } } as never) : undefined),
+        find: async (path: string) =>
+            (path.includes("/customresourcedefinitions/") || path === "/apis/networking.k8s.io/v1/ingressclasses/nginx"
+                ? { metadata: { name: path.split("/").at(-1)!, ...meta }, spec: { controller: "nginx.org/ingress-controller" } }
+                : undefined) as never,
         post: async () => ({}) as never,
     });
     const verdicts = async (client: KubeClient, gitops: boolean) => {
