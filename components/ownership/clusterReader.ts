@@ -51,12 +51,22 @@ export interface ReadBounds {
 /** One minute for the whole check; 1 MiB per answer (metadata of one object, or of one release's records); four reads at a time. */
 export const READ_BOUNDS: ReadBounds = { totalMs: 60_000, answerBytes: 1024 * 1024, concurrency: 4 };
 
-/** A read that failed: the cluster did not answer, refused, or answered something that is not what was asked. */
-export class ClusterReadError extends Error {
-    constructor(message: string) {
-        super(message);
-        this.name = "ClusterReadError";
-    }
+/** The name of the errors of a read that failed: the cluster did not answer, refused, or answered something else than asked. */
+const READ_ERROR = "ClusterReadError";
+
+/**
+ * The error of a read that failed. A plain Error with a name of its own rather than a subclass: Pulumi's closure
+ * serializer rewrites classes, and an Error subclass rewritten loses its message in the dynamic-provider host.
+ */
+export function clusterReadError(message: string): Error {
+    const e = new Error(message);
+    e.name = READ_ERROR;
+    return e;
+}
+
+/** Whether `e` is the error of a read that failed ({@link clusterReadError}). */
+export function isClusterReadError(e: unknown): e is Error {
+    return e instanceof Error && e.name === READ_ERROR;
 }
 
 /** What the check reads. */
@@ -95,7 +105,7 @@ export function kubeconfigText(setting: string | undefined): string | undefined 
     try {
         return fs.readFileSync(expanded, "utf8");
     } catch (e) {
-        throw new ClusterReadError(`cannot read the Kubernetes provider's kubeconfig ${expanded}: ${(e as NodeJS.ErrnoException).code ?? "unreadable"}`);
+        throw clusterReadError(`cannot read the Kubernetes provider's kubeconfig ${expanded}: ${(e as NodeJS.ErrnoException).code ?? "unreadable"}`);
     }
 }
 
@@ -111,8 +121,8 @@ interface Answer {
 }
 
 /** The error of a read that outlived the whole check's deadline. */
-function lateError(server: string, bounds: ReadBounds): ClusterReadError {
-    return new ClusterReadError(`${shown(server)} did not finish answering within ${bounds.totalMs / 1000} s (the whole check's deadline)`);
+function lateError(server: string, bounds: ReadBounds): Error {
+    return clusterReadError(`${shown(server)} did not finish answering within ${bounds.totalMs / 1000} s (the whole check's deadline)`);
 }
 
 /** One GET of `url`, within `leftMs` and {@link ReadBounds.answerBytes}. */
@@ -122,7 +132,7 @@ function httpGet(server: string, url: URL, opts: https.RequestOptions, leftMs: n
         let done = false;
         let timer: NodeJS.Timeout | undefined;
         let req: ReturnType<typeof transport.request> | undefined;
-        const fail = (e: ClusterReadError) => {
+        const fail = (e: Error) => {
             if (done) return;
             done = true;
             clearTimeout(timer);
@@ -134,10 +144,10 @@ function httpGet(server: string, url: URL, opts: https.RequestOptions, leftMs: n
             let size = 0;
             res.on("data", (c: Buffer) => {
                 size += c.length;
-                if (size > bounds.answerBytes) fail(new ClusterReadError(`${shown(server)} answered GET ${url.pathname} with more than ${bounds.answerBytes} bytes`));
+                if (size > bounds.answerBytes) fail(clusterReadError(`${shown(server)} answered GET ${url.pathname} with more than ${bounds.answerBytes} bytes`));
                 else chunks.push(c);
             });
-            res.on("error", (e) => fail(new ClusterReadError(`${shown(server)} broke off its answer to GET ${url.pathname}: ${e.message}`)));
+            res.on("error", (e) => fail(clusterReadError(`${shown(server)} broke off its answer to GET ${url.pathname}: ${e.message}`)));
             res.on("end", () => {
                 if (done) return;
                 done = true;
@@ -148,18 +158,18 @@ function httpGet(server: string, url: URL, opts: https.RequestOptions, leftMs: n
                     resolve({ status, body: text ? JSON.parse(text) : undefined });
                 } catch {
                     if (status >= 400) resolve({ status, body: text.slice(0, 200) });
-                    else reject(new ClusterReadError(`${shown(server)} answered GET ${url.pathname} with something that is not JSON (HTTP ${status}, ${res.headers["content-type"] ?? "no content type"})`));
+                    else reject(clusterReadError(`${shown(server)} answered GET ${url.pathname} with something that is not JSON (HTTP ${status}, ${res.headers["content-type"] ?? "no content type"})`));
                 }
             });
         });
         timer = setTimeout(() => fail(lateError(server, bounds)), leftMs);
-        req.on("error", (e: NodeJS.ErrnoException) => fail(new ClusterReadError(`cannot reach ${shown(server)}: ${e.code ?? e.message}${e.code && e.message && !e.message.includes(e.code) ? ` (${e.message})` : ""}`)));
+        req.on("error", (e: NodeJS.ErrnoException) => fail(clusterReadError(`cannot reach ${shown(server)}: ${e.code ?? e.message}${e.code && e.message && !e.message.includes(e.code) ? ` (${e.message})` : ""}`)));
         req.end();
     });
 }
 
 /** The error of an answer other than 200 or 404. */
-function refusalError(server: string, apiPath: string, a: Answer): ClusterReadError {
+function refusalError(server: string, apiPath: string, a: Answer): Error {
     const said = typeof a.body === "string" ? a.body : ((a.body as { message?: unknown } | undefined)?.message ?? "");
     const what =
         a.status === 401
@@ -169,7 +179,7 @@ function refusalError(server: string, apiPath: string, a: Answer): ClusterReadEr
               : a.status >= 300 && a.status < 400
                 ? "answered with a redirect, which the check does not follow"
                 : `answered HTTP ${a.status}`;
-    return new ClusterReadError(`${shown(server)} ${what} (GET ${apiPath.split("?")[0]})${typeof said === "string" && said ? `: ${said.slice(0, 200)}` : ""}`);
+    return clusterReadError(`${shown(server)} ${what} (GET ${apiPath.split("?")[0]})${typeof said === "string" && said ? `: ${said.slice(0, 200)}` : ""}`);
 }
 
 /** Whether a parsed answer is a Kubernetes object (it has metadata). */
@@ -189,24 +199,24 @@ function loadKubeconfig(access: ClusterAccess): { kc: import("@kubernetes/client
         if (text === undefined) kc.loadFromDefault();
         else kc.loadFromString(text);
     } catch (e) {
-        if (e instanceof ClusterReadError) throw e;
-        throw new ClusterReadError("the Kubernetes provider's kubeconfig is not a kubeconfig document (YAML or JSON with clusters, users and contexts)");
+        if (isClusterReadError(e)) throw e;
+        throw clusterReadError("the Kubernetes provider's kubeconfig is not a kubeconfig document (YAML or JSON with clusters, users and contexts)");
     }
     if (access.context) {
-        if (!kc.getContextObject(access.context)) throw new ClusterReadError(`the kubeconfig has no context "${access.context}"`);
+        if (!kc.getContextObject(access.context)) throw clusterReadError(`the kubeconfig has no context "${access.context}"`);
         kc.setCurrentContext(access.context);
     }
     if (access.cluster) {
         const current = kc.getContextObject(kc.getCurrentContext());
-        if (!kc.getCluster(access.cluster) || !current) throw new ClusterReadError(`the kubeconfig has no cluster "${access.cluster}"`);
+        if (!kc.getCluster(access.cluster) || !current) throw clusterReadError(`the kubeconfig has no cluster "${access.cluster}"`);
         kc.contexts = kc.contexts.map((c) => (c.name === current.name ? { ...c, cluster: access.cluster! } : c));
     }
     const server = kc.getCurrentCluster()?.server?.replace(/\/+$/, "");
-    if (!server) throw new ClusterReadError(`the kubeconfig's context "${kc.getCurrentContext()}" names no cluster with a server address`);
+    if (!server) throw clusterReadError(`the kubeconfig's context "${kc.getCurrentContext()}" names no cluster with a server address`);
     return { kc, server };
 }
 
-/** The API server the provider's kubeconfig reaches (without credentials); throws ClusterReadError when it names none. */
+/** The API server the provider's kubeconfig reaches (without credentials); throws the error of {@link clusterReadError} when it names none. */
 export function serverOf(access: ClusterAccess): string {
     return shown(loadKubeconfig(access).server);
 }
@@ -253,8 +263,8 @@ class BoundedReader implements MetadataReader {
             try {
                 await Promise.race([this.kc.applyToHTTPSOptions(opts), new Promise((_, reject) => (timer = setTimeout(() => reject(lateError(this.url, this.bounds)), left)))]);
             } catch (e) {
-                if (e instanceof ClusterReadError) throw e;
-                throw new ClusterReadError(`the kubeconfig's credentials could not be used: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
+                if (isClusterReadError(e)) throw e;
+                throw clusterReadError(`the kubeconfig's credentials could not be used: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
             } finally {
                 clearTimeout(timer);
             }
@@ -266,7 +276,7 @@ class BoundedReader implements MetadataReader {
         const a = await this.call(apiPath, ACCEPT_OBJECT);
         if (a.status === 404) return undefined;
         if (a.status !== 200) throw refusalError(this.url, apiPath, a);
-        if (!hasMetadata(a.body)) throw new ClusterReadError(`${this.server} answered GET ${apiPath} with JSON that is not a Kubernetes object`);
+        if (!hasMetadata(a.body)) throw clusterReadError(`${this.server} answered GET ${apiPath} with JSON that is not a Kubernetes object`);
         return a.body.metadata;
     }
 
@@ -279,19 +289,19 @@ class BoundedReader implements MetadataReader {
             if (a.status === 404) return items;
             if (a.status !== 200) throw refusalError(this.url, apiPath, a);
             const list = a.body as { items?: unknown; metadata?: { continue?: unknown } } | undefined;
-            if (!list || !Array.isArray(list.items)) throw new ClusterReadError(`${this.server} answered GET ${apiPath.split("?")[0]} with JSON that is not a Kubernetes list`);
+            if (!list || !Array.isArray(list.items)) throw clusterReadError(`${this.server} answered GET ${apiPath.split("?")[0]} with JSON that is not a Kubernetes list`);
             for (const item of list.items) if (hasMetadata(item)) items.push(item.metadata);
             token = typeof list.metadata?.continue === "string" && list.metadata.continue ? list.metadata.continue : undefined;
             if (!token) return items;
         }
-        throw new ClusterReadError(`${this.server} answered GET ${apiPath.split("?")[0]} with more than ${MAX_PAGES} pages`);
+        throw clusterReadError(`${this.server} answered GET ${apiPath.split("?")[0]} with more than ${MAX_PAGES} pages`);
     }
 }
 
 /**
  * A reader of the cluster `access` names, bounded by `bounds`; the total deadline starts now.
  *
- * @throws ClusterReadError when the kubeconfig cannot be read or names no cluster.
+ * @throws the error of {@link clusterReadError} when the kubeconfig cannot be read or names no cluster.
  */
 export function kubeconfigReader(access: ClusterAccess, bounds: ReadBounds = READ_BOUNDS): MetadataReader {
     const { kc, server } = loadKubeconfig(access);

@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { changedSettings } from "../drain/provider";
 import { claimKey, Claims, ObjectClaim, ReleaseClaim, releaseKey } from "./claims";
 import { acceptedLines, checkOwnership, refusalMessage } from "./check";
-import { ClusterAccess, ClusterReadError, kubeconfigReader, MetadataReader, READ_BOUNDS, serverOf } from "./clusterReader";
+import { ClusterAccess, isClusterReadError, kubeconfigReader, MetadataReader, READ_BOUNDS, serverOf } from "./clusterReader";
 
 /** The guard's inputs, stored in the state (the kubeconfig encrypted). */
 export interface GuardProps extends ClusterAccess {
@@ -35,7 +35,7 @@ async function check(p: GuardProps, claims: Claims, reader: ReaderFactory): Prom
         r = reader(p);
         report = await checkOwnership(r, claims, { identity: p.identity });
     } catch (e) {
-        if (e instanceof ClusterReadError) {
+        if (isClusterReadError(e)) {
             throw new Error(`The platform could not check that the names it creates are free or its own, so it created nothing on the cluster: ${e.message}`);
         }
         throw e;
@@ -45,17 +45,17 @@ async function check(p: GuardProps, claims: Claims, reader: ReaderFactory): Prom
     log(`${claims.objects.length} name(s) and ${claims.releases.length} release(s) on ${r.server} are free or this stack's`);
 }
 
-/** The API server a kubeconfig reaches; undefined when it cannot be read. */
-function serverOrNone(p: ClusterAccess): string | undefined {
+/** The API server a kubeconfig reaches, as `server` reads it; undefined when it cannot be read. */
+function serverOrNone(p: ClusterAccess, server: (access: ClusterAccess) => string): string | undefined {
     try {
-        return serverOf(p);
+        return server(p);
     } catch {
         return undefined;
     }
 }
 
-/** The guard's provider, with the cluster read through `reader`. */
-export function ownershipProvider(reader: ReaderFactory): pulumi.dynamic.ResourceProvider {
+/** The guard's provider, with the cluster read through `reader` and the kubeconfig's API server told by `server`. */
+export function ownershipProvider(reader: ReaderFactory, server: (access: ClusterAccess) => string = serverOf): pulumi.dynamic.ResourceProvider {
     return {
         async create(inputs: GuardProps) {
             await check(inputs, inputs, reader);
@@ -65,8 +65,8 @@ export function ownershipProvider(reader: ReaderFactory): pulumi.dynamic.Resourc
             return { changes: changedSettings(olds, news).length > 0, replaces: [], deleteBeforeReplace: false };
         },
         async update(_id: string, olds: GuardProps, news: GuardProps) {
-            const before = serverOrNone(olds);
-            const moved = before === undefined || before !== serverOrNone(news);
+            const before = serverOrNone(olds, server);
+            const moved = before === undefined || before !== serverOrNone(news, server);
             const objects = new Set((olds.objects ?? []).map(claimKey));
             const releases = new Set((olds.releases ?? []).map(releaseKey));
             const added: Claims = moved
