@@ -288,7 +288,9 @@ class BoundedReader implements MetadataReader {
             const a = await this.call(`${apiPath}${sep}limit=100${token ? `&continue=${encodeURIComponent(token)}` : ""}`, ACCEPT_LIST);
             if (a.status === 404) return items;
             if (a.status !== 200) throw refusalError(this.url, apiPath, a);
-            const list = a.body as { items?: unknown; metadata?: { continue?: unknown } } | undefined;
+            const list = a.body as { kind?: unknown; items?: unknown; metadata?: { continue?: unknown } } | undefined;
+            // An empty PartialObjectMetadataList comes without items (the API server's encoding omits a nil list).
+            if (list && typeof list.kind === "string" && list.kind.endsWith("List") && (list.items === undefined || list.items === null)) return items;
             if (!list || !Array.isArray(list.items)) throw clusterReadError(`${this.server} answered GET ${apiPath.split("?")[0]} with JSON that is not a Kubernetes list`);
             for (const item of list.items) if (hasMetadata(item)) items.push(item.metadata);
             token = typeof list.metadata?.continue === "string" && list.metadata.continue ? list.metadata.continue : undefined;

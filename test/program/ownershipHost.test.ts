@@ -35,10 +35,12 @@ class LoopbackCluster {
             this.requests.push({ path: url.pathname + url.search, accept: String(req.headers.accept), authorization: String(req.headers.authorization) });
             const object = this.objects[url.pathname];
             res.setHeader("content-type", "application/json");
-            if (object) return res.end(JSON.stringify({ kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: object }));
-            if (url.searchParams.has("labelSelector")) return res.end(JSON.stringify({ kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: {}, items: [] }));
-            res.statusCode = 404;
-            res.end(JSON.stringify({ kind: "Status", status: "Failure", reason: "NotFound", code: 404, message: `${url.pathname} not found` }));
+            if (object) res.end(JSON.stringify({ kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: object }));
+            else if (url.searchParams.has("labelSelector")) res.end(JSON.stringify({ kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: {}, items: [] }));
+            else {
+                res.statusCode = 404;
+                res.end(JSON.stringify({ kind: "Status", status: "Failure", reason: "NotFound", code: 404, message: `${url.pathname} not found` }));
+            }
         });
         await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
         this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
