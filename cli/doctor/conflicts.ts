@@ -192,8 +192,12 @@ function refusalsOf(report: OwnershipReport, which: (kind: string) => boolean): 
     return report.refusals.filter((r) => report.objects.some((o) => which(o.claim.kind) && describeClaim(o.claim) === r.what));
 }
 
-/** The distinct ways out of `refusals`, for a finding's fix. */
-const fixOf = (refusals: readonly Refusal[]) => [...new Set(refusals.map((r) => r.remedy ?? NO_SETTING_MOVES_IT))].join("; or ");
+/** The distinct ways out of `refusals`, for a finding's fix: the settings that move objects, then what is left for the others. */
+function fixOf(refusals: readonly Refusal[]): string {
+    const settings = [...new Set(refusals.flatMap((r) => (r.remedy ? [r.remedy] : [])))];
+    if (!settings.length) return NO_SETTING_MOVES_IT;
+    return [...settings, ...(refusals.some((r) => !r.remedy) ? [`for the others, ${NO_SETTING_MOVES_IT}`] : [])].join("; ");
+}
 
 function ingressClassFinding(report: OwnershipReport, plan: DoctorPlan): Finding {
     const title = `IngressClass ${plan.ingressClassName} free`;

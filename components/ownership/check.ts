@@ -10,8 +10,11 @@ import { isPlatforms, judgeObject, judgeRelease, objectRefusal, ObservedMeta, Re
 
 /** What one check found: every verdict, and the refusals among them. */
 export interface OwnershipReport {
+    /** Each claimed object with its verdict, the namespaces first. */
     readonly objects: readonly { readonly claim: ObjectClaim; readonly verdict: Verdict }[];
+    /** Each claimed release with its verdict. */
     readonly releases: readonly { readonly claim: ReleaseClaim; readonly verdict: Verdict }[];
+    /** The verdicts that stop the platform, for messages: empty when every name is free or the platform's. */
     readonly refusals: readonly Refusal[];
 }
 
@@ -23,7 +26,6 @@ const all = <I, O>(items: readonly I[], fn: (item: I) => Promise<O>) => Promise.
  * (this stack's or an earlier version's namespaces) decides how an unlabelled object Pulumi applied is taken.
  *
  * @param context - the stack's identity and whether Argo CD delivers the platform.
- * @param knownNamespaces - namespaces judged already (the doctor's, or none), consulted for releases in them.
  */
 export async function checkOwnership(reader: MetadataReader, claims: Claims, context: Omit<RuleContext, "platformPresent">): Promise<OwnershipReport> {
     const namespaces = claims.objects.filter((c) => c.kind === "Namespace");

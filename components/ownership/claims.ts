@@ -17,10 +17,13 @@ export type ClaimOrigin =
 export interface ObjectClaim {
     /** `apiVersion` of the object, e.g. `v1`, `storage.k8s.io/v1`. */
     readonly apiVersion: string;
+    /** The object's kind, e.g. `Namespace`, `ClusterRole`. */
     readonly kind: string;
     /** The plural resource name in the API's paths, e.g. `namespaces`, `storageclasses`. */
     readonly resource: string;
+    /** The object's name (cluster-wide: a namespace or a cluster-scoped object). */
     readonly name: string;
+    /** How the object comes to be the platform's, which decides what proves it is. */
     readonly origin: ClaimOrigin;
     /** For {@link ClaimOrigin} `chart`: the release that creates it. */
     readonly release?: ReleaseRef;
@@ -30,18 +33,23 @@ export interface ObjectClaim {
 
 /** A Helm release: its name and namespace. */
 export interface ReleaseRef {
+    /** The release's name (`helm list` shows it). */
     readonly name: string;
+    /** The namespace the release is installed in, where Helm keeps its records. */
     readonly namespace: string;
 }
 
 /** One Helm release the platform installs. */
 export interface ReleaseClaim extends ReleaseRef {
+    /** How to move the platform out of the way, where a setting does. */
     readonly remedy?: string;
 }
 
 /** Everything one guard checks. */
 export interface Claims {
+    /** Namespaces and cluster-scoped objects. */
     readonly objects: readonly ObjectClaim[];
+    /** Helm releases. */
     readonly releases: readonly ReleaseClaim[];
 }
 

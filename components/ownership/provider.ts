@@ -17,11 +17,23 @@ import { ClusterAccess, isClusterReadError, kubeconfigReader, MetadataReader, RE
 export interface GuardProps extends ClusterAccess {
     /** The stack's identity, `<project>/<stack>`: the mark its objects carry. */
     readonly identity: string;
+    /** The namespaces and cluster-scoped objects the platform creates, by name. */
     readonly objects: readonly ObjectClaim[];
+    /** The Helm releases the platform installs. */
     readonly releases: readonly ReleaseClaim[];
 }
 
 const log = (m: string) => console.log(`[mara ownership] ${m}`);
+
+/** What Pulumi's engine sends for an input it does not know yet, in a preview (@pulumi/pulumi runtime/rpc.js, `unknownValue`). */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/**
+ * The guard's inputs read from the Kubernetes provider. A setting the provider was not given reads as unknown in a
+ * preview (the SDK resolves an output the engine did not return as unknown there, runtime/rpc.js `resolveProperties`),
+ * so an unknown one is no change: the update that follows compares the known values, and a kubeconfig that then
+ * reaches another API server has every name checked again.
+ */
+const ACCESS: readonly string[] = ["kubeconfig", "context", "cluster"];
 
 /** A reader of the guard's cluster; a test replaces it to count reads or to serve hostile answers. */
 export type ReaderFactory = (access: ClusterAccess) => MetadataReader;
@@ -62,7 +74,9 @@ export function ownershipProvider(reader: ReaderFactory, server: (access: Cluste
             return { id: "ownership", outs: inputs };
         },
         async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-            return { changes: changedSettings(olds, news).length > 0, replaces: [], deleteBeforeReplace: false };
+            const unknown = ACCESS.filter((k) => news[k] === UNKNOWN);
+            const without = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !unknown.includes(k)));
+            return { changes: changedSettings(without(olds), without(news)).length > 0, replaces: [], deleteBeforeReplace: false };
         },
         async update(_id: string, olds: GuardProps, news: GuardProps) {
             const before = serverOrNone(olds, server);

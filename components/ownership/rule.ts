@@ -19,11 +19,17 @@ import { describeClaim, ObjectClaim, ReleaseClaim, ReleaseRef } from "./claims";
 
 /** The metadata of an object as the API server returns it (a `PartialObjectMetadata` is enough). */
 export interface ObservedMeta {
+    /** The object's name. */
     readonly name?: string;
+    /** Its namespace, for a namespaced object. */
     readonly namespace?: string;
+    /** Its UID. */
     readonly uid?: string;
+    /** Its labels: the platform's `app.kubernetes.io/part-of`, Helm's release records' `owner`, `name`, `status`, `version`. */
     readonly labels?: Readonly<Record<string, string>>;
+    /** Its annotations: the platform's stack mark, Helm's release annotations, Argo CD's tracking id. */
     readonly annotations?: Readonly<Record<string, string>>;
+    /** Who wrote which fields (server-side apply's record): the field managers name who made it. */
     readonly managedFields?: readonly { readonly manager?: string }[];
 }
 
@@ -110,7 +116,9 @@ export function judgeObject(claim: Pick<ObjectClaim, "origin" | "release">, foun
 
 /** One record of a Helm release (a Secret or ConfigMap labelled `owner=helm`). */
 export interface ReleaseRecord {
+    /** The store Helm kept it in (`HELM_DRIVER`: `secret`, the default, or `configmap`). */
     readonly kind: "Secret" | "ConfigMap";
+    /** The record's metadata; its labels carry the revision (`version`) and `status`. */
     readonly meta: ObservedMeta;
 }
 
@@ -132,7 +140,9 @@ export function judgeRelease(records: readonly ReleaseRecord[], namespace: Verdi
 export interface Refusal {
     /** `Namespace bos`, `Helm release statsd in namespace prometheus`. */
     readonly what: string;
+    /** Whose it is. */
     readonly verdict: Extract<Verdict, { state: "another-stack" | "foreign" }>;
+    /** The setting that moves the platform's object elsewhere, where one does. */
     readonly remedy?: string;
 }
 

@@ -273,4 +273,16 @@ describe("the guard's provider", () => {
         expect(await p.diff!("ownership", a, reordered)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
         expect(await p.diff!("ownership", a, { ...a, objects: CLAIMS.objects.slice(1) })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     });
+
+    it("takes a cluster setting that a preview does not know yet as no change (a setting the provider was not given reads as unknown there)", async () => {
+        const p = provider(new MemoryCluster());
+        const a = props(CLAIMS) as unknown as Record<string, unknown>;
+        const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+        expect(await p.diff!("ownership", a, { ...a, cluster: UNKNOWN, context: UNKNOWN })).toMatchObject({ changes: false });
+        expect(await p.diff!("ownership", a, { ...a, kubeconfig: UNKNOWN })).toMatchObject({ changes: false });
+        // Known values are compared: a context given where there was none is a change.
+        expect(await p.diff!("ownership", a, { ...a, context: "prod" })).toMatchObject({ changes: true });
+        // The list is never read from the provider, so an unknown list is a change.
+        expect(await p.diff!("ownership", a, { ...a, objects: UNKNOWN })).toMatchObject({ changes: true });
+    });
 });
