@@ -47,10 +47,8 @@ async function check(p: GuardProps, claims: Claims, reader: ReaderFactory): Prom
         r = reader(p);
         report = await checkOwnership(r, claims, { identity: p.identity });
     } catch (e) {
-        if (isClusterReadError(e)) {
-            throw new Error(`The platform could not check that the names it creates are free or its own, so it created nothing on the cluster: ${e.message}`);
-        }
-        throw e;
+        const why = isClusterReadError(e) ? e.message : `the check itself failed (${(e as Error)?.message ?? String(e)})`;
+        throw new Error(`The platform could not check that the names it creates are free or its own, so it created nothing on the cluster: ${why}`);
     }
     if (report.refusals.length) throw new Error(refusalMessage(report.refusals, p.identity, r.server));
     for (const line of acceptedLines(report)) log(line);

@@ -157,7 +157,7 @@ export function releaseRefusal(claim: ReleaseClaim, v: Verdict): Refusal | undef
 }
 
 /** The way out when no setting moves the platform: what stands in the way goes, or the platform goes elsewhere. */
-export const NO_SETTING_MOVES_IT = "no setting moves it: remove or rename the other object first, or deploy the platform to another cluster";
+export const NO_SETTING_MOVES_IT = "no setting moves it: deploy the platform to another cluster, or have the other object removed first";
 
 /** One line of a refusal: what, whose, and (unless `remedy` is false) the way out. */
 export function refusalLine(r: Refusal, remedy = true): string {

@@ -139,6 +139,14 @@ describe("the guard in Pulumi's dynamic-provider host", () => {
         );
     });
 
+    it("diffs a preview's unknown cluster setting (one the provider was not given) as no change, and a changed list as an update", async () => {
+        const c = await cluster();
+        const { outs } = await host.create(URN, on(c));
+        const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+        expect(await host.diff("ownership", URN, outs, { ...on(c), cluster: UNKNOWN })).toEqual({ changes: "none", replaces: [] });
+        expect(await host.diff("ownership", URN, outs, { ...on(c), objects: guard.objects.slice(1) })).toEqual({ changes: "some", replaces: [] });
+    });
+
     it("updates reading nothing when no name was added, and only the added one otherwise", async () => {
         const c = await cluster();
         const olds = on(c);

@@ -225,7 +225,7 @@ describe("the platform's names on the cluster, by the rule the program's ownersh
     it("fails another stack's namespace by its mark, and passes this stack's own", async () => {
         const prod = await findings({ "/api/v1/namespaces/prometheus": { name: "prometheus", ...LABEL, annotations: { "mara.nginx.com/stack": "mara/prod" } } });
         expect(prod.namespaces!.detail).toMatch(/^Namespace prometheus exists and belongs to stack mara\/prod\./);
-        expect(prod.namespaces!.fix).toBe("no setting moves it: remove or rename the other object first, or deploy the platform to another cluster");
+        expect(prod.namespaces!.fix).toBe("no setting moves it: deploy the platform to another cluster, or have the other object removed first");
         const mine = await findings({ "/api/v1/namespaces/prometheus": { name: "prometheus", ...LABEL, annotations: { "mara.nginx.com/stack": "mara/dev" } } });
         expect(mine.namespaces!.verdict).toBe("pass");
         // Pointed at a kubeconfig alone, the doctor knows no stack: any stack's mark is another stack's.
@@ -261,7 +261,7 @@ describe("the platform's names on the cluster, by the rule the program's ownersh
         expect(f["cluster-names"]!.detail).toContain("StorageClass mara-nfs exists and is not the platform's (applied by kubectl-create)");
         expect(f["cluster-names"]!.detail).toContain("ValidatingAdmissionPolicy mara-no-privileged-containers exists and is not the platform's (Helm release guardrails in namespace policy)");
         expect(f["cluster-names"]!.fix).toBe(
-            "give the NFS StorageClass another name: pulumi config set mara:nfsStorageClass <name> (NfsStorage's `storageClassName` argument); remove the other policy, or install none: pulumi config set mara:admissionPolicies none; for the others, no setting moves it: remove or rename the other object first, or deploy the platform to another cluster",
+            "give the NFS StorageClass another name: pulumi config set mara:nfsStorageClass <name> (NfsStorage's `storageClassName` argument); remove the other policy, or install none: pulumi config set mara:admissionPolicies none; for the others, no setting moves it: deploy the platform to another cluster, or have the other object removed first",
         );
     });
 });

@@ -169,11 +169,11 @@ describe("the check", () => {
         expect(refusalMessage(report.refusals, ME, c.server)).toBe(
             [
                 "The platform will not take over objects it did not create on https://127.0.0.1:6443, so it created nothing there:",
-                "  - Namespace prometheus exists and is not the platform's (applied by helm); no setting moves it: remove or rename the other object first, or deploy the platform to another cluster",
+                "  - Namespace prometheus exists and is not the platform's (applied by helm); no setting moves it: deploy the platform to another cluster, or have the other object removed first",
                 `  - Namespace bos exists and is not the platform's (applied by kubectl-create); ${APP}`,
-                "  - ClusterIssuer selfsigned-issuer exists and belongs to stack mara/prod; no setting moves it: remove or rename the other object first, or deploy the platform to another cluster",
-                "  - ClusterRole mara:nfs-provisioner:nfs-provisioner exists and is not the platform's (applied by kubectl-client-side-apply); no setting moves it: remove or rename the other object first, or deploy the platform to another cluster",
-                "  - Helm release statsd in namespace prometheus exists and is not the platform's (installed in a namespace the platform did not make, revision 1 deployed); no setting moves it: remove or rename the other object first, or deploy the platform to another cluster",
+                "  - ClusterIssuer selfsigned-issuer exists and belongs to stack mara/prod; no setting moves it: deploy the platform to another cluster, or have the other object removed first",
+                "  - ClusterRole mara:nfs-provisioner:nfs-provisioner exists and is not the platform's (applied by kubectl-client-side-apply); no setting moves it: deploy the platform to another cluster, or have the other object removed first",
+                "  - Helm release statsd in namespace prometheus exists and is not the platform's (installed in a namespace the platform did not make, revision 1 deployed); no setting moves it: deploy the platform to another cluster, or have the other object removed first",
                 "Every namespace and cluster-wide object the platform creates carries the label app.kubernetes.io/part-of=mara and the annotation mara.nginx.com/stack=<project>/<stack> (this stack: mara/dev); `mara doctor` runs the same check.",
             ].join("\n"),
         );
