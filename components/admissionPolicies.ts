@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { AdmissionMode, admissionPolicies, ADMISSION_MODES, RULE_LABEL } from "../policy/admission";
 import { configProblems, PolicyConfig } from "../policy/config";
 import { RULES } from "../policy/rules";
+import { guardedOptions } from "./ownership/guard";
 
 /** Arguments of {@link AdmissionPolicies}. */
 export interface AdmissionPoliciesArgs {
@@ -37,7 +38,7 @@ export class AdmissionPolicies extends pulumi.ComponentResource {
     public readonly policyNames: pulumi.Output<string[]>;
 
     constructor(name: string, args: AdmissionPoliciesArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:k8s:AdmissionPolicies", name, {}, opts);
+        super("mara:k8s:AdmissionPolicies", name, {}, guardedOptions(name, opts));
         if (!(ADMISSION_MODES as readonly string[]).includes(args.mode)) {
             throw new Error(`AdmissionPolicies: mode "${args.mode}" is not one of ${ADMISSION_MODES.join(", ")}.`);
         }

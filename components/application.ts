@@ -7,6 +7,7 @@ import { siriusRoute } from "./sirius/routing";
 import type { SiriusScope } from "./sirius/scope";
 import { siriusSettings } from "./sirius/settings";
 import { siriusWorkloadResources } from "./sirius/workloads";
+import { guardedOptions } from "./ownership/guard";
 
 /** A database's name, user and password. */
 export interface DatabaseArgs {
@@ -77,7 +78,7 @@ export class Application extends pulumi.ComponentResource {
     public readonly ledgerDbMonitorStatus: pulumi.Output<string>;
 
     constructor(name: string, args: ApplicationArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:app:Application", name, {}, opts);
+        super("mara:app:Application", name, {}, guardedOptions(name, opts));
         const a = validateApplicationArgs(args);
         const ns = platformNamespace(`${name}-ns`, a.namespace, { "app.kubernetes.io/name": "bank-of-sirius" }, { parent: this, dependsOn: opts?.dependsOn });
         const scope: SiriusScope = { name, parent: this, namespace: ns.metadata.name };

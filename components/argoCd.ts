@@ -22,6 +22,7 @@ import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NA
 import { ClusterFacts, clusterSecretManifest } from "./argocd/clusterSecret";
 import { repositorySecretFields, repositorySecretMetadata } from "./argocd/repository";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** Arguments of {@link ArgoCd}. */
 export interface ArgoCdArgs {
@@ -92,7 +93,7 @@ export class ArgoCd extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: ArgoCdArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:gitops:ArgoCd", name, {}, opts);
+        super("mara:gitops:ArgoCd", name, {}, guardedOptions(name, opts));
         const problem = sourceProblem(args.source, args.repository);
         if (problem) throw new Error(`ArgoCd: ${problem}.`);
         const chart = args.chart ?? CHARTS.argoCd;

@@ -1,7 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
+import { ACME_ISSUER, SELF_SIGNED_ISSUER } from "./clusterNames";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** An ACME (Let's Encrypt) issuer solving HTTP-01 challenges through the ingress controller. */
 export interface AcmeIssuerArgs {
@@ -23,10 +25,7 @@ export interface CertManagerArgs {
     acme?: AcmeIssuerArgs;
 }
 
-/** Name of the self-signed ClusterIssuer (MARA's). */
-export const SELF_SIGNED_ISSUER = "selfsigned-issuer";
-/** Name of the ACME ClusterIssuer. */
-export const ACME_ISSUER = "letsencrypt";
+export { ACME_ISSUER, SELF_SIGNED_ISSUER } from "./clusterNames";
 
 /**
  * cert-manager with its CRDs, a self-signed ClusterIssuer and, optionally, an ACME one. The issuers are
@@ -45,7 +44,7 @@ export class CertManager extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: CertManagerArgs = {}, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:addons:CertManager", name, {}, opts);
+        super("mara:addons:CertManager", name, {}, guardedOptions(name, opts));
         if (args.acme) requireMatch("CertManager", "acme.email", args.acme.email, PATTERNS.email);
         const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.certManager.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(

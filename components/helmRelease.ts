@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { ChartSettings } from "../contracts";
+import { PLATFORM_LABELS } from "./ownership/marks";
 
 /** What {@link helmRelease} needs besides the chart coordinates. */
 export interface HelmReleaseArgs {
@@ -44,8 +45,7 @@ export function helmRelease(name: string, a: HelmReleaseArgs, opts: pulumi.Custo
     );
 }
 
-/** Labels every namespace of the platform carries. */
-export const PLATFORM_LABELS = { "app.kubernetes.io/part-of": "mara" } as const;
+export { PLATFORM_LABELS } from "./ownership/marks";
 
 /** A namespace with the platform's labels plus `labels`. Its name is fixed: other components address Services in it. */
 export function platformNamespace(

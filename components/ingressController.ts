@@ -6,6 +6,7 @@ import { ACCESS_LOG_FORMAT, NGINX_ACCESS_PARSER } from "./logFormats";
 
 export { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "./logFormats";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { claimChartObject, guardedOptions } from "./ownership/guard";
 
 /** Arguments of {@link IngressController}. */
 export interface IngressControllerArgs {
@@ -101,7 +102,7 @@ export class IngressController extends pulumi.ComponentResource {
     public readonly nginxPlus: pulumi.Output<boolean>;
 
     constructor(name: string, args: IngressControllerArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:addons:IngressController", name, {}, opts);
+        super("mara:addons:IngressController", name, {}, guardedOptions(name, opts));
         if (args.nginxPlus && !args.nginxJwt) {
             throw new Error("IngressController: nginxPlus needs nginxJwt, the NGINX Plus license token (a JWT from MyF5).");
         }
@@ -112,7 +113,8 @@ export class IngressController extends pulumi.ComponentResource {
         if (serviceType === "NodePort" && !args.fqdn) throw new Error("IngressController: serviceType NodePort needs fqdn, the name that points at the nodes.");
         if (args.imageTag === undefined && args.imageDigest === undefined) throw new Error("IngressController: give imageTag or imageDigest, the image to run from imageRepository.");
 
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.ingressController.namespace, { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
+        const nsName = args.namespace ?? DEFAULTS.ingressController.namespace;
+        const ns = platformNamespace(`${name}-ns`, nsName, { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
         const dependsOn: pulumi.Resource[] = [ns];
         const pullSecret = args.registryCredentials || args.nginxJwt;
         if (pullSecret) {
@@ -167,6 +169,8 @@ export class IngressController extends pulumi.ComponentResource {
             },
             { parent: this, dependsOn },
         );
+        // The chart creates the IngressClass (ingressClass.create in the values below): a name the whole cluster shares.
+        claimChartObject(this, { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", resource: "ingressclasses", name: className, release: { name: KIC_RELEASE, namespace: nsName } });
 
         const selector = { "app.kubernetes.io/name": "nginx-ingress", "app.kubernetes.io/instance": KIC_RELEASE };
         const service = new k8s.core.v1.Service(

@@ -5,6 +5,7 @@ import { section } from "./fluentBitConfig";
 import { helmRelease, platformNamespace } from "./helmRelease";
 import { logParsers } from "./logFormats";
 import { LOG_INDEX_PREFIX } from "./logstore";
+import { guardedOptions } from "./ownership/guard";
 
 export { section } from "./fluentBitConfig";
 
@@ -54,7 +55,7 @@ export class LogAgent extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: LogAgentArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:observability:LogAgent", name, {}, opts);
+        super("mara:observability:LogAgent", name, {}, guardedOptions(name, opts));
         for (const [key, value] of [["containerLogPath", args.containerLogPath], ["podLogPath", args.podLogPath]] as const) {
             const why = hostPathProblem(value ?? "");
             if (why) throw new Error(`LogAgent: ${key} "${value}" ${why}; it is mounted from every node. Allowed: ${HOST_PATH_ALLOWED}.`);

@@ -4,6 +4,7 @@ import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch, withDefaults }
 import { helmRelease, platformNamespace } from "./helmRelease";
 import { kibanaSetup } from "./kibanaSetup";
 import { ACCESS_LOG_FIELDS } from "./logFormats";
+import { guardedOptions } from "./ownership/guard";
 
 /** Elasticsearch node counts per role (MARA's `logstore:*_replicas`). */
 export interface LogstoreReplicas {
@@ -81,7 +82,7 @@ export class Logstore extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: LogstoreArgs = {}, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:observability:Logstore", name, {}, opts);
+        super("mara:observability:Logstore", name, {}, guardedOptions(name, opts));
         const replicas = validateLogstoreArgs(args);
         const version = args.version ?? DEFAULTS.logstore.version;
         const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logstore.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS, kubernetesNameProblem } from "../contracts";
 import { metalLbAddressProblem, metalLbPeerFindings, parseMetalLbPeer } from "../contracts/metalLb";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** A BGP router MetalLB announces the pool to. */
 export interface MetalLbBgpPeerArgs {
@@ -56,7 +57,7 @@ export class MetalLb extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: MetalLbArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:addons:MetalLb", name, {}, opts);
+        super("mara:addons:MetalLb", name, {}, guardedOptions(name, opts));
         checkArgs(args);
         const namespace = args.namespace ?? DEFAULTS.metalLb.namespace;
         // The speaker needs the host network and raw sockets (ARP, BGP): the namespace must allow privileged pods

@@ -1,7 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS, splitImageName } from "../contracts";
+import { NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE } from "./clusterNames";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { claimChartObject, guardedOptions } from "./ownership/guard";
 
 /** Arguments of {@link NfsStorage}. */
 export interface NfsStorageArgs {
@@ -29,11 +31,7 @@ export interface NfsStorageArgs {
 /** The provisioner name the pod registers and the StorageClass names. */
 export const NFS_PROVISIONER = "cluster.local/mara-nfs";
 
-/**
- * The Helm release, and the name of everything its chart makes (`fullnameOverride`): its Deployment and
- * ServiceAccount, the ClusterRole `mara-nfs-provisioner-runner` and its binding, the leader-election Role and binding.
- */
-export const NFS_RELEASE = "mara-nfs-provisioner";
+export { NFS_RELEASE };
 
 /**
  * Volumes for a cluster without a StorageClass: the NFS subdir external provisioner, which makes a subdirectory of
@@ -55,11 +53,16 @@ export class NfsStorage extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: NfsStorageArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:addons:NfsStorage", name, {}, opts);
+        super("mara:addons:NfsStorage", name, {}, guardedOptions(name, opts));
         if (!args.server?.trim()) throw new Error("NfsStorage: server must be the NFS server's host name or address; got none.");
         if (!args.path?.startsWith("/")) throw new Error(`NfsStorage: path must be the exported directory as an absolute path; got "${args.path ?? ""}".`);
         const nsName = args.namespace ?? DEFAULTS.nfsStorage.namespace;
         const ns = platformNamespace(`${name}-ns`, nsName, {}, { parent: this, dependsOn: opts?.dependsOn });
+        // The chart's cluster-wide objects have fixed names (NFS_RELEASE): claimed, so a neighbour's of the same name stops
+        // the run before anything is created rather than when Helm meets it halfway.
+        const chartRelease = { name: NFS_RELEASE, namespace: nsName };
+        claimChartObject(this, { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", resource: "clusterroles", name: NFS_CLUSTER_ROLE, release: chartRelease });
+        claimChartObject(this, { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", resource: "clusterrolebindings", name: NFS_CLUSTER_ROLE_BINDING, release: chartRelease });
         const release = helmRelease(
             `${name}-release`,
             { release: NFS_RELEASE, namespace: ns.metadata.name, chart: args.chart ?? CHARTS.nfs, values: nfsValues(args) },

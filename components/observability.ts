@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** Collector configurations to choose from (MARA's `otel-objects` variants). */
 export const COLLECTOR_VARIANTS = ["basic", "debug", "full"] as const;
@@ -48,7 +49,7 @@ export class Observability extends pulumi.ComponentResource {
     public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: ObservabilityArgs = {}, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:observability:Observability", name, {}, opts);
+        super("mara:observability:Observability", name, {}, guardedOptions(name, opts));
         const variant = args.collectorVariant ?? DEFAULTS.observability.collectorVariant;
         if (!COLLECTOR_VARIANTS.includes(variant)) {
             throw new Error(`Observability: collectorVariant "${variant}" is not one of ${COLLECTOR_VARIANTS.join(", ")}.`);

@@ -4,6 +4,7 @@ import { AdmissionScope, ContainerRegistry, DEFAULTS, PlatformFacts, splitImageN
 import type { PolicyConfig, RuleConfig } from "../policy/config";
 import { AdmissionPolicies, AdmissionPoliciesArgs } from "./admissionPolicies";
 import { CertManager, CertManagerArgs } from "./certManager";
+import { PLATFORM_STORAGE_CLASS } from "./clusterNames";
 import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS } from "./ingressController";
 import type { KicImage, KicImageArgs } from "./kicImage";
 import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
@@ -13,6 +14,7 @@ import { NfsStorage, NfsStorageArgs } from "./nfsStorage";
 import { collectorGrpcEndpoint, Observability, ObservabilityArgs } from "./observability";
 import { Prometheus, PrometheusArgs } from "./prometheus";
 import { Secrets, SecretsArgs } from "./secrets";
+import { guardedOptions } from "./ownership/guard";
 
 /**
  * The ingress controller image. With a {@link PlatformArgs.registry} the platform copies `imageName` into
@@ -152,7 +154,7 @@ export class Platform extends pulumi.ComponentResource {
     public readonly admissionPolicies?: AdmissionPolicies;
 
     constructor(name: string, args: PlatformArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:platform:Platform", name, {}, opts);
+        super("mara:platform:Platform", name, {}, guardedOptions(name, opts));
         const facts = args.cluster;
         // Children were named without the platform's name before; the aliases let those stacks update in place.
         const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
@@ -303,5 +305,4 @@ function withFluentBitPaths(config: PolicyConfig = {}, facts: PlatformFacts): Po
     return { ...config, [rule]: typeof own === "string" ? { enforcementLevel: own, allowedPaths } : { ...own, allowedPaths } };
 }
 
-/** Name of the StorageClass the platform creates for its volumes. */
-export const PLATFORM_STORAGE_CLASS = "mara-volumes";
+export { PLATFORM_STORAGE_CLASS } from "./clusterNames";

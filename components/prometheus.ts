@@ -4,6 +4,7 @@ import { CHARTS, ChartSettings, ControlPlaneMetrics, CrdManifest, DEFAULTS, PATT
 import { chartCrdResources } from "./chartCrds";
 import { DASHBOARD_FOLDER_ANNOTATION, DASHBOARD_LABEL, grafanaDashboard } from "./grafanaDashboards";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { guardedOptions } from "./ownership/guard";
 
 /** A Service whose metrics Prometheus should scrape. */
 export interface ScrapeTarget {
@@ -95,7 +96,7 @@ export class Prometheus extends pulumi.ComponentResource {
     public readonly statsdStatus: pulumi.Output<string>;
 
     constructor(name: string, args: PrometheusArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:observability:Prometheus", name, {}, opts);
+        super("mara:observability:Prometheus", name, {}, guardedOptions(name, opts));
         for (const [key, size] of [["storageSize", args.storageSize], ["dashboardStorageSize", args.dashboardStorageSize]] as const) {
             if (size !== undefined) requireMatch("Prometheus", key, size, PATTERNS.volumeSize);
         }

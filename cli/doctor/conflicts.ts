@@ -2,15 +2,22 @@
  * What is already on the cluster that the platform would fight with: another installation of an operator it
  * installs (cert-manager, the Prometheus operator, ECK, the OpenTelemetry operator, NGINX Ingress Controller),
  * their CRDs owned by another Helm release, the IngressClass the platform creates taken by another controller,
- * and the platform's namespaces taken by something else. The platform applies some CRDs with a forced
- * server-side apply (components/chartCrds.ts), so a CRD of another installation would be taken over, not refused:
- * this is the only warning before that happens. Where Argo CD delivers the platform (`mara:delivery: gitops`), the
+ * and the names the platform creates — its namespaces and cluster-wide objects — taken by something else, judged by
+ * the rule the program's ownership guard applies before `pulumi up` creates anything (components/ownership/rule.ts),
+ * so the doctor and the program refuse the same objects. The platform applies some CRDs with a forced server-side
+ * apply (components/chartCrds.ts), so a CRD of another installation would be taken over, not refused: this is the only
+ * warning before that happens. Where Argo CD delivers the platform (`mara:delivery: gitops`), the
  * objects it applied from the render are the platform's, not another installation.
  */
 import type { Finding } from "./findings";
 import type { KubeClient } from "./kubeClient";
 import type { DoctorPlan, PlannedRelease } from "./plan";
 import { ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { checkOwnership, OwnershipReport } from "../../components/ownership/check";
+import { describeClaim } from "../../components/ownership/claims";
+import type { MetadataReader } from "../../components/ownership/clusterReader";
+import { PART_OF_LABEL, PART_OF_VALUE } from "../../components/ownership/marks";
+import { NO_SETTING_MOVES_IT, ObservedMeta, Refusal, refusalLine, refusalLines } from "../../components/ownership/rule";
 
 /** One operator the platform installs, and how another installation of it shows itself. */
 interface Operator {
@@ -67,8 +74,6 @@ const ARGO_TRACKING = "argocd.argoproj.io/tracking-id";
 const ARGO_MANAGER = "argocd-controller";
 const RELEASE = "meta.helm.sh/release-name";
 const RELEASE_NS = "meta.helm.sh/release-namespace";
-/** The label the platform puts on its namespaces. */
-const PART_OF = "app.kubernetes.io/part-of";
 
 interface Meta {
     metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; managedFields?: { manager?: string }[] };
@@ -107,11 +112,10 @@ const f = (id: string, title: string, verdict: Finding["verdict"], detail: strin
 
 /** Runs the conflict checks. */
 export async function checkConflicts(client: KubeClient, plan: DoctorPlan): Promise<Finding[]> {
-    const [deployments, statefulsets, classes, namespaces] = await Promise.all([
+    const [deployments, statefulsets, owned] = await Promise.all([
         client.get<{ items: Workload[] }>("/apis/apps/v1/deployments"),
         client.get<{ items: Workload[] }>("/apis/apps/v1/statefulsets"),
-        client.get<{ items: (Meta & { spec?: { controller?: string } })[] }>("/apis/networking.k8s.io/v1/ingressclasses"),
-        client.get<{ items: Meta[] }>("/api/v1/namespaces"),
+        checkOwnership(ownershipReader(client), { objects: plan.owned, releases: [] }, { identity: plan.identity, argoCdDelivers: plan.argoCdDelivers }),
     ]);
     const workloads = [...deployments.items, ...statefulsets.items];
     const findings: Finding[] = [];
@@ -145,42 +149,91 @@ export async function checkConflicts(client: KubeClient, plan: DoctorPlan): Prom
             ),
         );
     }
-    findings.push(ingressClassFinding(classes.items, plan));
-    findings.push(namespaceFinding(namespaces.items, plan));
+    findings.push(ingressClassFinding(owned, plan));
+    findings.push(namespaceFinding(owned, plan));
+    findings.push(clusterNamesFinding(owned));
     return findings;
 }
 
-const NGINX_CONTROLLER = "nginx.org/ingress-controller";
+/** Reads at a time for the names the platform claims. */
+const OWNED_READS = 8;
 
-function ingressClassFinding(classes: readonly (Meta & { spec?: { controller?: string } })[], plan: DoctorPlan): Finding {
+/**
+ * The doctor's client as the ownership check reads: the metadata of one named object at a time. Helm's release records
+ * are not read (the doctor's client would fetch whole release Secrets): a release is judged by its namespace, and every
+ * release of the platform is in a namespace the platform claims, so a release the guard refuses is in a namespace the
+ * doctor refuses.
+ */
+function ownershipReader(client: KubeClient): MetadataReader {
+    let running = 0;
+    const waiting: (() => void)[] = [];
+    return {
+        server: client.server,
+        async get(path) {
+            while (running >= OWNED_READS) await new Promise<void>((r) => waiting.push(r));
+            running++;
+            try {
+                return (await client.find<{ metadata?: ObservedMeta }>(path))?.metadata;
+            } finally {
+                running--;
+                waiting.shift()?.();
+            }
+        },
+        list: async () => [],
+    };
+}
+
+/** What happens to `n` names the platform claims that are taken: nothing, since neither mara up nor pulumi up goes on. */
+const notTakenOver = (n: number) =>
+    `the platform will not take ${n === 1 ? "it" : "them"} over: mara up stops here, and pulumi up run directly stops before creating anything (the program checks the same)`;
+
+/** The refusals of the claims `which` selects, and the remedies they name. */
+function refusalsOf(report: OwnershipReport, which: (kind: string) => boolean): Refusal[] {
+    return report.refusals.filter((r) => report.objects.some((o) => which(o.claim.kind) && describeClaim(o.claim) === r.what));
+}
+
+/** The distinct ways out of `refusals`, for a finding's fix: the settings that move objects, then what is left for the others. */
+function fixOf(refusals: readonly Refusal[]): string {
+    const settings = [...new Set(refusals.flatMap((r) => (r.remedy ? [r.remedy] : [])))];
+    if (!settings.length) return NO_SETTING_MOVES_IT;
+    return [...settings, ...(refusals.some((r) => !r.remedy) ? [`for the others, ${NO_SETTING_MOVES_IT}`] : [])].join("; ");
+}
+
+function ingressClassFinding(report: OwnershipReport, plan: DoctorPlan): Finding {
     const title = `IngressClass ${plan.ingressClassName} free`;
-    const c = classes.find((x) => x.metadata.name === plan.ingressClassName);
-    if (!c) return f("ingress-class", title, "pass", "not taken");
-    const o = owner(c);
-    const mine = plan.releases.find((r) => r.release === "kic");
-    if (same(o.release, mine) || ownUnreleased(o, plan)) return f("ingress-class", title, "pass", "it is the platform's own");
-    const by = c.spec?.controller === NGINX_CONTROLLER ? "another NGINX Ingress Controller" : `controller ${c.spec?.controller ?? "(none named)"}`;
+    const o = report.objects.find((x) => x.claim.kind === "IngressClass");
+    if (!o || o.verdict.state === "free") return f("ingress-class", title, "pass", "not taken");
+    if (o.verdict.state === "own" || o.verdict.state === "earlier") return f("ingress-class", title, "pass", "it is the platform's own");
+    const [refusal] = refusalsOf(report, (k) => k === "IngressClass");
     return f(
         "ingress-class",
         title,
         "fail",
-        `IngressClass ${plan.ingressClassName} exists for ${by}${o.release ? ` (Helm release ${o.release.release} in ${o.release.namespace})` : ""}; the platform creates it and makes it the cluster default`,
+        `${refusal ? refusalLine(refusal, false) : `IngressClass ${plan.ingressClassName} is not the platform's`}. The platform's chart creates it and makes it the cluster default; ${notTakenOver(1)}`,
         `remove the other ingress controller (for ingress-nginx on k3s or RKE2: its HelmChart or helm uninstall; kind and MicroK8s: its addon), or run the platform on another cluster`,
     );
 }
 
-function namespaceFinding(namespaces: readonly Meta[], plan: DoctorPlan): Finding {
+function namespaceFinding(report: OwnershipReport, plan: DoctorPlan): Finding {
     const title = "The platform's namespaces free or its own";
-    const taken = plan.namespaces.filter((n) => {
-        const ns = namespaces.find((x) => x.metadata.name === n);
-        return ns && ns.metadata.labels?.[PART_OF] !== "mara";
-    });
+    const taken = refusalsOf(report, (k) => k === "Namespace");
     if (!taken.length) return f("namespaces", title, "pass", `${plan.namespaces.join(", ")}: free or the platform's`);
     return f(
         "namespaces",
         title,
         "fail",
-        `namespace${taken.length === 1 ? "" : "s"} ${taken.join(", ")} already exist${taken.length === 1 ? "s" : ""} and ${taken.length === 1 ? "is" : "are"} not the platform's (no label ${PART_OF}=mara); creating ${taken.length === 1 ? "it" : "them"} fails, and \`pulumi destroy\` would delete ${taken.length === 1 ? "it" : "them"} with everything in ${taken.length === 1 ? "it" : "them"}`,
-        `move what runs there elsewhere and delete ${taken.length === 1 ? "it" : "them"} (kubectl delete namespace ${taken.join(" ")})${taken.includes(plan.applicationNamespace) ? `, or give the application another namespace: pulumi config set mara:siriusNamespace <name>` : ""}`,
+        `${refusalLines(taken, false).join("; ")}. The platform marks its namespaces with the label ${PART_OF_LABEL}=${PART_OF_VALUE} and this stack's annotation; ${notTakenOver(taken.length)}`,
+        fixOf(taken),
     );
+}
+
+function clusterNamesFinding(report: OwnershipReport): Finding {
+    const title = "The platform's cluster-wide names free or its own";
+    const names = report.objects.filter((o) => o.claim.kind !== "Namespace" && o.claim.kind !== "IngressClass");
+    const taken = refusalsOf(report, (k) => k !== "Namespace" && k !== "IngressClass");
+    if (!taken.length) {
+        const shown = names.slice(0, 4).map((o) => describeClaim(o.claim)).join(", ");
+        return f("cluster-names", title, "pass", names.length ? `${names.length} name(s) (${shown}${names.length > 4 ? ", ..." : ""}): free or the platform's` : "none");
+    }
+    return f("cluster-names", title, "fail", `${refusalLines(taken, false).join("; ")}. ${notTakenOver(taken.length)}`, fixOf(taken));
 }

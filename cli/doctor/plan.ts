@@ -8,6 +8,11 @@ import type { AdmissionMode, AdmissionScope } from "../../contracts/guardrails";
 import type { MaraConfig } from "../../config";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { ACME_ISSUER, NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE, PLATFORM_STORAGE_CLASS, SELF_SIGNED_ISSUER } from "../../components/clusterNames";
+import { ObjectClaim } from "../../components/ownership/claims";
+import { stackIdentity } from "../../components/ownership/marks";
+import { remedyFor } from "../../components/ownership/remedies";
+import { admissionPolicies } from "../../policy/admission";
 
 /** One kind of pod the platform runs, with what each replica requests. */
 export interface Consumer {
@@ -52,6 +57,14 @@ export interface DoctorPlan {
     readonly admissionMode?: AdmissionMode;
     /** Where they judge objects (`mara:admissionPolicyScope`), when the platform installs them. */
     readonly admissionScope?: AdmissionScope;
+    /**
+     * The namespaces and cluster-wide objects the platform creates under fixed names, as the program's ownership guard
+     * claims them (components/ownership/): the doctor judges them by the same rule, so `mara doctor` and `pulumi up`
+     * refuse the same objects. A test keeps this list equal to the guard's.
+     */
+    readonly owned: readonly ObjectClaim[];
+    /** The stack's identity (`<project>/<stack>`), the mark its objects carry; undefined for a kubeconfig alone. */
+    readonly identity?: string;
     readonly consumers: readonly Consumer[];
 }
 
@@ -128,6 +141,37 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         ...(cfg?.gitops.delivery === "gitops" ? { argoCdDelivers: true } : {}),
         admissionPolicies: (cfg?.guardrails.admissionPolicies ?? "none") !== "none",
         ...(cfg && cfg.guardrails.admissionPolicies !== "none" ? { admissionMode: cfg.guardrails.admissionPolicies, admissionScope: cfg.guardrails.scope } : {}),
+        owned: ownedObjects(cfg, namespaces, appNs),
+        ...(cfg ? { identity: stackIdentity(cfg.project, cfg.stack) } : {}),
         consumers,
     };
+}
+
+/** A claim as the program's guard derives it from a registration of `apiVersion` and `kind`. */
+function claim(apiVersion: string, kind: string, resource: string, name: string, component?: string, origin: ObjectClaim["origin"] = "program"): ObjectClaim {
+    const remedy = remedyFor(component, kind);
+    return { apiVersion, kind, resource, name, origin, ...(remedy ? { remedy } : {}) };
+}
+
+/** What the platform creates under fixed names for this configuration (the defaults' when there is none). */
+function ownedObjects(cfg: MaraConfig | undefined, namespaces: readonly string[], appNs: string): ObjectClaim[] {
+    const out: ObjectClaim[] = namespaces.map((n) => claim("v1", "Namespace", "namespaces", n, n === appNs ? "mara:app:Application" : undefined));
+    // The platform's own StorageClass, where the cloud names a provisioner and no other class is asked for.
+    if (cfg && cfg.infra.type !== "kubeconfig" && !cfg.storageClass && !cfg.nfs.server) out.push(claim("storage.k8s.io/v1", "StorageClass", "storageclasses", PLATFORM_STORAGE_CLASS));
+    if (cfg?.nfs.server) {
+        const release = { release: { name: NFS_RELEASE, namespace: NFS_NAMESPACE } };
+        out.push({ ...claim("rbac.authorization.k8s.io/v1", "ClusterRole", "clusterroles", NFS_CLUSTER_ROLE, "mara:addons:NfsStorage", "chart"), ...release });
+        out.push({ ...claim("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "clusterrolebindings", NFS_CLUSTER_ROLE_BINDING, "mara:addons:NfsStorage", "chart"), ...release });
+        out.push(claim("storage.k8s.io/v1", "StorageClass", "storageclasses", cfg.nfs.storageClass, "mara:addons:NfsStorage"));
+    }
+    out.push({ ...claim("networking.k8s.io/v1", "IngressClass", "ingressclasses", DEFAULTS.ingressController.ingressClassName, undefined, "chart"), release: { name: "kic", namespace: DEFAULTS.ingressController.namespace } });
+    out.push(claim("cert-manager.io/v1", "ClusterIssuer", "clusterissuers", SELF_SIGNED_ISSUER));
+    if (cfg?.certManager.acmeEmail) out.push(claim("cert-manager.io/v1", "ClusterIssuer", "clusterissuers", ACME_ISSUER));
+    const mode = cfg?.guardrails.admissionPolicies ?? "none";
+    if (mode !== "none") {
+        for (const o of admissionPolicies({ mode })) {
+            out.push(claim(o.apiVersion ?? "admissionregistration.k8s.io/v1", o.kind!, o.kind === "ValidatingAdmissionPolicy" ? "validatingadmissionpolicies" : "validatingadmissionpolicybindings", o.metadata!.name!, "mara:k8s:AdmissionPolicies"));
+        }
+    }
+    return out;
 }

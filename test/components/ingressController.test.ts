@@ -174,10 +174,11 @@ describe("IngressController on a host-name platform, with a private registry", (
         provider = await k8sProviderRef(cluster);
     });
 
-    it("creates the nginx-ingress namespace, labelled for Prometheus scraping", () => {
+    it("creates the nginx-ingress namespace, labelled for Prometheus scraping and marked as this stack's", () => {
         expect(find(regs, NAMESPACE, "ingress-controller-ns").inputs!.metadata).toEqual({
             name: "nginx-ingress",
             labels: { "app.kubernetes.io/part-of": "mara", prometheus: "scrape" },
+            annotations: { "mara.nginx.com/stack": "mara/dev" },
         });
     });
 

@@ -101,8 +101,12 @@ describe("Observability", () => {
         provider = await k8sProviderRef(cluster);
     });
 
-    it("creates the observability namespace", () => {
-        expect(inputs(find(regs, NAMESPACE, "observability-ns")).metadata).toEqual({ name: "observability", labels: { "app.kubernetes.io/part-of": "mara" } });
+    it("creates the observability namespace, marked as this stack's", () => {
+        expect(inputs(find(regs, NAMESPACE, "observability-ns")).metadata).toEqual({
+            name: "observability",
+            labels: { "app.kubernetes.io/part-of": "mara" },
+            annotations: { "mara.nginx.com/stack": "mara/dev" },
+        });
     });
 
     it("installs the catalogue's operator chart in it, with webhook certificates from cert-manager", () => {

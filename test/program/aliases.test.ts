@@ -56,6 +56,7 @@ const ADDED_SINCE_RECORDING: readonly { type: string; name: RegExp; why: string 
     { type: "kubernetes:core/v1:ConfigMap", name: /^platform-logstore-kibana-setup-files$/, why: "Kibana's saved objects" },
     { type: "kubernetes:batch/v1:Job", name: /^platform-logstore-kibana-setup$/, why: "Kibana's saved objects" },
     { type: "aws:kms/key:Key", name: /^eks-secrets$/, why: "EKS Secrets encrypted with a KMS key (the aws-eks-secrets-encryption rule)" },
+    { type: "pulumi-nodejs:dynamic:Resource", name: /^platform-ownership$/, why: "the ownership guard every Kubernetes object waits for (components/ownership/)" },
 ];
 
 /**
@@ -98,7 +99,7 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
         // kube-prometheus-stack's 10 CRDs and nginx-ingress's 12, in every scenario: mara-aws pins MARA's 2022 charts,
         // which are read as the program's pins.
         expect(added.filter((r) => r.type.endsWith("CustomResourceDefinitionPatch"))).toHaveLength(22);
-        // Three dashboards, the Kibana setup's ConfigMap and Job, and on EKS the Secrets key.
+        // Three dashboards, the Kibana setup's ConfigMap and Job, the ownership guard, and on EKS the Secrets key.
         expect(added.filter((r) => !r.type.endsWith("CustomResourceDefinitionPatch")).map((r) => r.name).sort()).toEqual(
             [
                 "bank-of-sirius-dashboard",
@@ -106,6 +107,7 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
                 ...(current.some((r) => r.type === "eks:index:Cluster") ? ["eks-secrets"] : []),
                 "platform-logstore-kibana-setup",
                 "platform-logstore-kibana-setup-files",
+                "platform-ownership",
                 "platform-prometheus-dashboard-nginx",
             ],
         );

@@ -67,22 +67,33 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
         const argo = (r: Registration) => under(r, "mara:gitops:ArgoCd");
         expect(replaced(gitops.registrations.filter((r) => !argo(r)), pulumiRun.registrations)).toEqual([]);
         // Argo CD goes through the cluster's one Kubernetes provider, never a default provider.
-        expect(new Set(gitops.registrations.filter((r) => argo(r) && r.custom).map((r) => r.provider.split("::").at(-2)))).toEqual(new Set(["kubeconfig-provider"]));
+        expect(new Set(gitops.registrations.filter((r) => argo(r) && r.custom && r.type.startsWith("kubernetes:")).map((r) => r.provider.split("::").at(-2)))).toEqual(new Set(["kubeconfig-provider"]));
     });
 
     it("installs Argo CD as a Helm release of the argo-cd chart, with annotation tracking and an Application health check, the cluster's facts, and a root Application on the render's argocd/ folder", async () => {
         const run = await runProgram(stack("gitops"));
         const argo = run.registrations.filter((r) => under(r, "mara:gitops:ArgoCd") && r.custom);
         const named = (type: string, name: string) => argo.find((r) => r.type === type && r.name === name)!;
-        // The namespace, the release, the cluster Secret and the root Application.
+        // The namespace, the release, the cluster Secret and the root Application, all after the ownership guard.
         expect(argo.map((r) => `${r.type} ${r.name}`).sort()).toEqual([
             "kubernetes:argoproj.io/v1alpha1:Application argocd-root-application",
             "kubernetes:core/v1:Namespace argocd-namespace",
             "kubernetes:core/v1:Secret argocd-cluster",
             "kubernetes:helm.sh/v3:Release argocd-release",
+            "pulumi-nodejs:dynamic:Resource argocd-ownership",
         ]);
+        const guard = named("pulumi-nodejs:dynamic:Resource", "argocd-ownership");
+        for (const r of argo.filter((x) => x !== guard)) expect(r.dependencies, r.name).toContain(guard.urn);
+        expect(unwrapSecrets(guard.inputs) as Record<string, unknown>).toMatchObject({
+            objects: [{ kind: "Namespace", name: "argocd", origin: "program" }],
+            releases: [{ name: "argocd", namespace: "argocd" }],
+        });
         // Labelled as the platform's: mara doctor, run before every mara up, takes an unlabelled argocd namespace for another installation's.
-        expect((named("kubernetes:core/v1:Namespace", "argocd-namespace").inputs as { metadata: unknown }).metadata).toEqual({ name: "argocd", labels: { "app.kubernetes.io/part-of": "mara" } });
+        expect((named("kubernetes:core/v1:Namespace", "argocd-namespace").inputs as { metadata: unknown }).metadata).toEqual({
+            name: "argocd",
+            labels: { "app.kubernetes.io/part-of": "mara" },
+            annotations: { "mara.nginx.com/stack": "mara/dev" },
+        });
         const release = named("kubernetes:helm.sh/v3:Release", "argocd-release");
         expect(release.inputs).toMatchObject({
             name: "argocd",

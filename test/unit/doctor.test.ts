@@ -111,7 +111,10 @@ describe("conflicts on a cluster where Argo CD applied the platform (mara:delive
         user: null,
         get: async (path: string) =>
             (path === "/apis/networking.k8s.io/v1/ingressclasses" ? { items: [{ metadata: { name: "nginx", ...meta }, spec: { controller: "nginx.org/ingress-controller" } }] } : { items: [] }) as never,
-        find: async (path: string) => (path.includes("/customresourcedefinitions/") ? ({ metadata: { name: path.split("/").at(-1)!, ...meta } } as never) : undefined),
+        find: async (path: string) =>
+            (path.includes("/customresourcedefinitions/") || path === "/apis/networking.k8s.io/v1/ingressclasses/nginx"
+                ? { metadata: { name: path.split("/").at(-1)!, ...meta }, spec: { controller: "nginx.org/ingress-controller" } }
+                : undefined) as never,
         post: async () => ({}) as never,
     });
     const verdicts = async (client: KubeClient, gitops: boolean) => {
@@ -186,6 +189,80 @@ describe("another Argo CD, where the platform installs its own (mara:delivery gi
         const theirs = cluster({ annotations: { "meta.helm.sh/release-name": "argo-cd", "meta.helm.sh/release-namespace": "gitops" } }, "gitops");
         expect(await argo(theirs, plan())).toBeUndefined();
         expect(await argo(theirs, plan({ ...GITOPS, "mara:gitopsArgoCd": "external" }))).toBeUndefined();
+    });
+});
+
+describe("the platform's names on the cluster, by the rule the program's ownership guard applies", () => {
+    type Meta = Record<string, unknown>;
+    /** A cluster holding `objects` (metadata by API path) and no workloads. */
+    const cluster = (objects: Record<string, Meta>): KubeClient => ({
+        server: "https://127.0.0.1:6443",
+        context: "test",
+        user: null,
+        get: async () => ({ items: [] }) as never,
+        find: async (path: string) => (objects[path] ? ({ metadata: objects[path] } as never) : undefined),
+        post: async () => ({}) as never,
+    });
+    const byKubectl = { managedFields: [{ manager: "kubectl-create" }] };
+    const LABEL = { labels: { "app.kubernetes.io/part-of": "mara" } };
+    const planOf = (values: Record<string, string> = {}) => {
+        const raw = fixture("mara-kubeconfig");
+        return doctorPlan(validateConfig({ ...raw, values: { ...raw.values, ...values } }).config!);
+    };
+    const findings = async (objects: Record<string, Meta>, plan = planOf()) => Object.fromEntries((await checkConflicts(cluster(objects), plan)).map((f) => [f.id, f]));
+
+    it("fails another team's namespace, says what really happens (nothing is taken over, on either path) and how to move the application", async () => {
+        const f = await findings({ "/api/v1/namespaces/bos": { name: "bos", ...byKubectl } });
+        expect(f.namespaces).toMatchObject({ verdict: "fail" });
+        expect(f.namespaces!.detail).toBe(
+            "Namespace bos exists and is not the platform's (applied by kubectl-create). The platform marks its namespaces with the label app.kubernetes.io/part-of=mara and this stack's annotation; the platform will not take it over: mara up stops here, and pulumi up run directly stops before creating anything (the program checks the same)",
+        );
+        expect(f.namespaces!.detail).not.toMatch(/creating it fails|destroy/);
+        expect(f.namespaces!.fix).toBe("give Bank of Sirius another namespace: pulumi config set mara:siriusNamespace <name> (the Application's `namespace` argument)");
+        expect(f["cluster-names"]).toMatchObject({ verdict: "pass" });
+    });
+
+    it("fails another stack's namespace by its mark, and passes this stack's own", async () => {
+        const prod = await findings({ "/api/v1/namespaces/prometheus": { name: "prometheus", ...LABEL, annotations: { "mara.nginx.com/stack": "mara/prod" } } });
+        expect(prod.namespaces!.detail).toMatch(/^Namespace prometheus exists and belongs to stack mara\/prod\./);
+        expect(prod.namespaces!.fix).toBe("no setting moves it: deploy the platform to another cluster, or have the other object removed first");
+        const mine = await findings({ "/api/v1/namespaces/prometheus": { name: "prometheus", ...LABEL, annotations: { "mara.nginx.com/stack": "mara/dev" } } });
+        expect(mine.namespaces!.verdict).toBe("pass");
+        // Pointed at a kubeconfig alone, the doctor knows no stack: any stack's mark is another stack's.
+        const alone = (await checkConflicts(cluster({ "/api/v1/namespaces/prometheus": { name: "prometheus", annotations: { "mara.nginx.com/stack": "mara/dev" } } }), doctorPlan())).find((x) => x.id === "namespaces");
+        expect(alone?.verdict).toBe("fail");
+    });
+
+    it("passes a stack upgrading in place: namespaces with only the platform's label, and the ClusterIssuer Pulumi applied beside them", async () => {
+        const plan = planOf();
+        const objects: Record<string, Meta> = Object.fromEntries(plan.namespaces.map((n) => [`/api/v1/namespaces/${n}`, { name: n, ...LABEL, managedFields: [{ manager: "pulumi-kubernetes-0a1b2c3d" }] }]));
+        objects["/apis/cert-manager.io/v1/clusterissuers/selfsigned-issuer"] = { name: "selfsigned-issuer", managedFields: [{ manager: "pulumi-kubernetes-5e6f" }] };
+        const f = await findings(objects, plan);
+        expect([f.namespaces!.verdict, f["cluster-names"]!.verdict, f["ingress-class"]!.verdict]).toEqual(["pass", "pass", "pass"]);
+        // The same ClusterIssuer with none of the platform's namespaces there is another Pulumi program's.
+        const alone = await findings({ "/apis/cert-manager.io/v1/clusterissuers/selfsigned-issuer": { name: "selfsigned-issuer", managedFields: [{ manager: "pulumi-kubernetes-5e6f" }] } });
+        expect(alone["cluster-names"]).toMatchObject({ verdict: "fail", detail: expect.stringMatching(/^ClusterIssuer selfsigned-issuer exists and is not the platform's \(applied by pulumi-kubernetes-5e6f\)\. /) });
+    });
+
+    it("checks the cluster-wide names of the add-ons the stack turns on, with the setting that moves each where one does", async () => {
+        const plan = planOf({ "mara:nfsServer": "192.168.77.10", "mara:nfsPath": "/srv/nfs/mara", "mara:admissionPolicies": "warn" });
+        expect(plan.owned.map((o) => `${o.kind} ${o.name}`)).toEqual(
+            expect.arrayContaining(["ClusterRole mara-nfs-provisioner-runner", "StorageClass mara-nfs", "ValidatingAdmissionPolicy mara-no-privileged-containers", "IngressClass nginx"]),
+        );
+        const f = await findings(
+            {
+                "/apis/storage.k8s.io/v1/storageclasses/mara-nfs": { name: "mara-nfs", ...byKubectl },
+                "/apis/rbac.authorization.k8s.io/v1/clusterroles/mara-nfs-provisioner-runner": { name: "mara-nfs-provisioner-runner", ...byKubectl },
+                "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/mara-no-privileged-containers": { name: "mara-no-privileged-containers", annotations: { "meta.helm.sh/release-name": "guardrails", "meta.helm.sh/release-namespace": "policy" } },
+            },
+            plan,
+        );
+        expect(f["cluster-names"]!.verdict).toBe("fail");
+        expect(f["cluster-names"]!.detail).toContain("StorageClass mara-nfs exists and is not the platform's (applied by kubectl-create)");
+        expect(f["cluster-names"]!.detail).toContain("ValidatingAdmissionPolicy mara-no-privileged-containers exists and is not the platform's (Helm release guardrails in namespace policy)");
+        expect(f["cluster-names"]!.fix).toBe(
+            "give the NFS StorageClass another name: pulumi config set mara:nfsStorageClass <name> (NfsStorage's `storageClassName` argument); remove the other policy, or install none: pulumi config set mara:admissionPolicies none; for the others, no setting moves it: deploy the platform to another cluster, or have the other object removed first",
+        );
     });
 });
 

@@ -44,6 +44,12 @@ if (which === "broken-cr") {
         cleanupOnFail: true,
         values: { nodeSelector: { "no-such-label": "anywhere" } },
     }, opts);
+} else if (which === "upsert") {
+    // A Namespace of a name that already exists, with no guard in front: what the provider does on its own.
+    new k8s.core.v1.Namespace("theirs", { metadata: { name: config.require("namespace"), labels: { "app.kubernetes.io/part-of": "mara" } } }, opts);
+} else if (which === "existing-release") {
+    // A Helm release of a name that already exists in its namespace, with no guard in front.
+    new k8s.helm.v3.Release("theirs", { name: config.require("release"), namespace: config.require("namespace"), chart: path.join(__dirname, "chart"), timeout: 60, cleanupOnFail: true, createNamespace: false }, opts);
 } else {
     throw new Error(`unknown case ${which}`);
 }
