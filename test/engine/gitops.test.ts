@@ -37,6 +37,12 @@ let charts: string | undefined;
 /** The private repository's token the stack stores encrypted. */
 const REPO_TOKEN = "engine-repo-token-0123456789";
 
+/**
+ * The stack's name. The render is made from it too, as a user renders and deploys one stack: the objects Argo CD
+ * applies carry its identity, so the doctor that `mara up` runs takes them for this stack's own.
+ */
+const STACK = `engine-gitops-${process.pid}`;
+
 const GITOPS = {
     "mara:delivery": "gitops",
     "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git",
@@ -62,7 +68,7 @@ async function apply(name: string, texts: readonly string[]): Promise<{ code: nu
 beforeAll(async () => {
     cluster = await startCluster();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-engine-gitops-"));
-    const raw = rawConfig({ ...baseConfig(cluster, path.join(ROOT, "test", "charts")), ...GITOPS });
+    const raw = rawConfig({ ...baseConfig(cluster, path.join(ROOT, "test", "charts")), ...GITOPS }, { stack: STACK });
     // The cluster has no External Secrets Operator: the Secrets are left out, and created before the sync.
     rendered = await renderPlatform({ raw, config: validateConfig(raw).config!, program, secrets: { mode: "omit" } });
 });
@@ -105,7 +111,7 @@ describe("a render Argo CD delivers, on a real API server", () => {
     it("mara up installs Argo CD as a Helm release of its chart (deployed, its CRDs served), the root Application and the private repository's Secret (its token secret in the state); the render's Applications are accepted", async () => {
         sandbox = pulumiSandbox();
         charts = airGappedCharts();
-        stack = await createStack(sandbox, `engine-gitops-${process.pid}`, { ...baseConfig(cluster, charts), ...GITOPS, "mara:gitopsRepoUsername": "robot" });
+        stack = await createStack(sandbox, STACK, { ...baseConfig(cluster, charts), ...GITOPS, "mara:gitopsRepoUsername": "robot" });
         // A private repository's token, stored encrypted as the docs say; Pulumi writes it into Argo CD's repository Secret.
         await stack.set("mara:gitopsRepoPassword", REPO_TOKEN, true);
         // mara up runs the doctor first: the render's objects the test above applied as Argo CD does (its field

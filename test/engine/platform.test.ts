@@ -193,6 +193,9 @@ describe("the platform on an existing cluster, by the real engine", () => {
         const marked: string[] = [];
         for (const base of ["/api/v1/namespaces", "/apis/rbac.authorization.k8s.io/v1/clusterroles", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", "/apis/storage.k8s.io/v1/storageclasses", "/apis/cert-manager.io/v1/clusterissuers"]) {
             for (const o of (await request<{ items: any[] }>(cluster, "GET", `${base}?labelSelector=${labelled}`)).items) {
+                // A chart's objects (the NFS provisioner's ClusterRole) carry the platform's label but are the release's,
+                // judged by Helm's marks: the stack's mark is only on the program's own.
+                if (o.metadata.annotations?.["meta.helm.sh/release-name"] !== undefined) continue;
                 const path = `${base}/${encodeURIComponent(o.metadata.name)}`;
                 const issuer = base.endsWith("clusterissuers");
                 await mergePatch(cluster, path, { metadata: { annotations: { [STACK]: null }, ...(issuer ? { labels: { "app.kubernetes.io/part-of": null } } : {}) } });
