@@ -94,9 +94,8 @@ describe("the port-forward", () => {
             const client = kubeClient(kubeConfigFrom(kubeconfigText({ server: `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}` })));
             const forward = apiServerForwarder(() => client, 500);
             const [local, remote] = await socketPair();
-            const started = Date.now();
+            // The drip never ends and never pauses, so only the total bound can produce this error.
             await expect(forward({ namespace: "prometheus", pod: "grafana-0", containerPort: 3000 }, remote)).rejects.toThrow("the API server did not open the port-forward within 0.5 s");
-            expect(Date.now() - started).toBeLessThan(500 * 20);
             local.destroy();
             remote.destroy();
         } finally {
