@@ -79,14 +79,21 @@ describe("AdmissionPolicies in audit and warn modes", () => {
         expect(JSON.stringify(find(registrations, BINDING, "warn-ingress-tls-binding").inputs!.spec)).toContain('"values":["legacy"]');
     });
 
-    it("refuses a mode it does not know", () => {
+    // The component is registered before its constructor refuses the arguments, and the SDK finishes that
+    // registration later: each test waits for it, on mocks of its own, so it never reaches the next test's mocks
+    // (whose monitor does not know the resource) as an unhandled rejection.
+    it("refuses a mode it does not know", async () => {
+        await installMocks();
         expect(() => new AdmissionPolicies("x", { mode: "strict" as never })).toThrow('AdmissionPolicies: mode "strict" is not one of audit, warn, deny.');
+        await settle();
     });
 
-    it("refuses a configuration of the wrong type rather than reading it as the defaults", () => {
+    it("refuses a configuration of the wrong type rather than reading it as the defaults", async () => {
+        await installMocks();
         expect(() => new AdmissionPolicies("x", { mode: "deny", config: ["container-resources"] as never })).toThrow("AdmissionPolicies: config is not a policy configuration (docs/policy.md): the configuration is a list;");
-        expect(() => new AdmissionPolicies("x", { mode: "deny", config: { "container-resources": 1 as never } })).toThrow('"container-resources" is a number (1); it must be a level (advisory, mandatory, disabled)');
-        expect(() => new AdmissionPolicies("x", { mode: "deny", config: { "load-balancer-namespace": { namespaces: "edge" } } })).toThrow('setting "namespaces" is a string ("edge"); it must be a list of strings');
+        expect(() => new AdmissionPolicies("y", { mode: "deny", config: { "container-resources": 1 as never } })).toThrow('"container-resources" is a number (1); it must be a level (advisory, mandatory, disabled)');
+        expect(() => new AdmissionPolicies("z", { mode: "deny", config: { "load-balancer-namespace": { namespaces: "edge" } } })).toThrow('setting "namespaces" is a string ("edge"); it must be a list of strings');
+        await settle();
     });
 });
 
