@@ -172,7 +172,7 @@ describe("answers that never end: the whole request is bounded, and so is the pr
         expect(result.findings.filter((f) => f.detail.includes("within 3600 s"))).toEqual([]);
         expect(DOCTOR_BOUND_MS).toBe(60_000);
         expect(LIST_MAX_BYTES).toBe(64 * 1024 * 1024);
-    }, 60_000);
+    }, 120_000);
 });
 
 describe("TLS failures told apart, each with its own advice", () => {
@@ -181,7 +181,7 @@ describe("TLS failures told apart, each with its own advice", () => {
         const s = await serve(() => undefined, cert);
         const { report } = await doctor(kubeconfigFile({ server: s.url, caPem: ca.cert }));
         expect(finding(report, "reachable").verdict).toBe("pass");
-    });
+    }, 120_000);
 
     it("a self-signed certificate that is not the kubeconfig's authority", async () => {
         const { ca } = testPki();
@@ -228,7 +228,7 @@ describe("TLS failures told apart, each with its own advice", () => {
         expect(finding(report, "reachable").fix).toContain("tls-server-name");
         const named = await doctor(kubeconfigFile({ server: s.url, caPem: ca.cert, tlsServerName: "api.lab.example" }));
         expect(finding(named.report, "reachable").verdict).toBe("pass");
-    });
+    }, 120_000);
 
     it("https:// to a port that speaks plain HTTP", async () => {
         const s = await serve(() => undefined);

@@ -75,7 +75,7 @@ describe("a plugin that works", () => {
         expect(reachable.verdict).toBe("pass");
         expect(credentials).toMatchObject({ verdict: "pass", detail: expect.stringContaining("exec plugin") });
         expect(code).toBe(0);
-    });
+    }, 120_000);
 
     it("a command written as a relative path runs from the kubeconfig's directory, as client-go resolves it", async () => {
         const s = await cluster();

@@ -37,7 +37,7 @@ describe("mara open, before it listens", () => {
         const r = await open(() => ({ kind: "json", status: 500, body: { kind: "Status", message: "Internal error occurred: etcd cluster is unavailable" } }));
         expect(r.code).toBe(1);
         expect(r.stderr).toContain(`mara: GET ${SERVICE}: 500 Internal error occurred: etcd cluster is unavailable; the API server answers but fails: check its health`);
-    });
+    }, 120_000);
 
     it("an answer that is not JSON: exit 1, says so", async () => {
         const r = await open(() => ({ kind: "text", body: "<html>proxy login</html>" }));

@@ -69,7 +69,7 @@ describe("the whole command", () => {
         // Counted, not timed: each page takes the server at least 300 ms (a loaded machine only makes it longer), so
         // within the bound there is room for at most this many requests, the one the bound cut included.
         expect(page).toBeLessThanOrEqual(Math.ceil(deadlineMs / 300) + 1);
-    });
+    }, 120_000);
 
     it("every source dripping, as users run it: ends within several times its bound, exit 5", async () => {
         server = await hostileServer(() => ({ kind: "drip", intervalMs: 100 }));

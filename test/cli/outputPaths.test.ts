@@ -51,7 +51,7 @@ describe("mara render --out is checked before rendering", () => {
         expect(r.stdout).toBe("");
         noTrace(r.stderr);
         expect(fs.readFileSync(path.join(dir, "notes.txt"), "utf8")).toBe("mine");
-    });
+    }, 120_000);
 
     it("under /proc, which refuses new entries: refused at once, never spinning", async () => {
         expect(fs.statSync("/proc").isDirectory()).toBe(true);

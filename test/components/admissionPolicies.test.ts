@@ -151,7 +151,7 @@ describe("a Platform's guardrails scope", () => {
                 matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank", "cert-manager", "logagent", "logstore", "metallb-system", "nfs-provisioner", "nginx-ingress", "observability", "prometheus"].sort() }],
             },
         });
-    });
+    }, 180_000);
 
     it("in the program on an existing cluster, is exactly the namespaces mara doctor plans for the stack", async () => {
         const base = withClusterAddOns(fixture("mara-kubeconfig", { secrets: { "mara:grafanaAdminPassword": "pw" } }));
@@ -162,7 +162,7 @@ describe("a Platform's guardrails scope", () => {
             .matchResources.namespaceSelector.matchExpressions[0]!.values;
         expect(judged).toEqual([...doctorPlan(validateConfig(raw).config!).namespaces].sort());
         expect(judged).toEqual(expect.arrayContaining(["metallb-system", "nfs-provisioner"]));
-    });
+    }, 180_000);
 
     it("is the whole cluster when asked", async () => {
         const { registrations } = await installMocks();
@@ -170,7 +170,7 @@ describe("a Platform's guardrails scope", () => {
         await settle();
         expect(bindingOf(registrations, "own", "load-balancer-namespace")).toBeUndefined();
         expect(bindingOf(registrations, "own", "default-ingress-class")).toBeUndefined();
-    });
+    }, 180_000);
 });
 
 describe("a Platform with guardrails", () => {
@@ -190,12 +190,12 @@ describe("a Platform with guardrails", () => {
         expect((find(registrations, BINDING, "docker-admission-policies-host-path-allow-list-binding").inputs!.spec as { validationActions: string[] }).validationActions).toEqual(["Warn", "Audit"]);
         expect(allowed("own")).toBe("['/srv/logs']");
         expect(find(registrations, "mara:k8s:AdmissionPolicies", "own-admission-policies").parent).toBe(find(registrations, "mara:platform:Platform", "own").urn);
-    });
+    }, 180_000);
 
     it("has none without them", async () => {
         const { registrations } = await installMocks();
         new Platform("plain", { cluster: EKS_PLATFORM }, { providers: [testProvider()] });
         await settle();
         expect(ofType(registrations, "mara:k8s:AdmissionPolicies")).toEqual([]);
-    });
+    }, 180_000);
 });
