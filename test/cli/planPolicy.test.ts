@@ -25,7 +25,7 @@ describe("mara plan --policy", () => {
         expect(r.stdout).toMatch(/Policy pack mara-guardrails \(\d+ rules, docs\/policy\.md\): 0 mandatory and 1 advisory violation\n/);
         expect(r.stdout).toContain("  warning [aws-eks-public-endpoint] eks:index:Cluster::eks-cluster: EKS cluster \"eks-cluster\"'s public API endpoint admits every address");
         expect(r.stdout).toContain("    [ingress-class] kubernetes:networking.k8s.io/v1:Ingress::bank-of-sirius-ingress: spec.ingressClassName");
-    });
+    }, 120_000);
 
     it("fails when the configuration makes a broken rule mandatory, and reports it in the JSON plan", async () => {
         const strict = configFile("strict.json", { "aws-eks-public-endpoint": { enforcementLevel: "mandatory", allowedCidrs: ["203.0.113.0/24"] } });
@@ -34,7 +34,7 @@ describe("mara plan --policy", () => {
         const plan = JSON.parse(r.stdout) as { policy: { violations: { rule: string; level: string }[] } };
         expect(plan.policy.violations).toEqual([expect.objectContaining({ rule: "aws-eks-public-endpoint", level: "mandatory" })]);
         expect(r.stderr).toContain("error [aws-eks-public-endpoint]");
-    });
+    }, 120_000);
 
     it("refuses a configuration naming a rule or setting that does not exist, before running anything", async () => {
         const wrong = configFile("wrong.json", { "ingress-tsl": "advisory", "ingress-class": { name: "x" } });

@@ -35,23 +35,20 @@ type Runner = { run(args: string[], cwd: string, env: Record<string, string>): P
 
 describe("the Pulumi CLI's queries", () => {
     it("`pulumi version` that never answers: refused at the bound, as a pre-flight failure", async () => {
+        // The stand-in sleeps an hour: only the bound can end the query, and the message says it did.
         standIn(`version) sleep 3600;;`);
-        const started = Date.now();
         await expect(pulumiCli(500)).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining("`pulumi version` did not finish within 0.5 s; is the Pulumi CLI working?") });
-        expect(Date.now() - started).toBeLessThan(500 * 20);
     });
 
     it("a query that never answers (a state backend that hangs): stopped at the bound, with the API's own error type", async () => {
         standIn(`version) echo v3.200.0;;\n*) sleep 3600;;`);
         const cmd = (await pulumiCli(500)) as unknown as Runner;
-        const started = Date.now();
         const e = await cmd.run(["stack", "output", "--json", "--stack", "dev"], dir, {}).then(
             () => undefined,
             (err: unknown) => err as Error & { commandResult?: { stderr: string } },
         );
         expect(e?.name).toBe("CommandError");
         expect(e?.commandResult?.stderr).toContain("`pulumi stack output` did not finish within 0.5 s and was stopped; is the state backend reachable?");
-        expect(Date.now() - started).toBeLessThan(500 * 20);
     });
 
     it("a failing query keeps the API's error classes (a missing stack is a StackNotFoundError)", async () => {

@@ -40,7 +40,7 @@ describe("mara render refuses before rendering", () => {
         expect(r.stderr).toContain("mara: Secrets are never written in plain text: give --secret-store NAME");
         expect(r.stderr).toContain("or --secrets=omit");
         expect(fs.existsSync(path.join(dir, "out"))).toBe(false);
-    });
+    }, 120_000);
 
     it("with both --secret-store and --secrets=omit, or an unknown mode or store kind", async () => {
         const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out"];
@@ -134,7 +134,7 @@ describe("mara render writes", () => {
         expect(r.stderr).toContain("registry-repository.mara-placeholder.invalid/nginx-ingress");
         expect(r.stderr).toContain("error: 3 deploy-time values are not known, so nothing was written.");
         expect(fs.existsSync(path.join(dir, "out"))).toBe(false);
-    }, 120_000);
+    }, 180_000);
 
     it("the manifests with values from saved stack outputs (--from-stack FILE)", async () => {
         const dir = tmp();
@@ -153,7 +153,7 @@ describe("mara render writes", () => {
         // No placeholder in any file, in any case.
         const all = [...files(path.join(dir, "out"))].map((f) => fs.readFileSync(f, "utf8")).join("\n");
         expect(all).not.toMatch(PLACEHOLDER_PATTERN);
-    }, 120_000);
+    }, 240_000);
 
     it("with --secrets=omit no Secret data; then an ExternalSecret render replaces what it wrote, keeps the user's files, and lists the same Secrets for the store", async () => {
         const dir = tmp();
@@ -178,7 +178,7 @@ describe("mara render writes", () => {
         for (const [, secret, key] of keys) bySecret.set(secret!, [...(bySecret.get(secret!) ?? []), key!]);
         expect(bySecret.size).toBeGreaterThan(5);
         expect(omitted.split("\n").filter((l) => l && !l.startsWith("#")).sort()).toEqual([...bySecret].map(([s, k]) => `${s}\t${k.join(" ")}`).sort());
-    }, 120_000);
+    }, 600_000);
 });
 
 describe("mara render of a stack Argo CD delivers: Argo CD's repository Secret", () => {
@@ -214,7 +214,7 @@ describe("mara render of a stack Argo CD delivers: Argo CD's repository Secret",
         // No Application syncs it (Argo CD needs it before it can read Git), and the count of Applications leaves it out.
         expect((parse(fs.readFileSync(path.join(dir, "out", "argocd", "kustomization.yaml"), "utf8")) as { resources: string[] }).resources).not.toContain("repository");
         expect(r.stdout).toMatch(/^Wrote 7 Argo CD Applications, one per component/m);
-    }, 120_000);
+    }, 240_000);
 
     it("an SSH URL: the key by reference; the stack's own credential (Pulumi writes the Secret) or --secrets=omit: nothing of it in the render", async () => {
         const ssh = tmp();
@@ -237,5 +237,5 @@ describe("mara render of a stack Argo CD delivers: Argo CD's repository Secret",
         const omitted = await runMara(["render", "--config-file", gitopsStack(omit), "--out", "out", "--secrets=omit"], { cwd: omit });
         expect(omitted.code, omitted.stderr).toBe(0);
         expect(fs.existsSync(path.join(omit, "out", "argocd", "repository"))).toBe(false);
-    }, 240_000);
+    }, 540_000);
 });

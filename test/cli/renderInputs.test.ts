@@ -40,7 +40,7 @@ describe("deploy-time values from --from-stack are checked by their form", () =>
         expect(r.stderr).toContain("error: outputs.json has a value no manifest may hold, so nothing was rendered:");
         expect(r.stderr).toContain('1. stack output lb_ingress_hostname = "lb.example.com\\nevil: true": contains white space or control characters');
         expect(r.stderr).toContain("Fix: correct or remove lb_ingress_hostname in outputs.json");
-    });
+    }, 120_000);
 
     it("a host of 100,000 characters, shown by its start and length", async () => {
         const r = await renderWith({ ...RECORDED, lb_ingress_hostname: `${"a".repeat(100_000)}.example.com` });

@@ -82,7 +82,7 @@ describe("secret markers never reach any output", () => {
             expect(run.error).toBeUndefined();
             record(`program ${name}`, ...run.warnings);
         }
-    }, 300_000);
+    }, 420_000);
 
     it("invalid stacks: alias conflicts, misspelled secret keys, bad secret values, secure: on a plain key, an inline kubeconfig", async () => {
         const [, grafana] = mark("mara:grafanaAdminPassword");
@@ -152,7 +152,7 @@ describe("secret markers never reach any output", () => {
         // No raw Node YAMLWarning reaches the user: the parser's warnings are ours to report.
         expect(warnings.filter((w) => /YAML/.test(w))).toEqual([]);
         record("process warnings", ...warnings);
-    });
+    }, 120_000);
 
     it("mara init with secrets on the command line and a rejected answer", async () => {
         const s: Standin = makeStandin({ current: undefined, stacks: {} });
@@ -209,7 +209,7 @@ describe("secret markers never reach any output", () => {
             restore();
             s.remove();
         }
-    }, 60_000);
+    }, 120_000);
 
     it("every --help", async () => {
         for (const cmd of ["", "init", "plan", "validate", "list-providers", "outdated", "up", "preview", "destroy", "refresh", "kubeconfig", "verify"]) {

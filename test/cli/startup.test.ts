@@ -128,7 +128,7 @@ describe("command registration (cli/register/)", () => {
         const { packages, files } = closure(path.join(ROOT, "cli", "commands", "plan.ts"));
         expect([...packages]).toContain("@pulumi/pulumi");
         expect([...files]).toContain("index.ts");
-    });
+    }, 120_000);
 });
 
 describe("starting mara (the modules a real process loads)", () => {

@@ -87,7 +87,7 @@ describe("a URL with user information never reaches any output", () => {
             expectNoCredentials(`plan ${args.join(" ")}`, plan.stdout + plan.stderr);
             if (args.length === 0) expect(plan.stdout).toContain("built from https://[secret]@github.com/nginx/kubernetes-ingress.git#v5.5.4");
         }
-    }, 60_000);
+    }, 240_000);
 
     it("outdated as a table and as JSON, with every source unreachable", async () => {
         const result = validateConfig(stackFile(fs.readFileSync(files.valid!, "utf8")));
@@ -113,5 +113,5 @@ describe("a URL with user information never reaches any output", () => {
         expectNoCredentials("render", run.stdout + run.stderr);
         const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
         for (const f of walk(out)) expectNoCredentials(path.relative(out, f), fs.readFileSync(f, "utf8"));
-    }, 120_000);
+    }, 300_000);
 });

@@ -474,7 +474,7 @@ for (const [klass, cases] of Object.entries(CLASSES)) {
                     expect(run.registrations.length).toBeGreaterThan(50);
                     if (c.expect.warning) expect(run.warnings.join("\n")).toContain(c.expect.warning);
                 }
-            }, 120_000);
+            }, 180_000);
         }
     });
 }

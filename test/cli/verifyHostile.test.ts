@@ -12,7 +12,7 @@ import * as path from "path";
 import { Readable } from "stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_OUTPUTS_BYTES } from "../../cli/commands/verify";
-import { DEFAULT_TIMEOUT_MS, verifyApplication } from "../../cli/verify";
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, verifyApplication } from "../../cli/verify";
 import { Behaviour, hostileServer, HostileServer } from "../support/hostileServer";
 import { makeCertificate, testPki } from "../support/testCertificates";
 import { JS_TEXT, maraProcess } from "./support/maraProcess";
@@ -33,11 +33,10 @@ async function serve(readiness: Behaviour, tls?: { cert: string; key: string }):
 
 describe("answers that would never end", () => {
     it("one byte at a time: the request's whole deadline ends it", async () => {
+        // A byte every 20 ms, for ever: only a deadline over the whole request (not one that counts silence) ends it.
         const s = await serve({ kind: "drip", intervalMs: 20 });
-        const started = Date.now();
         const r = await verifyApplication({ url: s.url, ...LOGIN, timeoutMs: 500 });
         expect(r).toMatchObject({ ok: false, message: expect.stringContaining("no answer within 0.5 s (timed out)") });
-        expect(Date.now() - started).toBeLessThan(500 * 20);
     });
 
     it("one byte at a time, as users run it: the process ends within several times --timeout, exit 1", async () => {
@@ -46,12 +45,12 @@ describe("answers that would never end", () => {
         const file = path.join(os.tmpdir(), `mara-verify-${process.pid}.json`);
         fs.writeFileSync(file, outputs);
         try {
+            // It ends by itself, with the deadline's message and exit code; the kill timer is only a safety net.
             const run = await maraProcess(["verify", "--outputs-file", file, "--timeout", "2"], { killAfterMs: 120_000 });
             expect(run.killed).toBe(false);
             expect(run.code).toBe(1);
             expect(run.stdout).toContain("no answer within 2 s (timed out)");
             expect(`${run.stdout}${run.stderr}`).not.toMatch(JS_TEXT);
-            expect(run.ms).toBeLessThan(2000 * 10 + 15_000);
         } finally {
             fs.rmSync(file, { force: true });
         }
@@ -59,11 +58,10 @@ describe("answers that would never end", () => {
 
     it("an answer without end: cut at the cap, and the verdict comes at once, not at the deadline", async () => {
         server = await hostileServer((_, p) => (p === "/z/health/readiness" ? { kind: "huge" } : { kind: "text", status: 404, body: "" }));
-        const started = Date.now();
-        const r = await verifyApplication({ url: server.url, ...LOGIN, timeoutMs: 60_000 });
-        // The readiness answered 200 (cut at 4 KiB); the login then met this server's 404.
+        // The largest deadline (ten minutes): a verdict in the test's time came from the cap, not the deadline. The
+        // readiness answered 200 (cut at 4 KiB); the login then met this server's 404.
+        const r = await verifyApplication({ url: server.url, ...LOGIN, timeoutMs: MAX_TIMEOUT_MS });
         expect(r).toMatchObject({ ok: false, message: expect.stringContaining("answered HTTP 404; expected a 302 redirect to /home") });
-        expect(Date.now() - started).toBeLessThan(30_000);
         expect(DEFAULT_TIMEOUT_MS).toBe(10_000);
     });
 });

@@ -79,14 +79,21 @@ describe("AdmissionPolicies in audit and warn modes", () => {
         expect(JSON.stringify(find(registrations, BINDING, "warn-ingress-tls-binding").inputs!.spec)).toContain('"values":["legacy"]');
     });
 
-    it("refuses a mode it does not know", () => {
+    // The component is registered before its constructor refuses the arguments, and the SDK finishes that
+    // registration later: each test waits for it, on mocks of its own, so it never reaches the next test's mocks
+    // (whose monitor does not know the resource) as an unhandled rejection.
+    it("refuses a mode it does not know", async () => {
+        await installMocks();
         expect(() => new AdmissionPolicies("x", { mode: "strict" as never })).toThrow('AdmissionPolicies: mode "strict" is not one of audit, warn, deny.');
+        await settle();
     });
 
-    it("refuses a configuration of the wrong type rather than reading it as the defaults", () => {
+    it("refuses a configuration of the wrong type rather than reading it as the defaults", async () => {
+        await installMocks();
         expect(() => new AdmissionPolicies("x", { mode: "deny", config: ["container-resources"] as never })).toThrow("AdmissionPolicies: config is not a policy configuration (docs/policy.md): the configuration is a list;");
-        expect(() => new AdmissionPolicies("x", { mode: "deny", config: { "container-resources": 1 as never } })).toThrow('"container-resources" is a number (1); it must be a level (advisory, mandatory, disabled)');
-        expect(() => new AdmissionPolicies("x", { mode: "deny", config: { "load-balancer-namespace": { namespaces: "edge" } } })).toThrow('setting "namespaces" is a string ("edge"); it must be a list of strings');
+        expect(() => new AdmissionPolicies("y", { mode: "deny", config: { "container-resources": 1 as never } })).toThrow('"container-resources" is a number (1); it must be a level (advisory, mandatory, disabled)');
+        expect(() => new AdmissionPolicies("z", { mode: "deny", config: { "load-balancer-namespace": { namespaces: "edge" } } })).toThrow('setting "namespaces" is a string ("edge"); it must be a list of strings');
+        await settle();
     });
 });
 
@@ -144,7 +151,7 @@ describe("a Platform's guardrails scope", () => {
                 matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank", "cert-manager", "logagent", "logstore", "metallb-system", "nfs-provisioner", "nginx-ingress", "observability", "prometheus"].sort() }],
             },
         });
-    });
+    }, 180_000);
 
     it("in the program on an existing cluster, is exactly the namespaces mara doctor plans for the stack", async () => {
         const base = withClusterAddOns(fixture("mara-kubeconfig", { secrets: { "mara:grafanaAdminPassword": "pw" } }));
@@ -155,7 +162,7 @@ describe("a Platform's guardrails scope", () => {
             .matchResources.namespaceSelector.matchExpressions[0]!.values;
         expect(judged).toEqual([...doctorPlan(validateConfig(raw).config!).namespaces].sort());
         expect(judged).toEqual(expect.arrayContaining(["metallb-system", "nfs-provisioner"]));
-    });
+    }, 180_000);
 
     it("is the whole cluster when asked", async () => {
         const { registrations } = await installMocks();
@@ -163,7 +170,7 @@ describe("a Platform's guardrails scope", () => {
         await settle();
         expect(bindingOf(registrations, "own", "load-balancer-namespace")).toBeUndefined();
         expect(bindingOf(registrations, "own", "default-ingress-class")).toBeUndefined();
-    });
+    }, 180_000);
 });
 
 describe("a Platform with guardrails", () => {
@@ -183,12 +190,12 @@ describe("a Platform with guardrails", () => {
         expect((find(registrations, BINDING, "docker-admission-policies-host-path-allow-list-binding").inputs!.spec as { validationActions: string[] }).validationActions).toEqual(["Warn", "Audit"]);
         expect(allowed("own")).toBe("['/srv/logs']");
         expect(find(registrations, "mara:k8s:AdmissionPolicies", "own-admission-policies").parent).toBe(find(registrations, "mara:platform:Platform", "own").urn);
-    });
+    }, 180_000);
 
     it("has none without them", async () => {
         const { registrations } = await installMocks();
         new Platform("plain", { cluster: EKS_PLATFORM }, { providers: [testProvider()] });
         await settle();
         expect(ofType(registrations, "mara:k8s:AdmissionPolicies")).toEqual([]);
-    });
+    }, 180_000);
 });

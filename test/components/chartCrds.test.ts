@@ -53,7 +53,7 @@ describe("CRDs applied with their chart", () => {
         new Prometheus("old-chart", { grafanaAdminPassword: "pw", namespace: "old", chart: { ...CHARTS.prometheus, version: "41.5.0" } }, opts);
         new Prometheus("given", { grafanaAdminPassword: "pw", namespace: "given", chart: { ...CHARTS.prometheus, version: "99.0.0" }, crds: [own] }, opts);
         await settle();
-    });
+    }, 180_000);
 
     const crdsOf = (component: string) => ofType(regs, CRD).filter((r) => r.name.startsWith(`${component}-crd-`));
 

@@ -28,7 +28,7 @@ describe("MetalLb and NfsStorage in a Platform", () => {
             { providers: [testProvider()] },
         );
         await settle();
-    });
+    }, 300_000);
 
     it("creates both as children of the platform", () => {
         const metallb = find(regs, "mara:addons:MetalLb", "lab-metallb");
@@ -116,7 +116,7 @@ describe("the program with the NFS provisioner", () => {
         expect(run.error).toBeUndefined();
         const release = find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-nfs-release");
         expect(find(run.registrations, "kubernetes:core/v1:Namespace", "bank-of-sirius-ns").dependencies).toContain(release.urn);
-    });
+    }, 120_000);
 });
 
 describe("MetalLb with BGP peers, and argument checks", () => {

@@ -179,7 +179,7 @@ describe("what the program provisions and scrapes", () => {
         const run = await runProgram(fixture("canonical-aws", { secrets: { "mara:grafanaAdminPassword": "grafana-pw", "mara:siriusAccountsPassword": "pw" } }));
         expect(run.error).toBeUndefined();
         regs = run.registrations;
-    }, 120_000);
+    }, 300_000);
 
     const dashboards = () => ofType(regs, CONFIG_MAP).filter((r) => (r.inputs!.metadata as { labels?: Record<string, string> }).labels?.grafana_dashboard === "1");
 

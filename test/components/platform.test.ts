@@ -31,7 +31,7 @@ describe("Platform from literals", () => {
             { providers: [testProvider()] },
         );
         await settle();
-    });
+    }, 300_000);
 
     it("names every add-on after the platform", () => {
         const children = regs.filter((r) => r.type.startsWith("mara:") && r.type !== "mara:platform:Platform").map((r) => r.name);
@@ -96,7 +96,7 @@ describe("two platforms in one stack", () => {
         new Platform("blue", { cluster: EXISTING_CLUSTER_PLATFORM }, { providers: [testProvider("blue")] });
         new Platform("green", { cluster: EXISTING_CLUSTER_PLATFORM, storage: { className: "fast" } }, { providers: [testProvider("green")] });
         await settle();
-    });
+    }, 300_000);
 
     it("register every resource under its own URN", () => {
         const urns = regs.map((r) => r.urn);

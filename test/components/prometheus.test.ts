@@ -74,7 +74,7 @@ describe("Prometheus", () => {
         prom = new Prometheus("prometheus", ARGS, { providers: [k8s] });
         await settle();
         provider = await k8sProviderRef(k8s);
-    });
+    }, 180_000);
 
     it("keeps Grafana's admin credentials in the grafana-admin Secret, the password secret-wrapped", () => {
         const secret = find(regs, "kubernetes:core/v1:Secret", "prometheus-grafana-admin");
@@ -156,7 +156,7 @@ describe("Prometheus without ingress controller metrics", () => {
             { providers: [testProvider()] },
         );
         await settle();
-    });
+    }, 180_000);
 
     it("creates no ServiceMonitor", () => {
         expect(ofType(regs, SERVICE_MONITOR)).toEqual([]);

@@ -115,8 +115,9 @@ async function uninstall(x: Foreign): Promise<void> {
 }
 
 describe("mara doctor against a real API server", () => {
-    it("passes a cluster with room, a default StorageClass, load balancers and an administrator's credentials, in seconds", async () => {
-        const started = Date.now();
+    // Within its own bound (DOCTOR_BOUND_MS): a check the bound cut short would fail. How long it takes is not
+    // asserted, as no duration can be on a busy machine.
+    it("passes a cluster with room, a default StorageClass, load balancers and an administrator's credentials", async () => {
         const { code, report, text } = await doctor(cluster.kubeconfig);
         expect(code, text).toBe(0);
         expect(verdicts(report)).toMatchObject({
@@ -139,7 +140,6 @@ describe("mara doctor against a real API server", () => {
         // kwok nodes carry no distribution's marks.
         expect(finding(report, "distribution").verdict).toBe("warn");
         expect(text).toMatch(/\d+ passed, 1 warning, 0 failed/);
-        expect(Date.now() - started).toBeLessThan(20_000);
     });
 
     it("lists the missing permissions of a restricted ServiceAccount, and warns that its short-lived token is about to expire", async () => {
@@ -277,13 +277,12 @@ describe("mara doctor against a real API server", () => {
         expect(report.findings.filter((f) => f.verdict === "skip").map((f) => f.id)).toEqual(["distribution", "conflicts", "permissions", "capacity"]);
     });
 
-    it("reports an API server that does not answer within seconds (exit 7)", async () => {
-        const started = Date.now();
+    it("reports an API server that does not answer (exit 7)", async () => {
         const { code, report } = await doctor(kubeconfigFor("nowhere", cluster.token, "https://127.0.0.1:9"));
         expect(code).toBe(7);
         expect(finding(report, "reachable").verdict).toBe("fail");
+        expect(finding(report, "reachable").detail).toContain("127.0.0.1:9");
         expect(finding(report, "reachable").fix).toContain("get --raw /version");
-        expect(Date.now() - started).toBeLessThan(20_000);
     });
 
     it("checks MetalLB's pool against the cluster's own ranges: a pool inside the Service range fails", async () => {

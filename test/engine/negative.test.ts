@@ -28,7 +28,7 @@ afterAll(async () => {
 async function caseStack(which: string) {
     const name = `negative-${which}`;
     fs.rmSync(path.join(PROJECT, `Pulumi.${name}.yaml`), { force: true });
-    const run = (args: string[]) => pulumi([...args, "--stack", name, "--non-interactive"], sandbox.env, { cwd: PROJECT, timeoutMs: 5 * 60_000 });
+    const run = (args: string[], timeoutMs = 5 * 60_000) => pulumi([...args, "--stack", name, "--non-interactive"], sandbox.env, { cwd: PROJECT, timeoutMs });
     expect((await pulumi(["stack", "init", name, "--secrets-provider", "passphrase", "--non-interactive"], sandbox.env, { cwd: PROJECT })).code).toBe(0);
     for (const [k, v] of [["case", which], ["kubeconfig", cluster.kubeconfig]]) expect((await run(["config", "set", k!, v!])).code).toBe(0);
     return run;
@@ -67,11 +67,13 @@ describe("negative cases on the real API server", () => {
 
     it("a release that never becomes ready fails at its timeout and is recorded as failed, and a destroy removes it", async () => {
         const run = await caseStack("never-ready");
-        const started = Date.now();
-        const up = await run(["up", "--yes", "--skip-preview"]);
+        // The release's timeout is 20 s, Pulumi's default for a Release 300 s. The update is interrupted at 240 s,
+        // between the two and twelve times the release's (room for a loaded machine): an update that ends by itself,
+        // with a deadline's error, was ended by the release's own timeout. How long it took is not asserted.
+        const up = await run(["up", "--yes", "--skip-preview"], 240_000);
+        expect(up.timedOut, `still running after 240 s: the release's timeout did not end it\n${tail(up)}`).toBe(false);
         expect(up.code, tail(up)).not.toBe(0);
-        expect(up.stdout + up.stderr).toMatch(/timed out|context deadline exceeded|failed/i);
-        expect(Date.now() - started, "it waits for the release's timeout (20 s), not Pulumi's default").toBeGreaterThan(20_000);
+        expect(up.stdout + up.stderr).toMatch(/timed out|context deadline exceeded/i);
         const records = (await request<{ items: any[] }>(cluster, "GET", "/api/v1/namespaces/stuck/secrets?labelSelector=owner%3Dhelm")).items;
         expect(records.map((s) => s.metadata.labels.status)).toEqual(["failed"]);
         const down = await run(["destroy", "--yes", "--skip-preview"]);

@@ -48,8 +48,10 @@ export interface CommandResult {
     readonly code: number | null;
     readonly stdout: string;
     readonly stderr: string;
-    /** Wall-clock seconds. */
+    /** Wall-clock seconds (for the tier's benchmark; no test asserts them). */
     readonly wallSeconds: number;
+    /** True when the kill timer (`timeoutMs`) interrupted it: a safety net, or the proof that a bound did not work. */
+    readonly timedOut: boolean;
 }
 
 /** Runs a command to completion (in the repository root unless `cwd` says otherwise), never throwing for its exit code. */
@@ -62,11 +64,15 @@ export function runCommand(cmd: string, args: readonly string[], env: NodeJS.Pro
         child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
         child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
         if (opts.input !== undefined) child.stdin!.end(opts.input);
-        const timer = setTimeout(() => child.kill("SIGINT"), opts.timeoutMs ?? 20 * 60_000);
+        let timedOut = false;
+        const timer = setTimeout(() => {
+            timedOut = true;
+            child.kill("SIGINT");
+        }, opts.timeoutMs ?? 20 * 60_000);
         child.on("error", reject);
         child.on("exit", (code) => {
             clearTimeout(timer);
-            resolve({ code, stdout, stderr, wallSeconds: Number(process.hrtime.bigint() - started) / 1e9 });
+            resolve({ code, stdout, stderr, wallSeconds: Number(process.hrtime.bigint() - started) / 1e9, timedOut });
         });
     });
 }

@@ -114,7 +114,7 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
         expect(current).toHaveLength(old.length + added.length);
         // The replacement is only KicImage's image, and only where a registry receives it.
         expect(recorded.length - old.length).toBe(run.registrations.length - current.length > 0 ? 1 : 0);
-    });
+    }, 120_000);
 });
 
 describe("the aliases", () => {
@@ -129,5 +129,5 @@ describe("the aliases", () => {
             "urn:pulumi:dev::mara::mara:platform:Platform$mara:addons:CertManager$kubernetes:helm.sh/v3:Release::cert-manager-release",
         );
         expect(renamed).toContain("urn:pulumi:dev::mara::mara:platform:Platform$kubernetes:storage.k8s.io/v1:StorageClass::storage-class");
-    });
+    }, 120_000);
 });

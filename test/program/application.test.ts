@@ -25,7 +25,7 @@ describe("Bank of Sirius on AWS", () => {
         run = await runProgram(fixture("canonical-aws", { secrets: SECRETS }));
         regs = run.registrations;
         expect(run.error).toBeUndefined();
-    });
+    }, 300_000);
 
     it("registers the Application with the nine workloads and their Services in namespace bos", () => {
         expect(ofType(regs, "mara:app:Application")).toHaveLength(1);
@@ -142,7 +142,7 @@ describe("Bank of Sirius on AWS", () => {
                 .sort();
         expect(snapshot(again)).toEqual(snapshot(run));
         expect(snapshot(again).length).toBeGreaterThan(100);
-    });
+    }, 120_000);
 });
 
 describe("Bank of Sirius options", () => {
@@ -158,7 +158,7 @@ describe("Bank of Sirius options", () => {
             routes: [{ path: "/", action: { pass: "frontend" } }],
         });
         expect(vs.dependencies).toContain(find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-ingress-controller-release").urn);
-    });
+    }, 120_000);
 
     it("uses the ACME issuer and the configured host name when asked", async () => {
         const run = await runProgram(aws({ "sirius:cert_type": "http01", "sirius:cert_email": "ops@example.com", "kic-helm:fqdn": "mara.example.com" }));
@@ -168,7 +168,7 @@ describe("Bank of Sirius options", () => {
         };
         expect(ingress.metadata.annotations["cert-manager.io/cluster-issuer"]).toBe("letsencrypt");
         expect(ingress.spec.rules[0]!.host).toBe("mara.example.com");
-    });
+    }, 120_000);
 
     it("honours MARA's database keys", async () => {
         const run = await runProgram(aws({ "sirius:accounts_db": "accounts", "sirius:accounts_admin": "bank", "sirius:ledger_db": "ledger" }));
@@ -176,5 +176,5 @@ describe("Bank of Sirius options", () => {
         expect((find(run.registrations, "kubernetes:core/v1:ConfigMap", "bank-of-sirius-ledger-db").inputs!.data as Record<string, string>).SPRING_DATASOURCE_URL).toBe(
             "jdbc:postgresql://ledger-db:5432/ledger",
         );
-    });
+    }, 120_000);
 });

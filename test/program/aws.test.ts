@@ -28,7 +28,7 @@ describe.each(FIXTURES)("stack file %s", (name) => {
     beforeAll(async () => {
         up = await runProgram(fixture(name));
         preview = await runProgram(fixture(name), { preview: true });
-    });
+    }, 300_000);
 
     it("runs without error as pulumi up and as a first pulumi preview", () => {
         expect(up.error).toBeUndefined();
@@ -113,7 +113,7 @@ describe("MARA-format stack file", () => {
     let run: ProgramRun;
     beforeAll(async () => {
         run = await runProgram(fixture("mara-aws"));
-    });
+    }, 300_000);
 
     it("configures the AWS provider from aws:region and aws:profile, tagging everything", () => {
         expect(find(run.registrations, "pulumi:providers:aws", "aws").inputs).toMatchObject({
@@ -179,7 +179,7 @@ describe("minimal stack file", () => {
             scalingConfig: { minSize: 3, maxSize: 12, desiredSize: 3 },
         });
         expect(find(run.registrations, "pulumi:providers:aws", "aws").inputs!.profile).toBeUndefined();
-    });
+    }, 120_000);
 });
 
 describe("native stack file", () => {
@@ -194,7 +194,7 @@ describe("native stack file", () => {
         });
         const subnet = find(run.registrations, "aws:ec2/subnet:Subnet", "vpc-public-0");
         expect((subnet.inputs!.tags as Record<string, string>)["kubernetes.io/cluster/platform-eu"]).toBe("shared");
-    });
+    }, 120_000);
 });
 
 describe("bad input stops the program before anything is registered", () => {

@@ -58,7 +58,7 @@ describe("config as the Pulumi CLI delivers it (Pulumi.yaml defaults merged)", (
             const merged = await runProgram(fixture(name, { secrets: SECRETS }));
             expect(merged.registrations.length).toBeGreaterThan(20);
             expect(behaviour(merged)).toEqual(behaviour(bare));
-        });
+        }, 120_000);
     }
 
     it("MARA's kic-helm:nginx_repository and kic-helm:nginx_tag still choose the image when mara:kicImageName holds its default", async () => {
@@ -74,7 +74,7 @@ describe("config as the Pulumi CLI delivers it (Pulumi.yaml defaults merged)", (
             tag: "5.5.3",
         });
         expect(run.warnings.join("\n")).not.toContain("is ignored because");
-    });
+    }, 120_000);
 
     it("a Linode stack that sets no Harbor key draws no warning about Harbor keys", async () => {
         const text = fs
@@ -84,7 +84,7 @@ describe("config as the Pulumi CLI delivers it (Pulumi.yaml defaults merged)", (
         const run = await runProgram(stackFile(text, { secrets: SECRETS }));
         expect(run.error).toBeUndefined();
         expect(run.warnings.join("\n")).not.toMatch(/harbor/i);
-    });
+    }, 120_000);
 });
 
 describe("applyProjectConfig: the CLI's merge of Pulumi.yaml config", () => {

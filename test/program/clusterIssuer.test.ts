@@ -22,13 +22,13 @@ async function issuers(values: Record<string, string>) {
 describe("cluster_issuer", () => {
     it("is the self-signed issuer when the application uses it, even with an ACME email set", async () => {
         expect(await issuers({ "mara:acmeEmail": "ops@example.com" })).toEqual({ output: "selfsigned-issuer", used: "selfsigned-issuer" });
-    });
+    }, 120_000);
 
     it("is the ACME issuer when mara:tlsIssuer is acme", async () => {
         expect(await issuers({ "mara:acmeEmail": "ops@example.com", "mara:tlsIssuer": "acme", "kic-helm:fqdn": "bank.example.com" })).toEqual({ output: "letsencrypt", used: "letsencrypt" });
-    });
+    }, 120_000);
 
     it("is the self-signed issuer without any ACME setting", async () => {
         expect(await issuers({})).toEqual({ output: "selfsigned-issuer", used: "selfsigned-issuer" });
-    });
+    }, 120_000);
 });

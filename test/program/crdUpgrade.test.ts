@@ -106,5 +106,5 @@ describe("CRDs on an existing cluster", () => {
         for (const r of crds) expect(r.retainOnDelete, r.name).toBe(true);
         const drain = run.registrations.find((r) => r.type === "pulumi-nodejs:dynamic:Resource" && r.name.endsWith("-drain"))!;
         expect(unwrapSecrets(drain.inputs)).toMatchObject({ cloud: "none", removeCrds: false });
-    });
+    }, 120_000);
 });

@@ -44,7 +44,7 @@ describe.each([
         expect(run.error).toBeUndefined();
         regs = run.registrations;
         drainUrn = find(regs, "pulumi-nodejs:dynamic:Resource", "drain-drain").urn!;
-    });
+    }, 300_000);
 
     it("deletes every object in the cluster before the drain", () => {
         const inCluster = regs.filter((r) => r.custom && r.type.startsWith("kubernetes:"));
@@ -79,7 +79,7 @@ describe("drain settings", () => {
         const inputs = unwrapSecrets(find(run.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs) as Record<string, unknown>;
         expect(inputs).toMatchObject({ cloud: "aws", clusterName: "mara-dev", region: "us-east-1", vpcId: "vpc-vpc-id", removeCrds: true, retainVolumes: false, timeoutMinutes: 15 });
         expect(typeof inputs.__provider).toBe("string");
-    });
+    }, 120_000);
 
     it("retains volumes, protects stateful components and leaves CRDs on shared clusters when asked", async () => {
         const raw = fixture("minimal-aws");
@@ -88,7 +88,7 @@ describe("drain settings", () => {
         expect(unwrapSecrets(find(run.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs)).toMatchObject({ removeCrds: false, retainVolumes: true });
         const existing = await runProgram(fixture("mara-kubeconfig"));
         expect(unwrapSecrets(find(existing.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs)).toMatchObject({ cloud: "none", removeCrds: false });
-    });
+    }, 120_000);
 });
 
 describe("what the drain and the retention step are told", () => {
@@ -101,7 +101,7 @@ describe("what the drain and the retention step are told", () => {
             .sort();
         const drain = unwrapSecrets(find(run.registrations, "pulumi-nodejs:dynamic:Resource", "drain-drain").inputs) as { helmReleases: { name: string; namespace: string }[] };
         expect(drain.helmReleases.map((r) => `${r.namespace}/${r.name}`).sort()).toEqual(declared);
-    });
+    }, 120_000);
 
     it("creates the retention step after the stateful components, so destroy runs it before deleting them", async () => {
         const run = await runProgram(fixture("minimal-aws"));
@@ -119,5 +119,5 @@ describe("what the drain and the retention step are told", () => {
         const inputs = retention.inputs!;
         expect(isWrappedSecret(inputs.kubeconfig)).toBe(true);
         expect(unwrapSecrets(inputs)).toMatchObject({ retainVolumes: false, namespaces: ["logstore", "prometheus", "bos"] });
-    });
+    }, 120_000);
 });

@@ -79,7 +79,7 @@ beforeAll(async () => {
     // Without moto only the AWS tests fail (each throws why), not the whole file as skipped tests.
     moto = await startMoto().catch((e: unknown) => ((motoMissing = e), undefined as unknown as Moto));
     host = await startProviderHost(clouds.url, moto?.endpoint ?? "http://127.0.0.1:9");
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
     host?.close();
@@ -168,7 +168,7 @@ describe("the drain in Pulumi's dynamic-provider host", () => {
         // The host writes its log to a pipe the gRPC answer can overtake: wait for the line rather than read once.
         await expect.poll(() => host.output()).toContain(`[mara drain] AWS cluster mara-dev in us-east-1: keeps volume PersistentVolume pvc-h2 (${h2}): its PersistentVolume's reclaim policy is Retain`);
         await expect.poll(() => host.output()).toContain("[mara drain] AWS cluster mara-dev in us-east-1: nothing this cluster created is left (1 resource(s) kept, listed above); the cluster can be deleted.");
-    });
+    }, 120_000);
 
     it("deletes on DigitalOcean and Linode through the serialized code", async () => {
         const doInputs = first["mara-do"]!.drain;

@@ -65,7 +65,7 @@ describe("stack outputs and MARA's", () => {
             Object.keys(run.outputs!).forEach((k) => exported.add(k));
             if (name === "canonical-aws") outputs = run.outputs!;
         }
-    }, 120_000);
+    }, 300_000);
 
     it("every MARA output has a row in the parity table", () => {
         const rows = table("### MARA's outputs here");

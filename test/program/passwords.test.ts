@@ -33,7 +33,7 @@ describe("password rotation", () => {
     let base: Awaited<ReturnType<typeof workloads>>;
     beforeAll(async () => {
         base = await workloads(PASSWORDS);
-    });
+    }, 300_000);
 
     it("runs a credentials container beside each database, fed from Secrets only", () => {
         for (const [db, secretKeys] of [
@@ -85,7 +85,7 @@ describe("password rotation", () => {
 
         const demo = await workloads({ ...PASSWORDS, "mara:siriusDemoPassword": "demo-pw-2" });
         expect([...base.byName.keys()].filter((n) => revision(demo.byName.get(n)!) !== revision(base.byName.get(n)!)).sort()).toEqual(["accounts-db", "frontend"]);
-    });
+    }, 120_000);
 
     it("updates a workload only after the Secrets it reads", () => {
         const secretUrn = (name: string) => ofType(base.regs, "kubernetes:core/v1:Secret").find((r) => (unwrapSecrets(r.inputs) as { metadata: { name: string } }).metadata.name === name)!.urn!;

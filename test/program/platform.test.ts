@@ -34,7 +34,7 @@ describe("platform on AWS", () => {
         run = await runProgram(fixture("canonical-aws", { secrets: SECRETS }));
         regs = run.registrations;
         expect(run.error).toBeUndefined();
-    });
+    }, 300_000);
 
     it("registers all eight add-on components under the Platform component", () => {
         const platform = find(regs, "mara:platform:Platform", "platform");
@@ -161,7 +161,7 @@ describe("mara:kibanaObjects", () => {
         expect(names.filter((n) => /kibana-setup/.test(n))).toEqual([]);
         expect(ofType(run.registrations, "mara:observability:Logstore")).toHaveLength(1);
         expect(ofType(run.registrations, "kubernetes:kibana.k8s.elastic.co/v1:Kibana")).toHaveLength(1);
-    });
+    }, 120_000);
 
     it("unset (the default) and the CLI's spelling \"true\": the Job is registered", async () => {
         for (const extra of ["", '  mara:kibanaObjects: "true"\n']) {
@@ -169,7 +169,7 @@ describe("mara:kibanaObjects", () => {
             expect(run.error).toBeUndefined();
             expect(run.registrations.filter((r) => r.type === "kubernetes:batch/v1:Job" && KIBANA_JOB.test(r.name)), extra || "unset").toHaveLength(1);
         }
-    });
+    }, 120_000);
 
     it("anything but a boolean is refused before a resource is registered: by the Pulumi CLI from Pulumi.yaml's type, and by the program", async () => {
         const bad = stack("  mara:kibanaObjects: yes please\n");

@@ -47,7 +47,7 @@ describe("an NGINX Plus image mirrored into ECR", () => {
     beforeAll(async () => {
         run = await runProgram(aws({ "mara:nginxJwt": JWT, "mara:kicImageName": PLUS_IMAGE, "mara:ingressEnablePlus": "true" }, { secret: ["mara:nginxJwt"] }));
         expect(run.error).toBeUndefined();
-    });
+    }, 300_000);
 
     it("gives each registry its own credentials in the Docker provider: ECR's token to push, the JWT to pull from NGINX", () => {
         const auth = find(run.registrations, "pulumi:providers:docker", "docker").inputs!.registryAuth;
@@ -111,7 +111,7 @@ describe("an NGINX Plus image built from source", () => {
         const all = JSON.stringify(run.registrations.map((r) => unwrapSecrets(r.inputs)));
         expect(all).not.toContain("NGINX-REPO-CERT-CONTENT");
         expect(all).not.toContain("NGINX-REPO-KEY-CONTENT");
-    });
+    }, 120_000);
 
     it("takes them from NGINX_REPO_CRT and NGINX_REPO_KEY by name when no files are configured", async () => {
         const run = await runProgram(aws({ "mara:kicImageOrigin": "source", "mara:kicMakeTarget": "alpine-image-plus" }, { env: { NGINX_REPO_CRT: CERT, NGINX_REPO_KEY: KEY } }));
@@ -124,7 +124,7 @@ describe("an NGINX Plus image built from source", () => {
         const all = JSON.stringify(run.registrations.map((r) => unwrapSecrets(r.inputs))) + (await plainText(run)).join("\n");
         expect(all).not.toContain("NGINX-REPO-CERT-CONTENT");
         expect(all).not.toContain("NGINX-REPO-KEY-CONTENT");
-    });
+    }, 120_000);
 });
 
 describe("mara plan with NGINX Plus credentials", () => {
@@ -139,5 +139,5 @@ describe("mara plan with NGINX Plus credentials", () => {
         expect(r.stdout).toContain("KicImage");
         const written = ["plan.mmd", "plan.dot"].map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
         for (const text of [r.stdout, r.stderr, ...written]) expect(text).not.toContain(JWT);
-    });
+    }, 120_000);
 });

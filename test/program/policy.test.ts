@@ -37,7 +37,7 @@ describe.each(NAMES)("the platform on %s", (name) => {
         expect(r.violations.filter((v) => v.level === "mandatory")).toEqual([]);
         expect(r.violations.map((v) => `${v.rule} ${v.resource}`)).toEqual(EXPECTED_ADVISORY[cloudOf(name)]);
         expect(r.notJudged).toEqual([]);
-    });
+    }, 120_000);
 
     it("as a first preview: the same, with only the Ingress's class and host left for deployment", async () => {
         const r = await report(name, true);
@@ -47,7 +47,7 @@ describe.each(NAMES)("the platform on %s", (name) => {
             expect(n.resource).toBe("kubernetes:networking.k8s.io/v1:Ingress::bank-of-sirius-ingress");
             expect(["ingress-class", "ingress-tls"]).toContain(n.rule);
         }
-    });
+    }, 120_000);
 });
 
 describe("the platform with mara:admissionPolicies: deny", () => {
@@ -60,5 +60,5 @@ describe("the platform with mara:admissionPolicies: deny", () => {
         expect(component.name).toBe("platform-admission-policies");
         const r = await checkPolicies(run.registrations as unknown as RecordedResource[]);
         expect(r.violations.filter((v) => v.level === "mandatory")).toEqual([]);
-    });
+    }, 120_000);
 });

@@ -31,7 +31,7 @@ describe.each([
     beforeAll(async () => {
         up = await runProgram(fixture(name, { secrets: SECRETS }));
         preview = await runProgram(fixture(name, { secrets: SECRETS }), { preview: true });
-    });
+    }, 300_000);
 
     it("runs as pulumi up and as a first pulumi preview, registering the same resources", () => {
         expect(up.error).toBeUndefined();
@@ -70,7 +70,7 @@ describe.each([
             const plain = String(JSON.stringify(await promiseOf(value as pulumi.Output<unknown>)));
             for (const c of credentials) expect(plain).not.toContain(c);
         }
-    });
+    }, 120_000);
 
     it("passes Kubernetes schema validation", () => {
         expect(validateKubernetesObjects(up.registrations).errors).toEqual([]);
@@ -82,7 +82,7 @@ describe("DigitalOcean", () => {
     const regs = () => run.registrations;
     beforeAll(async () => {
         run = await runProgram(fixture("mara-do", { secrets: SECRETS }));
-    });
+    }, 300_000);
 
     it("creates a DOKS cluster from MARA's docean keys, tagged with the cluster", () => {
         expect(find(regs(), "digitalocean:index/kubernetesCluster:KubernetesCluster", "doks-cluster").inputs).toMatchObject({
@@ -124,14 +124,14 @@ describe("DigitalOcean", () => {
         expect(run2.error).toBeUndefined();
         expect(ofType(run2.registrations, "digitalocean:index/containerRegistry:ContainerRegistry")).toEqual([]);
         expect(find(run2.registrations, "docker:index/registryImage:RegistryImage", "platform-kic-image-push").inputs!.name).toBe("registry.digitalocean.com/company-registry/nginx-ingress:5.5.4");
-    });
+    }, 120_000);
 });
 
 describe("Linode", () => {
     let run: ProgramRun;
     beforeAll(async () => {
         run = await runProgram(fixture("mara-lke", { secrets: SECRETS }));
-    });
+    }, 300_000);
 
     it("creates an LKE cluster from MARA's linode keys through an explicit provider with the token", () => {
         expect(find(run.registrations, "linode:index/lkeCluster:LkeCluster", "lke-cluster").inputs).toMatchObject({
@@ -179,14 +179,14 @@ describe("Linode", () => {
             { address: "ghcr.io", username: "acme-bot", password: "registry-token" },
         ]);
         expect(ofType(r.registrations, "kubernetes:core/v1:Secret").map((s) => s.name)).toContain("platform-ingress-controller-pull-secret");
-    });
+    }, 120_000);
 });
 
 describe("existing cluster", () => {
     let run: ProgramRun;
     beforeAll(async () => {
         run = await runProgram(fixture("mara-kubeconfig", { secrets: SECRETS }));
-    });
+    }, 300_000);
 
     it("creates no cloud resource and reads the kubeconfig file into the provider, with its context", () => {
         expect(run.registrations.filter((r) => ["aws", "digitalocean", "linode", "docker"].includes(pkg(r.type)))).toEqual([]);
@@ -208,7 +208,7 @@ describe("existing cluster", () => {
         const spec = find(r.registrations, "kubernetes:core/v1:Service", "platform-ingress-controller-service").inputs!.spec as { type: string; ports: { nodePort: number }[] };
         expect(spec.type).toBe("NodePort");
         expect(spec.ports.map((p) => p.nodePort)).toEqual([30080, 30443]);
-    });
+    }, 120_000);
 });
 
 describe("bad input on the other infra types stops the program before anything is registered", () => {

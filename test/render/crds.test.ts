@@ -30,5 +30,5 @@ describe("CRD data of the charts' crds/ directories", () => {
             const has = extractCrds(archive).length > 0;
             expect(CRD_CHARTS.includes(id as (typeof CRD_CHARTS)[number]), `${entry.chart}: ${has ? "ships" : "has no"} crds/`).toBe(has);
         }
-    });
+    }, 120_000);
 });

@@ -112,7 +112,7 @@ describe("the Kibana setup script", () => {
         } finally {
             await k.close();
         }
-    });
+    }, 120_000);
 
     it("fails at its deadline when Kibana never answers", async () => {
         const k = await kibana([UNAVAILABLE]);

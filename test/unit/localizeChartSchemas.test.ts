@@ -32,5 +32,5 @@ describe("charts made installable without a network", () => {
         const pins = CHART_IDS.map((id) => ({ chart: CHARTS[id].chart, version: CHARTS[id].version }));
         expect(lookUpChartArchives(dir, pins).ok).toBe(true);
         expect(localizeChartArchives(dir), "a second run finds nothing to do").toEqual([]);
-    });
+    }, 120_000);
 });

@@ -132,5 +132,5 @@ describe("no image pin hides in the sources", () => {
         expect(literals).toEqual(expect.arrayContaining([DEFAULTS.kicImage.imageName, CONTRIB_COLLECTOR_IMAGE]));
         const checked = new Set(pinsOf(defaultPinSettings()).map(reference));
         for (const l of literals) expect(checked.has(l), `${l} is pinned in the source but not checked by mara outdated (cli/outdated/pins.ts)`).toBe(true);
-    });
+    }, 120_000);
 });

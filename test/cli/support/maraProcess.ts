@@ -1,7 +1,9 @@
 /**
  * Runs the real `mara` (bin/mara.js) in a child process, as users run it, with a kill timer as a safety net: a
  * command that never ends fails its test (`killed`) instead of hanging the suite. For the cases where what is tested
- * is that the process itself ends (a hung server, a credential plugin that never exits).
+ * is that the process itself ends (a hung server, a credential plugin that never exits): what proves the bound is
+ * that it ended by itself with the bound's message and exit code. How long it took is not reported, so that no test
+ * asserts it: on a loaded machine any duration can be exceeded (durations belong to `npm run bench`).
  */
 import { spawn } from "child_process";
 import * as path from "path";
@@ -14,15 +16,12 @@ export interface ProcessRun {
     readonly code: number | null;
     readonly stdout: string;
     readonly stderr: string;
-    /** Milliseconds from start to exit. */
-    readonly ms: number;
     /** True when the safety net killed it. */
     readonly killed: boolean;
 }
 
 /** Runs `mara <args>`; kills it (and whatever it started) after `killAfterMs`. */
 export function maraProcess(args: readonly string[], opts: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string; readonly killAfterMs: number }): Promise<ProcessRun> {
-    const started = Date.now();
     return new Promise((resolve) => {
         const child = spawn(process.execPath, [path.join(ROOT, "bin", "mara.js"), ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
         let stdout = "";
@@ -40,7 +39,7 @@ export function maraProcess(args: readonly string[], opts: { readonly env?: Node
         }, opts.killAfterMs);
         child.on("close", (code) => {
             clearTimeout(timer);
-            resolve({ code: killed ? null : code, stdout, stderr, ms: Date.now() - started, killed });
+            resolve({ code: killed ? null : code, stdout, stderr, killed });
         });
     });
 }

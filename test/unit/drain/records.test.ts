@@ -47,7 +47,7 @@ describe("cluster records through the Kubernetes API", () => {
         ]);
         expect(k8s.lists.filter((l) => l.path === "/api/v1/persistentvolumes").map((l) => l.token)).toEqual([undefined, "2"]);
         expect(k8s.lists.filter((l) => l.path === "/api/v1/services").map((l) => l.token)).toEqual([undefined, "2"]);
-    });
+    }, 120_000);
 
     it("reads CRDs with their Helm marks, deletes Services and CRDs, and sets a PV to Retain", async () => {
         const client = kubernetesClusterClient(server.kubeconfig);
