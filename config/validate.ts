@@ -4,7 +4,7 @@
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
-import { checkAcmeHostname } from "./certificateNames";
+import { checkAcmeHostname, checkAcmeHostPublished, publishesHostname } from "./certificateNames";
 import { lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
@@ -31,7 +31,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, PathKind } from "./kicSettings";
+import { buildKic, checkUnusedNginxPlusKeys, nginxPlusKeyUnused, PathKind } from "./kicSettings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -89,6 +89,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const ignored = (id: KeyId): boolean => {
         if (id === "infraType") return false;
         if (notUsedOn(id, r("infraType").value)) return true;
+        // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (kicSettings.ts).
+        if (nginxPlusKeyUnused(id, { r, d })) return true;
         // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
         return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
     };
@@ -128,6 +130,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
 
     if (infraType) checkUnusedKeys(infraType, r, keyOf, findings);
     checkHarborKeys({ r, v, d, keyOf }, findings);
+    checkUnusedNginxPlusKeys({ r, v, d, keyOf }, findings);
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings, today) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
@@ -141,6 +144,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkChartVersions(r, findings);
     checkCertificates({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
+    checkAcmeHostPublished(publishesHostname(infra?.type, d("delivery")), d("tlsIssuer"), { fqdn: v("fqdn"), fqdnKey: keyOf("fqdn"), hostname: v("siriusHostname"), hostnameKey: keyOf("siriusHostname") }, findings);
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);

@@ -192,6 +192,44 @@ const CLASSES: Record<string, Case[]> = {
             expect: { valid: true },
         },
     ],
+    "unread keys, unpublished names": [
+        {
+            name: "an NGINX Plus JWT on a stack that pulls the open-source image",
+            config: { ...AWS, "mara:nginxJwt": { secure: CIPHER } },
+            secrets: { "mara:nginxJwt": "header.payload.signature" },
+            expect: { valid: true, warning: "mara:nginxJwt is not used: this stack pulls nginx/nginx-ingress:5.5.4 and does not run NGINX Plus (mara:ingressEnablePlus is false)" },
+        },
+        {
+            name: "an empty NGINX Plus JWT nothing reads",
+            config: { ...AWS, "mara:nginxJwt": "" },
+            expect: { valid: true, warning: "mara:nginxJwt is not used" },
+        },
+        {
+            name: "half of MARA's kic:nginx_plus on a stack that pulls its image",
+            config: { ...AWS, "kic:nginx_plus": { "kic:cert_path": "/nowhere/nginx-repo.crt" } },
+            expect: { valid: true, warning: "kic:nginx_plus.kic:cert_path is not used: the NGINX Plus repository certificate and key are read only to build an NGINX Plus image from source" },
+        },
+        {
+            name: "half of the NGINX Plus repository pair on a Plus source build",
+            config: { ...AWS, "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:kicNginxPlusCertPath": "/nowhere/nginx-repo.crt" },
+            expect: { problem: "mara:kicNginxPlusKeyPath: is not set, but its NGINX Plus partner is" },
+        },
+        {
+            name: "an ACME certificate for a name outside the DigitalOcean domain the stack publishes in",
+            config: { ...DO, "sirius:cert_type": "http01", "sirius:cert_email": "ops@example.com", "mara:siriusHostname": "bank.example.org" },
+            expect: { valid: true, warning: "mara:siriusHostname = bank.example.org: the ACME issuer proves the certificate's name with an HTTP-01 challenge" },
+        },
+        {
+            name: "a tarball that names no release: the advice is a form the same run accepts",
+            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "https://example.com/kic-sources.tar.gz" },
+            expect: { valid: true, warning: "a tarball has no #ref, so name the release in its file name (…-v5.5.4.tar.gz), or build from git: pulumi config set mara:kicSrcUrl 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4'" },
+        },
+        {
+            name: "a tarball of a release the chart cannot run",
+            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "https://example.com/kubernetes-ingress-5.4.1.tar.gz" },
+            expect: { problem: "Fix: build the v5.5.4 release: pulumi config set kic:src_url 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4' (a tarball names its release in its file name only)" },
+        },
+    ],
     "secure: values": [
         {
             name: "passphrase ciphertext that is not v1:<nonce>:<ciphertext>",
