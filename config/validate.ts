@@ -134,7 +134,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings, today) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
-    checkNodePort(infraType, d("ingressServiceType"), r("fqdn"), keyOf("ingressServiceType"), findings);
+    checkNodePort(infraType, d("ingressServiceType"), r("fqdn"), keyOf("ingressServiceType"), publishesHostname(infraType, d("delivery")), findings);
     if (infraType) checkVolumeSizes(infraType, r("storageClass").source !== undefined, v, keyOf, findings);
     // Source paths resolve as every other local path: against the project directory, `~` from HOME.
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
@@ -404,7 +404,19 @@ function checkFqdnRequired(infraType: string | undefined, fqdn: Resolved<string>
  * at the nodes (the IngressController component refuses it without one). Only AWS can leave mara:fqdn unset otherwise;
  * elsewhere its absence is already a problem.
  */
-function checkNodePort(infraType: string | undefined, serviceType: string, fqdn: Resolved<string>, key: string, findings: Findings): void {
+function checkNodePort(infraType: string | undefined, serviceType: string, fqdn: Resolved<string>, key: string, publishes: boolean, findings: Findings): void {
+    if (serviceType === "NodePort" && publishes) {
+        // The program points mara:fqdn at the load balancer's IP (index.ts, publishHostname), and throws when there is
+        // none: the run would fail halfway, after the cluster and the platform exist.
+        findings.problem({
+            key,
+            value: "NodePort",
+            problem: `has no load balancer, and on ${infraType} the platform points ${fqdn.source ?? KEYS.fqdn.key} at the load balancer's IP with a DNS record, so pulumi up would fail when it creates the record`,
+            allowed: `LoadBalancer on ${infraType}`,
+            fix: configSetCommand(key, "LoadBalancer"),
+        });
+        return;
+    }
     if (infraType !== "aws" || serviceType !== "NodePort" || fqdn.source !== undefined) return;
     findings.problem({
         key,

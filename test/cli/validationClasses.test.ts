@@ -172,6 +172,11 @@ const CLASSES: Record<string, Case[]> = {
         },
         { name: "a NodePort controller with a host name", config: { ...AWS, "mara:ingressServiceType": "NodePort", "kic-helm:fqdn": "nodes.example.org" }, expect: { valid: true }, plan: true },
         {
+            name: "a NodePort controller on DigitalOcean, whose DNS record needs the load balancer's IP",
+            config: { ...DO, "mara:ingressServiceType": "NodePort" },
+            expect: { problem: 'mara:ingressServiceType = "NodePort": has no load balancer, and on digitalocean the platform points kic-helm:fqdn at the load balancer\'s IP with a DNS record, so pulumi up would fail when it creates the record' },
+        },
+        {
             name: "a volume larger than EBS gp2/gp3",
             config: { ...AWS, "mara:prometheusStorageSize": "17Ti" },
             expect: { problem: 'mara:prometheusStorageSize = "17Ti": is larger than EBS gp2/gp3 volumes (the platform\'s storage class) can be' },

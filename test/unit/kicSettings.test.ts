@@ -244,7 +244,7 @@ describe("NGINX Plus keys a stack reads nowhere", () => {
 
     it("a JWT is read to pull from NGINX's registry, and as the license of Plus mode: then it is checked and kept", async () => {
         for (const values of [
-            { "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" },
+            { "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" } as Record<string, string>,
             { "kic-helm:nginx_repository": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress", "kic-helm:nginx_tag": "5.5.4" },
             { "mara:ingressEnablePlus": "true", "mara:kicImageName": "registry.example.com/nginx-plus-ingress:5.5.4" },
         ]) {
@@ -264,7 +264,7 @@ describe("NGINX Plus keys a stack reads nowhere", () => {
 
     it("repository paths on a stack that pulls its image, or builds an open-source target: not used, their files unchecked", () => {
         for (const values of [
-            { "mara:kicNginxPlusCertPath": "/nowhere/nginx-repo.crt" },
+            { "mara:kicNginxPlusCertPath": "/nowhere/nginx-repo.crt" } as Record<string, string>,
             { "kic:nginx_plus": JSON.stringify({ "kic:key_path": "/nowhere/k", "kic:cert_path": "/nowhere/c" }) },
             { "kic:image_origin": "source", "kic:make_target": "alpine-image", "mara:kicNginxPlusKeyPath": "/nowhere/k", "mara:kicNginxPlusCertPath": "/nowhere/c" },
         ]) {
