@@ -3,7 +3,7 @@
  * (an existing-cluster stack), or a kubeconfig named on the command line, read as the program reads it.
  */
 import * as fs from "fs";
-import { isKubeconfigPath, MaraConfig, resolveLocalPath } from "../../config";
+import { ENCRYPTED_PLACEHOLDER, isKubeconfigPath, MaraConfig, resolveLocalPath } from "../../config";
 import { CliError, EXIT } from "../io";
 
 /** The kubeconfig text and context to use. */
@@ -23,6 +23,13 @@ export function targetOfConfig(cfg: MaraConfig, env: Readonly<Record<string, str
         );
     }
     const setting = cfg.infra.kubeconfig;
+    // Stored encrypted, and no passphrase here decrypted it (config/passphraseSecrets.ts): there is nothing to connect with.
+    if (setting === ENCRYPTED_PLACEHOLDER) {
+        throw new CliError(
+            `the kubeconfig of stack "${cfg.stack}" is stored encrypted, and without the stack's passphrase it cannot be read here: export PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) and run again, or name a kubeconfig file with --kubeconfig`,
+            EXIT.usage,
+        );
+    }
     if (!isKubeconfigPath(setting)) return { kubeconfig: setting, context: cfg.infra.context, source: "the kubeconfig given inline in mara:kubeconfig" };
     const file = resolveLocalPath(setting.trim(), baseDir, env);
     return { kubeconfig: readFile(file), context: cfg.infra.context, source: file };
