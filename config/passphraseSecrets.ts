@@ -51,14 +51,23 @@ function passphraseOf(env: Readonly<Record<string, string | undefined>>, cwd: st
     const name = env[PASSPHRASE_FILE_ENV];
     if (name === undefined || name === "") return { missing: true };
     const file = path.resolve(cwd, name);
+    let fd: number | undefined;
     try {
         const st = fs.statSync(file);
+        // A pipe or a device would block or never end: only a regular file is read.
         if (!st.isFile()) return { unreadable: st.isDirectory() ? "it is a directory" : "it is not a regular file", file };
-        if (st.size > PASSPHRASE_FILE_MAX) return { unreadable: `it is ${st.size} bytes, more than a passphrase file holds (${PASSPHRASE_FILE_MAX})`, file };
-        return { text: fs.readFileSync(file, "utf8").trim() };
+        // Read at most one byte past the limit, whatever the size says (files under /proc report 0).
+        fd = fs.openSync(file, "r");
+        const buffer = Buffer.alloc(PASSPHRASE_FILE_MAX + 1);
+        let length = 0;
+        for (let n = -1; n !== 0 && length < buffer.length; length += n) n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+        if (length > PASSPHRASE_FILE_MAX) return { unreadable: `it holds more than ${PASSPHRASE_FILE_MAX} bytes, more than a passphrase file does`, file };
+        return { text: buffer.subarray(0, length).toString("utf8").trim() };
     } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         return { unreadable: code === "ENOENT" ? "it does not exist" : code === "EACCES" ? "it cannot be read (permission denied)" : `it cannot be read (${code ?? "error"})`, file };
+    } finally {
+        if (fd !== undefined) fs.closeSync(fd);
     }
 }
 

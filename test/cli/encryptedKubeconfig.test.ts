@@ -7,6 +7,7 @@
  * Pulumi would. The same kubeconfig in plain text is warned about, naming the key and the fix, by every run.
  * No run prints any part of the kubeconfig.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -121,6 +122,14 @@ describe("an inline kubeconfig stored encrypted, as the Pulumi CLI writes it", (
         const missing = await mara("validate", file, { PULUMI_CONFIG_PASSPHRASE_FILE: path.join(dir, "no-such-file") });
         expect(missing.code).toBe(1);
         expect(missing.stderr).toContain(`PULUMI_CONFIG_PASSPHRASE_FILE: names ${path.join(dir, "no-such-file")}, and it does not exist`);
+        // A directory, a pipe (read, it would never end): refused without reading, at once.
+        const fifo = path.join(dir, "passphrase.fifo");
+        execFileSync("mkfifo", [fifo]);
+        for (const [name, why] of [[dir, "it is a directory"], [fifo, "it is not a regular file"]] as const) {
+            const r = await mara("validate", file, { PULUMI_CONFIG_PASSPHRASE_FILE: name });
+            expect(r.code).toBe(1);
+            expect(r.stderr).toContain(`PULUMI_CONFIG_PASSPHRASE_FILE: names ${name}, and ${why}`);
+        }
         // A value encrypted for another stack: the passphrase is right, the tag does not authenticate.
         const other = stack("other", TEXT.replace(/(kubernetes:kubeconfig:\n\s+secure: v1:)[^:]+/, "$1AAECAwQFBgcICQoL"));
         const foreign = await mara("validate", other, { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE });
