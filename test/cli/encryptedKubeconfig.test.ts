@@ -18,7 +18,7 @@ import { FIXTURES, KUBECONFIG_TEXT, stackFile } from "../support/config";
 import { runProgram } from "../support/program";
 import { runMara } from "./support/io";
 
-const FIXTURE = path.join(FIXTURES, "Pulumi.encrypted-kubeconfig.yaml");
+const FIXTURE = path.join(FIXTURES, "encrypted", "Pulumi.encrypted-kubeconfig.yaml");
 const TEXT = fs.readFileSync(FIXTURE, "utf8");
 const PASSPHRASE = "fixture-passphrase";
 /**
