@@ -14,7 +14,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../config";
 import { FIXTURES, KUBECONFIG_TEXT, PULUMI_YAML, stackFile, TEST_DAY } from "../support/config";
@@ -44,6 +44,11 @@ const KUBECONFIG = { "kubernetes:infra_type": "kubeconfig", "kubernetes:kubeconf
 const LKE = { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.35", "kic-helm:fqdn": "mara.example.net" };
 const DO = { "kubernetes:infra_type": "DO", "kic-helm:fqdn": "mara.example.com" };
 const label63 = "a".repeat(63);
+/** A stack file the Pulumi CLI wrote with the fixture kubeconfig stored encrypted (passphrase provider). */
+const ENCRYPTED = parse(fs.readFileSync(path.join(FIXTURES, "encrypted", "Pulumi.encrypted-kubeconfig.yaml"), "utf8")) as {
+    encryptionsalt: string;
+    config: Record<string, unknown>;
+};
 const NONCE = "AAECAwQFBgcICQoL";
 const CIPHER = "AAECAwQFBgcICQoLDA0ODxAREhM=";
 
@@ -156,6 +161,20 @@ const CLASSES: Record<string, Case[]> = {
         { name: "an inline kubeconfig without the context asked for", config: { ...KUBECONFIG, "kubernetes:kubeconfig": KUBECONFIG_TEXT, "kubernetes:context_name": "prod-admin" }, expect: { problem: "kubernetes:context_name = \"prod-admin\": is not a context of the inline kubeconfig. Allowed: a context the kubeconfig defines. Fix: pulumi config set kubernetes:context_name <context>" } },
         { name: "a path relative to the project, its context chosen", config: { ...KUBECONFIG, "kubernetes:context_name": "lab-admin" }, expect: { valid: true }, plan: true },
         { name: "~ expanded to the home directory", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "~/.kube/config" }, expect: { valid: true } },
+        {
+            // As `pulumi config set --secret` wrote it (test/fixtures/encrypted/); offline without the passphrase here.
+            name: "an inline kubeconfig stored encrypted, as credentials should be",
+            file: { encryptionsalt: ENCRYPTED.encryptionsalt },
+            config: { ...KUBECONFIG, "kubernetes:kubeconfig": ENCRYPTED.config["kubernetes:kubeconfig"] },
+            secrets: { "kubernetes:kubeconfig": KUBECONFIG_TEXT.trimEnd() },
+            expect: { valid: true },
+            plan: true,
+        },
+        {
+            name: "an inline kubeconfig in plain text, with the user's bearer token in it",
+            config: { ...KUBECONFIG, "kubernetes:kubeconfig": KUBECONFIG_TEXT },
+            expect: { valid: true, warning: "kubernetes:kubeconfig is a kubeconfig stored in plain text in the stack file, and it carries a bearer token" },
+        },
     ],
     "what the cloud or the cluster would refuse at up": [
         {
