@@ -184,6 +184,13 @@ describe("the offline decryption, against Pulumi's own test vector", () => {
         expect(refused.values["kubernetes:kubeconfig"]).toBe("<encrypted>");
     });
 
+    it("an encryptionsalt that is not one: refused, naming the salt, whatever the passphrase", () => {
+        for (const salt of ["v1:only-two", "v2:AAAA:v1:AAAA:BBBB", "garbage"]) {
+            const raw = parseStackFile(TEXT.replace(/^encryptionsalt: .*$/m, `encryptionsalt: "${salt}"`), { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
+            expect(decryptOffline(raw, ["kubernetes:kubeconfig"], dir).stackFile!.offline!["kubernetes:kubeconfig"], salt).toMatchObject({ state: "refused", setting: "encryptionsalt" });
+        }
+    });
+
     it("reads nothing and derives no key where nothing asked for is encrypted, or the provider is not the passphrase one", () => {
         const raw = parseStackFile(TEXT, { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
         expect(decryptOffline(raw, ["mara:kubeconfig"], dir)).toBe(raw);
