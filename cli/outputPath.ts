@@ -7,6 +7,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import { shownPath } from "../config/localPaths";
 
 /** Words for the system errors a write can meet. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -64,12 +65,12 @@ function creatableUnder(dir: string, shown: string): string | undefined {
         return `${shown} cannot be written: ${reasonOf(e)}`;
     }
     if (!found) return `${shown} cannot be written: no part of its path exists`;
-    if (!found.stats.isDirectory()) return `${found.path} is a file, so ${shown} cannot be written`;
+    if (!found.stats.isDirectory()) return `${shownPath(found.path)} is a file, so ${shown} cannot be written`;
     let probe: string | undefined;
     try {
         probe = fs.mkdtempSync(path.join(found.path, ".mara-write-check-"));
     } catch (e) {
-        return `${shown} cannot be written: ${found.path} does not accept new entries: ${reasonOf(e)}`;
+        return `${shown} cannot be written: ${shownPath(found.path)} does not accept new entries: ${reasonOf(e)}`;
     } finally {
         if (probe) fs.rmSync(probe, { recursive: true, force: true });
     }
@@ -90,7 +91,9 @@ export interface OutputFolder {
  *
  * @param shown - the path as the user wrote it, for messages.
  */
-export function outputFolder(dir: string, marker: string, shown = dir): { problem: string } | OutputFolder {
+export function outputFolder(dir: string, marker: string, given = dir): { problem: string } | OutputFolder {
+    // A name with a space, a newline or a control character is quoted, so the message says exactly which path.
+    const shown = shownPath(given);
     let st: fs.Stats | undefined;
     try {
         st = lstat(dir);
@@ -103,8 +106,10 @@ export function outputFolder(dir: string, marker: string, shown = dir): { proble
         let target: string;
         try {
             target = fs.realpathSync(dir);
-        } catch {
-            return { problem: `${shown} is a link to ${path.resolve(path.dirname(dir), fs.readlinkSync(dir))}, which does not exist; point the link at a folder, or choose another --out` };
+        } catch (e) {
+            // A loop of links is there, but never reaches a folder: it must not be called missing.
+            if ((e as NodeJS.ErrnoException).code === "ELOOP") return { problem: `${shown} is a loop of symbolic links (ELOOP): following it never reaches a folder; point the link at a folder (ls -l shows where it points), or choose another --out` };
+            return { problem: `${shown} is a link to ${shownPath(path.resolve(path.dirname(dir), fs.readlinkSync(dir)))}, which does not exist; point the link at a folder, or choose another --out` };
         }
         st = fs.statSync(target);
         real = target;
@@ -123,7 +128,8 @@ export function outputFolder(dir: string, marker: string, shown = dir): { proble
 }
 
 /** Why a file cannot be written at `file` (a graph), or undefined. */
-export function outputFileProblem(file: string, shown = file): string | undefined {
+export function outputFileProblem(file: string, given = file): string | undefined {
+    const shown = shownPath(given);
     let st: fs.Stats | undefined;
     try {
         st = fs.statSync(file);

@@ -5,7 +5,9 @@
  * (Elasticsearch and Kibana by version, the OpenTelemetry collector), and, for what a chart runs on its own,
  * the table of images per pinned chart version (chartImages.ts, checked against Helm by the render tier).
  */
+import * as path from "path";
 import type { MaraConfig } from "../config";
+import { readArchivedChart } from "../config/archivedChart";
 import { CHART_IMAGES } from "./chartImages";
 import type { RecordedResource } from "./offline";
 
@@ -20,6 +22,8 @@ export interface PlannedRelease {
     readonly version: string;
     /** Helm repository URL, or the OCI reference the chart comes from. */
     readonly repository?: string;
+    /** The local archive the chart is installed from (`mara:chartArchiveDir`), instead of a repository. */
+    readonly archive?: string;
 }
 
 /** One container image and what runs it. */
@@ -79,32 +83,57 @@ function valueImages(values: unknown, out: string[] = []): string[] {
 /** What the inventory reads of a registered resource. */
 export type InventoryResource = Pick<RecordedResource, "type" | "name" | "inputs">;
 
+/** Where a release's chart comes from, as the inventory shows it. */
+type ChartSource = Pick<PlannedRelease, "chart" | "version" | "repository" | "archive">;
+
+/**
+ * The chart and version a release installs. A local archive (`mara:chartArchiveDir`) is given to Helm as a path with
+ * no version: Helm takes both from the archive's Chart.yaml, and so does the inventory (validation has checked that
+ * they are the pinned ones); the archive's name (`<chart>-<version>.tgz`) stands in when it cannot be read.
+ */
+function chartSource(inputs: Record<string, unknown>): ChartSource {
+    const chart = String(inputs.chart ?? "");
+    if (!inputs.repositoryOpts && path.isAbsolute(chart) && chart.endsWith(".tgz")) {
+        let inside: ReturnType<typeof readArchivedChart> | undefined;
+        try {
+            inside = readArchivedChart(chart);
+        } catch {
+            inside = undefined;
+        }
+        if (inside?.ok) return { chart: inside.chart.name, version: inside.chart.version, archive: chart };
+        const named = /^(.*)-(v?\d+\.\d+\.\d+[^/]*)\.tgz$/.exec(path.basename(chart));
+        return { chart: named?.[1] ?? path.basename(chart), version: named?.[2] ?? "", archive: chart };
+    }
+    const repo = dig(inputs, "repositoryOpts", "repo");
+    return {
+        chart: chart.split("/").pop()!,
+        version: String(inputs.version ?? ""),
+        repository: chart.startsWith("oci://") ? chart : isKnown(repo) ? repo : undefined,
+    };
+}
+
 /** Builds the inventory from an offline run; `cfg` names the ingress controller image when the run cannot. */
 export function inventory(resources: readonly InventoryResource[], cfg?: MaraConfig): Inventory {
     const releases: PlannedRelease[] = [];
     const used = new Map<string, Set<string>>();
     const unlisted: string[] = [];
     const use = (image: string, by: string) => used.set(image, (used.get(image) ?? new Set()).add(by));
+    const sources = new Map(resources.filter((r) => r.type === RELEASE).map((r) => [r, chartSource(r.inputs ?? {})]));
     // The collector's default image is the operator's: known from the operator chart, wherever it is registered.
-    const operatorCharts = resources
-        .filter((r) => r.type === RELEASE && String(r.inputs?.chart ?? "").endsWith("opentelemetry-operator"))
-        .map((r) => `opentelemetry-operator@${String(r.inputs?.version ?? "")}`);
+    const operatorCharts = [...sources.values()].filter((s) => s.chart === "opentelemetry-operator").map((s) => `opentelemetry-operator@${s.version}`);
 
     for (const r of resources) {
         const inputs = r.inputs ?? {};
         if (r.type === RELEASE) {
-            const chart = String(inputs.chart ?? "");
-            const version = String(inputs.version ?? "");
-            const shortChart = chart.split("/").pop()!;
+            const source = sources.get(r)!;
+            const shortChart = source.chart;
             releases.push({
                 resource: r.name,
                 release: isKnown(inputs.name) ? inputs.name : undefined,
                 namespace: isKnown(inputs.namespace) ? inputs.namespace : undefined,
-                chart: shortChart,
-                version,
-                repository: chart.startsWith("oci://") ? chart : isKnown(dig(inputs, "repositoryOpts", "repo")) ? (dig(inputs, "repositoryOpts", "repo") as string) : undefined,
+                ...source,
             });
-            const id = `${shortChart}@${version}`;
+            const id = `${shortChart}@${source.version}`;
             const own = CHART_IMAGES[id];
             if (own) own.forEach((i) => use(i, r.name));
             else unlisted.push(id);

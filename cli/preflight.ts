@@ -3,11 +3,15 @@
  * line up front rather than as a provider error twenty minutes into `pulumi up` (MARA's runner checked
  * tools and credentials the same way, exiting 3).
  */
-import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { InfraType, isKubeconfigPath, MaraConfig, RawConfig, resolveLocalPath } from "../config";
+import { pathStatus, shownPath } from "../config/localPaths";
+import { ProcessFailure, runBounded } from "./boundedProcess";
 import { CliError, CliIo, EXIT, line } from "./io";
+
+/** How long `docker version` may take to answer: the engine answers in milliseconds when it runs. */
+export const DOCKER_CHECK_TIMEOUT_MS = 15_000;
 
 /** The outcome of one check. */
 export interface Check {
@@ -64,10 +68,17 @@ export async function checkDocker(reason: string, env: CliIo["env"]): Promise<Ch
     }
 }
 
-function run(file: string, args: string[], env: CliIo["env"]): Promise<string> {
-    return new Promise((resolve, reject) => {
-        execFile(file, args, { env: { ...env }, timeout: 15_000 }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)));
-    });
+/** Runs a tool within {@link DOCKER_CHECK_TIMEOUT_MS} (its process group killed at the deadline); rejects with what it said. */
+async function run(file: string, args: string[], env: CliIo["env"]): Promise<string> {
+    let result;
+    try {
+        result = await runBounded({ file, args, env, deadlineMs: DOCKER_CHECK_TIMEOUT_MS, maxStdoutBytes: 64 * 1024 });
+    } catch (e) {
+        if (e instanceof ProcessFailure) throw new Error(e.kind === "timeout" ? `no answer within ${DOCKER_CHECK_TIMEOUT_MS / 1000} s` : e.message);
+        throw e;
+    }
+    if (result.code !== 0) throw new Error(result.stderrTail.trim() || `exit code ${result.code ?? result.signal}`);
+    return result.stdout;
 }
 
 /** Hints about the cloud credentials the providers will look for; missing tokens fail, AWS only warns. */
@@ -126,7 +137,19 @@ function kubeconfigFile(raw: RawConfig, env: CliIo["env"]): Check {
     if (!isKubeconfigPath(value)) return { level: "ok", what, detail: "given inline in the stack config" };
     // Resolved as the program resolves it: relative to the project directory, where Pulumi runs it.
     const file = resolveLocalPath(value.trim(), raw.baseDir ?? process.cwd(), env);
-    return fs.existsSync(file) ? { level: "ok", what, detail: file } : { level: "fail", what, detail: `${file} does not exist; point mara:kubeconfig at your cluster's kubeconfig` };
+    // What is there, named: a loop of links or a pipe is not "missing" (validation says the same, kubeconfigFile.ts).
+    const found = pathStatus(file);
+    const shown = shownPath(file);
+    if (found.kind === "file") return { level: "ok", what, detail: file };
+    const why =
+        found.kind === "missing"
+            ? found.link === undefined
+                ? "does not exist"
+                : `is a symbolic link to ${shownPath(found.link)}, which does not exist`
+            : found.kind === "directory"
+              ? "is a folder, not a kubeconfig file"
+              : found.reason;
+    return { level: "fail", what, detail: `${shown} ${why}; point mara:kubeconfig at your cluster's kubeconfig` };
 }
 
 const MARK: Record<Check["level"], string> = { ok: "✓", warn: "!", fail: "✗" };

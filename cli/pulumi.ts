@@ -2,11 +2,25 @@
  * The Pulumi CLI through the Automation API: finding the CLI (as the API does: `pulumi` on PATH, asked
  * for `pulumi version`), checking its version, and opening the project's workspace and stacks. Every
  * failure becomes a {@link CliError} that says what to do, instead of the API's raw command dump.
+ *
+ * Bounds: the operations (`up`, `preview`, `destroy`, `refresh`, `import`) run as long as the cloud takes, bounded by
+ * Pulumi's own resource timeouts and by Ctrl+C, which cancels them; every other command (`version`, stack selection,
+ * configuration, outputs, `stack export`, `login`, `whoami`) is a query of the state backend — a service, a bucket
+ * or a folder — and runs within {@link PULUMI_QUERY_TIMEOUT_MS}, in a process group the deadline kills, so a backend
+ * that stops answering cannot hang `mara` before it has changed anything.
  */
-import { execFile } from "child_process";
 import { CommandError, LocalWorkspace, PulumiCommand, Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
+import { SemVer } from "semver";
+import { ProcessFailure, runBounded } from "./boundedProcess";
 import { CliError, EXIT } from "./io";
 import { stackNameProblem } from "./stackSource";
+
+/** How long a Pulumi CLI query may take. */
+export const PULUMI_QUERY_TIMEOUT_MS = 120_000;
+/** The most a query may print: `pulumi stack export` of a large stack is megabytes. */
+export const PULUMI_QUERY_MAX_BYTES = 256 * 1024 * 1024;
+/** The Pulumi commands that change or preview the cloud: bounded by Pulumi's own timeouts and Ctrl+C, not by ours. */
+export const UNBOUNDED_PULUMI_COMMANDS: readonly string[] = ["up", "preview", "destroy", "refresh", "import"];
 
 /** The oldest Pulumi CLI the wrapper supports. */
 export const MIN_PULUMI_VERSION = "3.150.0";
@@ -24,27 +38,83 @@ export function pulumiEnv(extra: Record<string, string> = {}): Record<string, st
 /**
  * Locates the Pulumi CLI exactly as the Automation API does and checks that it is new enough.
  *
+ * @param timeoutMs - how long `pulumi version`, and every query later run through the result, may take.
  * @throws CliError (pre-flight) when the CLI is missing, its version unreadable, too old or a new major.
  */
-export async function pulumiCli(): Promise<PulumiCommand> {
-    let cmd: PulumiCommand;
+export async function pulumiCli(timeoutMs = PULUMI_QUERY_TIMEOUT_MS): Promise<PulumiCommand> {
+    let stdout: string;
     try {
-        // The API's own check accepts anything from 3.2; ours is stricter and worded for users.
-        cmd = await PulumiCommand.get({ skipVersionCheck: true });
+        // As PulumiCommand.get asks, but within the bound: a CLI that hangs on start must not hang mara.
+        const run = await runBounded({ file: "pulumi", args: ["version"], env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, deadlineMs: timeoutMs, maxStdoutBytes: 64 * 1024 });
+        if (run.code !== 0) throw new CliError(`\`pulumi version\` failed: ${lastLines(run.stderrTail) || `exit code ${run.code ?? run.signal}`}`, EXIT.preflight);
+        stdout = run.stdout;
     } catch (err) {
-        const text = errorText(err);
-        if (/ENOENT/.test(text)) throw new CliError(`the Pulumi CLI is not installed (no \`pulumi\` on PATH); ${INSTALL_HINT}`, EXIT.preflight);
-        throw new CliError(`\`pulumi version\` failed: ${text}`, EXIT.preflight);
+        if (err instanceof ProcessFailure) {
+            if (err.kind === "not-found") throw new CliError(`the Pulumi CLI is not installed (no \`pulumi\` on PATH); ${INSTALL_HINT}`, EXIT.preflight);
+            throw new CliError(`\`pulumi version\` ${err.message}; ${err.kind === "timeout" ? "is the Pulumi CLI working? Run: pulumi version" : INSTALL_HINT}`, EXIT.preflight);
+        }
+        throw err;
     }
-    const v = cmd.version;
-    if (!v) throw new CliError("could not read the Pulumi CLI's version from `pulumi version`; reinstall it: " + INSTALL_HINT, EXIT.preflight);
+    let v: SemVer;
+    try {
+        v = new SemVer(stdout.trim());
+    } catch {
+        throw new CliError("could not read the Pulumi CLI's version from `pulumi version`; reinstall it: " + INSTALL_HINT, EXIT.preflight);
+    }
     if (v.major !== 3) {
         throw new CliError(`Pulumi CLI v${v.version} is a different major version than this program's SDK (3.x); install a 3.x CLI (at least ${MIN_PULUMI_VERSION})`, EXIT.preflight);
     }
     if (v.compare(MIN_PULUMI_VERSION) < 0) {
         throw new CliError(`Pulumi CLI v${v.version} is too old: mara needs v${MIN_PULUMI_VERSION} or later. Upgrade it: ${INSTALL_HINT}`, EXIT.preflight);
     }
-    return cmd;
+    // The constructor is private in the SDK's types; PulumiCommand.get builds the same object after the same question.
+    const cmd = new (PulumiCommand as unknown as new (command: string, version: SemVer) => PulumiCommand)("pulumi", v);
+    return withBoundedQueries(cmd, timeoutMs);
+}
+
+/** The Automation API's internal shape of a command runner (`PulumiCommand.run`, marked internal in its types). */
+interface CommandRunner {
+    run(args: string[], cwd: string, additionalEnv: Record<string, string>, onOutput?: (s: string) => void, onError?: (s: string) => void, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** The SDK's own result and error types, so the API goes on telling a missing stack from other failures as it does. */
+function sdkInternals(): { CommandResult: new (stdout: string, stderr: string, code: number, err?: Error) => unknown; createCommandError: (result: unknown) => Error } {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    return {
+        CommandResult: (require("@pulumi/pulumi/automation/cmd") as { CommandResult: never }).CommandResult,
+        createCommandError: (require("@pulumi/pulumi/automation/errors") as { createCommandError: never }).createCommandError,
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/**
+ * `cmd`, with every command but the operations run within {@link PULUMI_QUERY_TIMEOUT_MS} (the Automation API's own
+ * runner has no deadline): as the API runs them (`--non-interactive`, PULUMI_AUTOMATION_API, its environment on
+ * top of the process's), with the same results and errors.
+ */
+export function withBoundedQueries(cmd: PulumiCommand, timeoutMs = PULUMI_QUERY_TIMEOUT_MS): PulumiCommand {
+    const inner = cmd as unknown as CommandRunner;
+    const bounded = Object.create(cmd) as PulumiCommand & CommandRunner;
+    bounded.run = async (args, cwd, additionalEnv, onOutput, onError, signal) => {
+        if (UNBOUNDED_PULUMI_COMMANDS.includes(args[0] ?? "")) return inner.run.call(cmd, args, cwd, additionalEnv, onOutput, onError, signal);
+        const { CommandResult, createCommandError } = sdkInternals();
+        const fullArgs = args.includes("--non-interactive") ? args : [...args, "--non-interactive"];
+        let run;
+        try {
+            run = await runBounded({ file: cmd.command, args: fullArgs, cwd, env: { ...process.env, ...additionalEnv, PULUMI_AUTOMATION_API: "true" }, deadlineMs: timeoutMs, maxStdoutBytes: PULUMI_QUERY_MAX_BYTES, stderrTailBytes: 64 * 1024 });
+        } catch (err) {
+            if (!(err instanceof ProcessFailure)) throw err;
+            throw createCommandError(new CommandResult("", `\`pulumi ${args.slice(0, 2).join(" ")}\` ${err.message}${err.kind === "timeout" ? " and was stopped; is the state backend reachable? Try: pulumi whoami -v" : ""}`, -2));
+        }
+        const result = new CommandResult(run.stdout, run.stderrTail, run.code ?? -1);
+        if (run.code !== 0) throw createCommandError(result);
+        return result;
+    };
+    return bounded;
+}
+
+function lastLines(text: string): string {
+    return text.split("\n").filter((l) => l.trim() !== "").slice(-5).join("\n").trim();
 }
 
 /** A workspace on the project (the directory with Pulumi.yaml), using the checked CLI. */
@@ -108,13 +178,17 @@ export const isCommandError = (err: unknown): err is CommandError => err instanc
 
 /**
  * Runs a Pulumi command the Automation API does not offer (`pulumi login`), the same way it runs the
- * others: `pulumi` from PATH, in the project directory, with our environment on top of the process's.
+ * others: `pulumi` from PATH, in the project directory, with our environment on top of the process's, within
+ * {@link PULUMI_QUERY_TIMEOUT_MS}.
  */
-export function runPulumi(args: string[], projectDir: string, env: Record<string, string>): Promise<string> {
-    return new Promise((resolve, reject) => {
-        execFile("pulumi", args, { cwd: projectDir, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-            if (err) reject(new CliError(`pulumi ${args.join(" ")} failed: ${(stderr || err.message).trim()}`, EXIT.preflight));
-            else resolve(stdout);
-        });
-    });
+export async function runPulumi(args: string[], projectDir: string, env: Record<string, string>): Promise<string> {
+    let run;
+    try {
+        run = await runBounded({ file: "pulumi", args, cwd: projectDir, env: { ...process.env, ...env }, deadlineMs: PULUMI_QUERY_TIMEOUT_MS, maxStdoutBytes: PULUMI_QUERY_MAX_BYTES });
+    } catch (err) {
+        if (err instanceof ProcessFailure) throw new CliError(`pulumi ${args.join(" ")} ${err.message}${lastLines(err.stderrTail) ? `: ${lastLines(err.stderrTail)}` : ""}`, EXIT.preflight);
+        throw err;
+    }
+    if (run.code !== 0) throw new CliError(`pulumi ${args.join(" ")} failed: ${lastLines(run.stderrTail) || `exit code ${run.code ?? run.signal}`}`, EXIT.preflight);
+    return run.stdout;
 }

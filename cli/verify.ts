@@ -11,8 +11,11 @@
  * Usage: pulumi stack output --json --show-secrets | npx mara verify [--insecure] [--timeout 20]
  */
 import type * as http from "http";
-import type * as https from "https";
 import { URL, URLSearchParams } from "url";
+import { boundedRequest, RequestFailure, secondsInWords } from "./net/boundedRequest";
+import { isCertificateFailure } from "./net/failure";
+import { parseJson } from "./net/json";
+import { peerCertificate } from "./net/peerCertificate";
 
 /** What `verify` needs from the stack outputs. */
 export interface StackTarget {
@@ -25,7 +28,7 @@ export interface StackTarget {
 export interface VerifyOptions extends StackTarget {
     /** Skip TLS certificate verification (https only); for the demo's self-signed certificate. */
     readonly insecure?: boolean;
-    /** Limit for each HTTP request, from connecting to the last byte of the answer. Default 10 s. */
+    /** Limit for each HTTP request, from connecting to the last byte of the answer. Default 10 s, at most {@link MAX_TIMEOUT_MS}. */
     readonly timeoutMs?: number;
 }
 
@@ -39,10 +42,12 @@ export interface VerifyResult {
 export const PIPE_COMMAND = "pulumi stack output --json --show-secrets | npx mara verify";
 /** Limit for each HTTP request when none is given. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The largest `--timeout`: ten minutes, as `mara outdated`'s. */
+export const MAX_TIMEOUT_MS = 600_000;
 const READINESS_PATH = "/z/health/readiness";
 const LOGIN_PATH = "/login";
-/** Enough for a health answer or an error page; more would only be kept in memory for nothing. */
-const MAX_BODY_CHARS = 4096;
+/** Enough for a health answer or an error page: the answer is ended there, however long the server would go on. */
+export const MAX_BODY_BYTES = 4096;
 
 /** `pulumi stack output --json` prints secrets as this string unless --show-secrets is given. */
 const SECRET_PLACEHOLDER = "[secret]";
@@ -55,12 +60,10 @@ const SECRET_PLACEHOLDER = "[secret]";
  * @throws Error naming what is missing and the command that provides it.
  */
 export function parseStackOutputs(json: string): StackTarget {
-    let outputs: unknown;
-    try {
-        outputs = JSON.parse(json);
-    } catch (err) {
-        throw new Error(`the stack outputs are not JSON (${(err as Error).message}); run: ${PIPE_COMMAND}`);
-    }
+    // The parser's own message would quote the text around the error, and the outputs hold the demo password.
+    const parsed = parseJson(json);
+    if (!parsed.ok) throw new Error(`the stack outputs are not JSON (${parsed.where}); run: ${PIPE_COMMAND}`);
+    const outputs = parsed.value;
     if (typeof outputs !== "object" || outputs === null || Array.isArray(outputs)) {
         throw new Error(`the stack outputs are not a JSON object; run: ${PIPE_COMMAND}`);
     }
@@ -108,96 +111,70 @@ function readDemoLogin(value: unknown): { username: string; password: string } {
     return { username: username as string, password: password as string };
 }
 
-/** One HTTP answer, with the body cut to {@link MAX_BODY_CHARS}. */
+/** One HTTP answer, with the body cut to {@link MAX_BODY_BYTES}. */
 interface Answer {
     readonly status: number;
     readonly headers: http.IncomingHttpHeaders;
     readonly body: string;
 }
 
-/** Marks our own deadline, so it is not mistaken for a network error. */
-class RequestTimeout extends Error {}
-
-/** One request without redirects, cookies or retries: the check is about exactly what the app answers. */
-function send(
-    url: URL,
-    init: { method: string; body?: string; contentType?: string; insecure: boolean; timeoutMs: number },
-): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-        const headers: http.OutgoingHttpHeaders = { accept: "*/*" };
-        if (init.body !== undefined) {
-            headers["content-type"] = init.contentType;
-            headers["content-length"] = Buffer.byteLength(init.body);
-        }
-        // agent: false gives every request its own connection, so no keep-alive socket outlives the check.
-        const options: https.RequestOptions = { method: init.method, headers, agent: false };
-        if (url.protocol === "https:") options.rejectUnauthorized = !init.insecure;
-        // Loaded here rather than at the top: `mara --help` imports this module for its constants and would
-        // otherwise load Node's HTTP and TLS stacks for nothing.
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const transport: typeof http | typeof https = url.protocol === "https:" ? require("https") : require("http");
-        const req = transport.request(url, options, (res) => {
-            let body = "";
-            res.setEncoding("utf8");
-            res.on("data", (chunk: string) => {
-                if (body.length < MAX_BODY_CHARS) body += chunk.slice(0, MAX_BODY_CHARS - body.length);
-            });
-            res.on("error", fail);
-            res.on("end", () => {
-                clearTimeout(timer);
-                resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-            });
-        });
-        // A whole-request deadline: a socket idle timeout would let a slowly dribbling server hang the check.
-        const timer = setTimeout(() => req.destroy(new RequestTimeout()), init.timeoutMs);
-        function fail(err: Error): void {
-            clearTimeout(timer);
-            reject(err);
-        }
-        req.on("error", fail);
-        req.end(init.body);
-    });
+/**
+ * One request without redirects, cookies or retries: the check is about exactly what the app answers. The timeout
+ * covers the whole request, to the answer's last byte, so a server that dribbles cannot stretch it; an answer longer
+ * than {@link MAX_BODY_BYTES} is ended there.
+ */
+async function send(url: URL, init: { method: string; body?: string; contentType?: string; insecure: boolean; timeoutMs: number }): Promise<Answer> {
+    const headers: http.OutgoingHttpHeaders = { accept: "*/*" };
+    if (init.body !== undefined) {
+        headers["content-type"] = init.contentType;
+        headers["content-length"] = Buffer.byteLength(init.body);
+    }
+    const answer = await boundedRequest({ url, method: init.method, headers, body: init.body, tls: { rejectUnauthorized: !init.insecure } }, { deadlineMs: init.timeoutMs, maxBytes: MAX_BODY_BYTES, overflow: "truncate" });
+    return { status: answer.status, headers: answer.headers, body: answer.body.toString("utf8") };
 }
 
-/** Node's codes for a certificate that could not be verified (as opposed to a handshake that broke). */
-const CERTIFICATE_ERRORS = new Set([
-    "DEPTH_ZERO_SELF_SIGNED_CERT",
-    "SELF_SIGNED_CERT_IN_CHAIN",
-    "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-    "UNABLE_TO_GET_ISSUER_CERT",
-    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-    "CERT_HAS_EXPIRED",
-    "CERT_NOT_YET_VALID",
-    "CERT_UNTRUSTED",
-    "CERT_SIGNATURE_FAILURE",
-    "ERR_TLS_CERT_ALTNAME_INVALID",
-]);
-
 /** A network failure as a sentence saying what went wrong and what to check. */
-function describeNetworkError(err: unknown, step: string, url: URL, timeoutMs: number): string {
+async function describeNetworkError(err: unknown, step: string, url: URL, timeoutMs: number): Promise<string> {
     const where = `${step} (${url.host})`;
-    if (err instanceof RequestTimeout) {
-        return `${where}: no answer within ${timeoutMs / 1000} s (timed out); is the load balancer reachable from here? Use --timeout SECONDS to wait longer`;
+    if (!(err instanceof RequestFailure)) throw err;
+    if (err.kind === "timeout") {
+        return `${where}: no answer within ${secondsInWords(timeoutMs)} (timed out); is the load balancer reachable from here? Use --timeout SECONDS to wait longer`;
     }
-    const e = err as NodeJS.ErrnoException;
-    const code = e.code ?? "";
-    if (code === "ECONNREFUSED") {
-        return `${where}: connection refused; nothing listens at ${url.host}. Is application_url right and the ingress controller running?`;
+    const failure = err.network!;
+    const code = failure.code ?? "";
+    switch (failure.kind) {
+        case "refused":
+            return `${where}: connection refused; nothing listens at ${url.host}. Is application_url right and the ingress controller running?`;
+        case "dns":
+            return `${where}: cannot resolve host "${url.hostname}" (DNS ${code}); a new load balancer's name can take a few minutes to resolve`;
+        case "unreachable":
+            return `${where}: cannot reach ${url.host} (${code}); check security groups and that the load balancer is up`;
+        case "reset":
+            return `${where}: the connection was closed by ${url.host} before it answered (${code})`;
+        case "tls-not-tls":
+        case "tls-handshake":
+        case "tls-client-certificate":
+            return `${where}: TLS handshake failed (${code}); does application_url use the right scheme (http vs https) and port?`;
+        case "other":
+            return `${where}: ${failure.words}`;
     }
-    if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-        return `${where}: cannot resolve host "${url.hostname}" (DNS ${code}); a new load balancer's name can take a few minutes to resolve`;
+    // A certificate verification refused: say what the certificate is, read on a connection that sends nothing.
+    const cert = isCertificateFailure(failure.kind) ? await peerCertificate(url, undefined, Math.min(3000, timeoutMs)) : undefined;
+    const until = cert ? `, valid until ${cert.validTo.toISOString()}` : "";
+    switch (failure.kind) {
+        case "tls-self-signed":
+            return `${where}: TLS certificate not trusted (${code}: it is self-signed${cert ? `, for ${cert.subject}` : ""}). The demo ingress uses a self-signed certificate; if that is what this host serves, rerun with --insecure`;
+        case "tls-unknown-ca":
+            return `${where}: TLS certificate not trusted (${code}: it is signed by ${cert ? cert.issuer : "an authority"}, which this machine does not trust). A certificate from the platform's own CA issuer is expected to be: rerun with --insecure, or add that CA with NODE_EXTRA_CA_CERTS=<ca.pem>`;
+        case "tls-expired":
+            return `${where}: TLS certificate expired (${code}${cert ? `: on ${cert.validTo.toISOString()}` : ""}). cert-manager renews the ingress's certificate before it runs out: see why it did not with kubectl get certificate -A; --insecure skips the check`;
+        case "tls-not-yet-valid":
+            return `${where}: TLS certificate not valid yet (${code}${cert ? `: from ${cert.validFrom.toISOString()}` : ""}); check this machine's clock`;
+        case "tls-hostname":
+            return `${where}: TLS certificate is for ${cert?.altNames ?? "other names"}, not ${url.hostname} (${code}${until}); does application_url use the host name the ingress's certificate is for (mara:fqdn)? --insecure skips the check`;
+        default:
+            return `${where}: ${failure.words}`;
     }
-    if (code === "ETIMEDOUT" || code === "EHOSTUNREACH" || code === "ENETUNREACH") {
-        return `${where}: cannot reach ${url.host} (${code}); check security groups and that the load balancer is up`;
-    }
-    if (code === "ECONNRESET") return `${where}: the connection was reset by ${url.host}`;
-    if (CERTIFICATE_ERRORS.has(code)) {
-        return `${where}: TLS certificate not trusted (${code}: ${e.message}). The demo ingress uses a self-signed certificate; if that is what this host serves, rerun with --insecure`;
-    }
-    if (code.startsWith("ERR_SSL_") || code === "EPROTO") {
-        return `${where}: TLS handshake failed (${code}); does application_url use the right scheme (http vs https) and port?`;
-    }
-    return `${where}: request failed (${code || e.name}: ${e.message})`;
 }
 
 /** Appends a path to the application URL, keeping any path prefix the URL has. */
@@ -242,7 +219,7 @@ function healthStatus(body: string): string | undefined {
  * @returns `ok` and a one-line reason; the message names the user but never the password.
  */
 export async function verifyApplication(opts: VerifyOptions): Promise<VerifyResult> {
-    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = Math.min(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
     const insecure = opts.insecure === true;
     let base: URL;
     try {
@@ -260,7 +237,7 @@ export async function verifyApplication(opts: VerifyOptions): Promise<VerifyResu
     try {
         readiness = await send(readinessUrl, { method: "GET", insecure, timeoutMs });
     } catch (err) {
-        return { ok: false, message: describeNetworkError(err, readinessStep, readinessUrl, timeoutMs) };
+        return { ok: false, message: await describeNetworkError(err, readinessStep, readinessUrl, timeoutMs) };
     }
     if (readiness.status === 503) {
         const status = healthStatus(readiness.body);
@@ -288,7 +265,7 @@ export async function verifyApplication(opts: VerifyOptions): Promise<VerifyResu
             timeoutMs,
         });
     } catch (err) {
-        return { ok: false, message: describeNetworkError(err, loginStep, loginUrl, timeoutMs) };
+        return { ok: false, message: await describeNetworkError(err, loginStep, loginUrl, timeoutMs) };
     }
     if (login.status !== 302) {
         return { ok: false, message: `${loginStep} answered HTTP ${login.status}; expected a 302 redirect to /home` };

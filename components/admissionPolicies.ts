@@ -1,7 +1,8 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { AdmissionMode, admissionPolicies, ADMISSION_MODES, RULE_LABEL } from "../policy/admission";
-import type { PolicyConfig } from "../policy/config";
+import { configProblems, PolicyConfig } from "../policy/config";
+import { RULES } from "../policy/rules";
 
 /** Arguments of {@link AdmissionPolicies}. */
 export interface AdmissionPoliciesArgs {
@@ -17,6 +18,12 @@ export interface AdmissionPoliciesArgs {
     config?: PolicyConfig;
     /** Namespaces every binding leaves out, beyond each rule's own exemptions (docs/policy.md). Default none. */
     exemptNamespaces?: string[];
+    /**
+     * The namespaces the policies judge, such as the platform's own on a cluster shared with other teams: objects in
+     * any other namespace, and cluster-scoped objects without the `app.kubernetes.io/part-of: mara` label, are left
+     * alone (docs/policy.md, "Scope"). Default: the whole cluster.
+     */
+    namespaces?: string[];
 }
 
 /**
@@ -34,7 +41,10 @@ export class AdmissionPolicies extends pulumi.ComponentResource {
         if (!(ADMISSION_MODES as readonly string[]).includes(args.mode)) {
             throw new Error(`AdmissionPolicies: mode "${args.mode}" is not one of ${ADMISSION_MODES.join(", ")}.`);
         }
-        const objects = admissionPolicies({ mode: args.mode, config: args.config, exemptNamespaces: args.exemptNamespaces });
+        // A configuration Pulumi's --policy-pack-config would refuse is refused here too, not read as defaults.
+        const problems = args.config === undefined ? [] : configProblems(args.config, RULES);
+        if (problems.length > 0) throw new Error(`AdmissionPolicies: config is not a policy configuration (docs/policy.md): ${problems.join("; ")}.`);
+        const objects = admissionPolicies({ mode: args.mode, config: args.config, exemptNamespaces: args.exemptNamespaces, namespaces: args.namespaces });
         const names: pulumi.Output<string>[] = [];
         for (const policy of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy")) {
             const rule = policy.metadata!.labels![RULE_LABEL]!;

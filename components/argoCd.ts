@@ -7,8 +7,20 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
+import {
+    GIT_REPO_URL_ALLOWED,
+    GIT_REVISION_ALLOWED,
+    gitRepoUrlProblem,
+    gitRevisionProblem,
+    REPO_FOLDER_ALLOWED,
+    repoFolderProblem,
+    RepositoryCredentials,
+    repositoryTransport,
+    repoUrlCredential,
+} from "../contracts/gitSource";
 import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE, folderPath, GitSource } from "./argocd/applications";
 import { ClusterFacts, clusterSecretManifest } from "./argocd/clusterSecret";
+import { repositorySecretFields, repositorySecretMetadata } from "./argocd/repository";
 import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Arguments of {@link ArgoCd}. */
@@ -21,6 +33,32 @@ export interface ArgoCdArgs {
     applicationName?: string;
     /** Chart coordinates. Default: the catalogue's argo-cd entry. */
     chart?: ChartSettings;
+    /**
+     * The repository's credential, for a private repository: written into Argo CD's repository Secret `mara-repository`
+     * (`username`/`password` for an https:// URL, `sshPrivateKey` for an SSH one), its values secret in the state.
+     * Default: none (a public repository, or a repository Secret made elsewhere).
+     */
+    repository?: RepositoryCredentials;
+}
+
+/**
+ * Why a source given as a plain value cannot be cloned, or its credential does not fit it (contracts/gitSource.ts):
+ * an Output is checked by whoever made it (the program's configuration).
+ */
+function sourceProblem(source: pulumi.Input<GitSource>, repository: RepositoryCredentials | undefined): string | undefined {
+    if (pulumi.Output.isInstance(source) || typeof (source as PromiseLike<unknown>).then === "function") return undefined;
+    const s = source as GitSource;
+    if (typeof s.repoUrl !== "string" || typeof s.revision !== "string" || typeof s.path !== "string") return undefined;
+    const url = gitRepoUrlProblem(s.repoUrl) ?? (repoUrlCredential(s.repoUrl) ? `holds a credential (${repoUrlCredential(s.repoUrl)}); give it as repository instead` : undefined);
+    if (url) return `source.repoUrl ${url}. Allowed: ${GIT_REPO_URL_ALLOWED}`;
+    const revision = gitRevisionProblem(s.revision);
+    if (revision) return `source.revision "${s.revision}" ${revision}. Allowed: ${GIT_REVISION_ALLOWED}`;
+    const path = repoFolderProblem(s.path);
+    if (path) return `source.path "${s.path}" ${path}. Allowed: ${REPO_FOLDER_ALLOWED}`;
+    const ssh = repositoryTransport(s.repoUrl) === "ssh";
+    if (repository && ssh !== "sshPrivateKey" in repository) return `repository holds ${ssh ? "a password" : "an SSH key"}, and source.repoUrl is an ${ssh ? "SSH" : "HTTP(S)"} URL. Allowed: sshPrivateKey for an SSH URL, username and password for an https:// one`;
+    if (repository && "password" in repository && repositoryTransport(s.repoUrl) === "http") return "repository holds a password, which an http:// source.repoUrl would send in clear text. Allowed: an https:// URL";
+    return undefined;
 }
 
 /**
@@ -55,6 +93,8 @@ export class ArgoCd extends pulumi.ComponentResource {
 
     constructor(name: string, args: ArgoCdArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:gitops:ArgoCd", name, {}, opts);
+        const problem = sourceProblem(args.source, args.repository);
+        if (problem) throw new Error(`ArgoCd: ${problem}.`);
         const chart = args.chart ?? CHARTS.argoCd;
         const appName = args.applicationName ?? DEFAULTS.argoCd.applicationName;
         // Labelled as the platform's, as every namespace it creates is: `mara doctor` (run before every `mara up`)
@@ -74,6 +114,25 @@ export class ArgoCd extends pulumi.ComponentResource {
             { metadata: facts.apply((f) => f.metadata), type: "Opaque", stringData: facts.apply((f) => f.stringData as Record<string, string>) },
             { parent: this, dependsOn: [ns] },
         );
+
+        // A private repository's credential, where Argo CD looks for it: never in the URL, which Git and the outputs hold.
+        if (args.repository) {
+            const credential = args.repository;
+            const fields: Record<string, pulumi.Input<string>> =
+                "sshPrivateKey" in credential
+                    ? { sshPrivateKey: pulumi.secret(credential.sshPrivateKey) }
+                    : { ...(credential.username !== undefined ? { username: credential.username } : {}), password: pulumi.secret(credential.password) };
+            new k8s.core.v1.Secret(
+                `${name}-repository`,
+                {
+                    metadata: repositorySecretMetadata(),
+                    type: "Opaque",
+                    // The whole of it is secret in the state, as the credential in it is.
+                    stringData: pulumi.all([pulumi.output(args.source), fields]).apply(([source, credentialFields]): Record<string, string> => ({ ...repositorySecretFields(source.repoUrl), ...credentialFields })),
+                },
+                { parent: this, dependsOn: [ns] },
+            );
+        }
 
         const root = pulumi.output(args.source).apply((source) => applicationManifest(appName, folderPath(source, APPLICATIONS_FOLDER), source, { inCluster: true }));
         // After the release (its CRDs and controllers), so that at destroy it goes first: its finalizer has Argo CD

@@ -1,6 +1,7 @@
 import * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
+import { redactUrlCredentials, urlCredentials } from "../contracts/urlCredentials";
 import {
     BuildSecretSource,
     classifyKicSource,
@@ -112,7 +113,10 @@ export const REMOTE_BUILD_CONTEXT = path.relative(process.cwd(), path.join(__dir
 export class KicImage extends pulumi.ComponentResource {
     /** `registry` (copied) or `source` (built). */
     public readonly origin: "registry" | "source";
-    /** What the image came from: the image pulled, or the source location built (MARA's `image_name` / `kic_src_url`). */
+    /**
+     * What the image came from: the image pulled, or the source location built (MARA's `image_name` / `kic_src_url`),
+     * with any credential in its URL shown as `[secret]`.
+     */
     public readonly source: string;
     /** The make target built, for `origin: source`. */
     public readonly makeTarget?: string;
@@ -161,7 +165,8 @@ export class KicImage extends pulumi.ComponentResource {
                         // A git or tarball source is fetched by the Docker daemon's BuildKit (`remoteContext`); only the
                         // provider's Engine-API path passes it, so that path is chosen for them (see docs/components/kicImage.md).
                         context: remote ? REMOTE_BUILD_CONTEXT : plan.location.path,
-                        ...(remote ? { remoteContext: plan.location.url, useLegacyBuilder: true } : {}),
+                        // A credential in the source URL (a token for a private fork) is kept secret in the state.
+                        ...(remote ? { remoteContext: urlCredentials(plan.location.url).length > 0 ? pulumi.secret(plan.location.url) : plan.location.url, useLegacyBuilder: true } : {}),
                         dockerfile: plan.dockerfile,
                         target: plan.target,
                         buildArgs: { ...plan.buildArgs },
@@ -183,7 +188,8 @@ export class KicImage extends pulumi.ComponentResource {
         );
 
         this.origin = plan.origin;
-        this.source = plan.source;
+        // Shown in outputs and the state: without the credential a source URL may hold.
+        this.source = redactUrlCredentials(plan.source);
         this.makeTarget = plan.origin === "source" ? plan.makeTarget : undefined;
         this.digest = pushed.sha256Digest;
         // Derived from the push, so whoever deploys the image waits until it is in the registry.

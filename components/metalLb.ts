@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
+import { CHARTS, ChartSettings, DEFAULTS, kubernetesNameProblem } from "../contracts";
+import { metalLbAddressProblem, metalLbPeerFindings, parseMetalLbPeer } from "../contracts/metalLb";
 import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** A BGP router MetalLB announces the pool to. */
@@ -16,15 +17,19 @@ export interface MetalLbBgpPeerArgs {
 /** Arguments of {@link MetalLb}. */
 export interface MetalLbArgs {
     /**
-     * The pool LoadBalancer Services get addresses from: IPv4 CIDR blocks (`192.168.1.240/28`) or first-last
-     * ranges (`192.168.1.240-192.168.1.250`), free addresses of the nodes' network. Required, at least one.
+     * The pool LoadBalancer Services get addresses from: IPv4 CIDR blocks (`192.168.1.240/28`, `/32` for one address)
+     * or first-last ranges (`192.168.1.240-192.168.1.250`), free addresses of the nodes' network; addresses ending in
+     * .0 or .255 are never handed out. Required, at least one.
      */
     addresses: string[];
-    /** Routers to announce the pool to over BGP. Default: none, and the pool is announced on layer 2 (ARP). */
+    /**
+     * Routers to announce the pool to over BGP, each at its own address, all with the same cluster AS number, none
+     * inside the pool. Default: none, and the pool is announced on layer 2 (ARP).
+     */
     bgpPeers?: MetalLbBgpPeerArgs[];
     /** Chart coordinates. Default: the catalogue's metallb entry. */
     chart?: ChartSettings;
-    /** Namespace for MetalLB. Default `metallb-system`. */
+    /** Namespace for MetalLB (a DNS label, at most 63 characters). Default `metallb-system`. */
     namespace?: string;
 }
 
@@ -52,7 +57,7 @@ export class MetalLb extends pulumi.ComponentResource {
 
     constructor(name: string, args: MetalLbArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:addons:MetalLb", name, {}, opts);
-        if (!args.addresses?.length) throw new Error("MetalLb: addresses must name at least one CIDR block or first-last range; got none.");
+        checkArgs(args);
         const namespace = args.namespace ?? DEFAULTS.metalLb.namespace;
         // The speaker needs the host network and raw sockets (ARP, BGP): the namespace must allow privileged pods
         // where Pod Security admission enforces a baseline by default (RKE2's CIS profile).
@@ -67,7 +72,10 @@ export class MetalLb extends pulumi.ComponentResource {
         const meta = (n: string) => ({ name: n, namespace: ns.metadata.name });
         const pool = new k8s.apiextensions.CustomResource(
             `${name}-pool`,
-            { apiVersion: "metallb.io/v1beta1", kind: "IPAddressPool", metadata: meta(METALLB_POOL), spec: { addresses: [...args.addresses] } },
+            // avoidBuggyIPs: never hand out an address ending in .0 or .255. A pool written as a /24 (or a range across
+            // one) would otherwise give a Service the network or broadcast address of the nodes' /24, which hosts and
+            // routers on that network do not answer as a host; elsewhere the two addresses per 256 are a small price.
+            { apiVersion: "metallb.io/v1beta1", kind: "IPAddressPool", metadata: meta(METALLB_POOL), spec: { addresses: [...args.addresses], avoidBuggyIPs: true } },
             after,
         );
         const peers = args.bgpPeers ?? [];
@@ -98,4 +106,22 @@ export class MetalLb extends pulumi.ComponentResource {
  */
 export function metalLbValues(bgp: boolean): Record<string, unknown> {
     return { frrk8s: { enabled: bgp } };
+}
+
+/** Refuses what MetalLB would refuse, or what cannot work, in a library user's arguments (contracts/metalLb.ts). */
+function checkArgs(args: MetalLbArgs): void {
+    if (!args.addresses?.length) throw new Error("MetalLb: addresses must name at least one CIDR block or first-last range; got none.");
+    for (const entry of args.addresses) {
+        const problem = metalLbAddressProblem(entry);
+        if (problem) throw new Error(`MetalLb: address "${entry}" ${problem}.`);
+    }
+    const peers = (args.bgpPeers ?? []).map((p) => {
+        const parsed = parseMetalLbPeer(`${p.address}:${p.asn}:${p.myAsn}`);
+        if ("problem" in parsed) throw new Error(`MetalLb: BGP peer ${JSON.stringify(p)} ${parsed.problem}.`);
+        return parsed.peer;
+    });
+    const refused = metalLbPeerFindings(peers, args.addresses).find((f) => !f.warning);
+    if (refused) throw new Error(`MetalLb: BGP peers ${refused.value} ${refused.problem}.`);
+    const nsProblem = args.namespace === undefined ? undefined : kubernetesNameProblem(args.namespace, "label");
+    if (nsProblem) throw new Error(`MetalLb: namespace "${args.namespace}" ${nsProblem} (a namespace name is a DNS label: lower-case letters, digits and '-', at most 63 characters).`);
 }

@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULTS } from "../contracts";
-import { platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS, splitImageName } from "../contracts";
+import { helmRelease, platformNamespace } from "./helmRelease";
 
 /** Arguments of {@link NfsStorage}. */
 export interface NfsStorageArgs {
@@ -22,23 +22,27 @@ export interface NfsStorageArgs {
     image?: string;
     /** Namespace for the provisioner. Default `nfs-provisioner`. */
     namespace?: string;
+    /** Chart coordinates. Default: the catalogue's nfs entry (`nfs-subdir-external-provisioner` 4.0.18). */
+    chart?: ChartSettings;
 }
 
 /** The provisioner name the pod registers and the StorageClass names. */
 export const NFS_PROVISIONER = "cluster.local/mara-nfs";
 
-/** The labels of the provisioner's pod, which its Deployment selects. */
-const POD_LABELS = { "app.kubernetes.io/name": "nfs-provisioner", "app.kubernetes.io/part-of": "mara" };
+/**
+ * The Helm release, and the name of everything its chart makes (`fullnameOverride`): its Deployment and
+ * ServiceAccount, the ClusterRole `mara-nfs-provisioner-runner` and its binding, the leader-election Role and binding.
+ */
+export const NFS_RELEASE = "mara-nfs-provisioner";
 
 /**
  * Volumes for a cluster without a StorageClass: the NFS subdir external provisioner, which makes a subdirectory of
- * an existing NFS export per PersistentVolumeClaim, and its StorageClass.
+ * an existing NFS export per PersistentVolumeClaim, installed from its upstream chart, and its StorageClass.
  *
- * The provisioner is declared here as typed objects (ServiceAccount, the RBAC its documentation lists, a
- * Deployment of its image) rather than installed from its Helm chart: the chart adds nothing but templating of
- * these few objects, and typed objects show in the plan field by field. The class waits for the Deployment to be
- * ready, and every claim made with {@link storageClassName} waits for the class, so a claim never waits for a
- * provisioner that does not exist yet.
+ * The class is a typed object of the component's rather than the chart's: claims and the platform name it, and a
+ * StorageClass cannot change in place, so it keeps one owner whatever the chart does on an upgrade. It waits for the
+ * release (which waits for the provisioner's Deployment to be ready), and every claim made with
+ * {@link storageClassName} waits for the class, so a claim never waits for a provisioner that does not exist yet.
  */
 export class NfsStorage extends pulumi.ComponentResource {
     /** Namespace the provisioner runs in. */
@@ -47,6 +51,8 @@ export class NfsStorage extends pulumi.ComponentResource {
     public readonly storageClassName: pulumi.Output<string>;
     /** Name of the provisioner's Deployment. */
     public readonly deploymentName: pulumi.Output<string>;
+    /** Status of the provisioner's Helm release. */
+    public readonly status: pulumi.Output<string>;
 
     constructor(name: string, args: NfsStorageArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:addons:NfsStorage", name, {}, opts);
@@ -54,79 +60,10 @@ export class NfsStorage extends pulumi.ComponentResource {
         if (!args.path?.startsWith("/")) throw new Error(`NfsStorage: path must be the exported directory as an absolute path; got "${args.path ?? ""}".`);
         const nsName = args.namespace ?? DEFAULTS.nfsStorage.namespace;
         const ns = platformNamespace(`${name}-ns`, nsName, {}, { parent: this, dependsOn: opts?.dependsOn });
-        const child = { parent: this };
-        const namespace = ns.metadata.name;
-        const account = new k8s.core.v1.ServiceAccount(`${name}-sa`, { metadata: { name: "nfs-provisioner", namespace, labels: POD_LABELS } }, child);
-        const subject = [{ kind: "ServiceAccount", name: account.metadata.name, namespace }];
-        // Fixed names, one per namespace, as Kubernetes' own system roles are named: a second stack installing into
-        // the same namespace collides here, visibly, instead of beside it.
-        const clusterRoleName = `mara:nfs-provisioner:${nsName}`;
-
-        // What the provisioner does cluster-wide: watch claims and classes, create and delete the volumes, and
-        // record events on the claims it serves.
-        const clusterRole = new k8s.rbac.v1.ClusterRole(
-            `${name}-cluster-role`,
-            {
-                metadata: { name: clusterRoleName, labels: POD_LABELS },
-                rules: [
-                    { apiGroups: [""], resources: ["persistentvolumes"], verbs: ["get", "list", "watch", "create", "delete"] },
-                    { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["get", "list", "watch", "update"] },
-                    { apiGroups: ["storage.k8s.io"], resources: ["storageclasses"], verbs: ["get", "list", "watch"] },
-                    { apiGroups: [""], resources: ["events"], verbs: ["create", "update", "patch"] },
-                ],
-            },
-            child,
-        );
-        const clusterBinding = new k8s.rbac.v1.ClusterRoleBinding(
-            `${name}-cluster-binding`,
-            { metadata: { name: clusterRoleName, labels: POD_LABELS }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: clusterRole.metadata.name }, subjects: subject },
-            child,
-        );
-        // Its leader election, in its own namespace only: the image's provisioner library keeps the lock in an
-        // Endpoints object (sigs.k8s.io/sig-storage-lib-external-provisioner v6, controller.go: resourcelock.New("endpoints", ...)).
-        const role = new k8s.rbac.v1.Role(
-            `${name}-leader-role`,
-            { metadata: { name: "nfs-provisioner-leader-election", namespace, labels: POD_LABELS }, rules: [{ apiGroups: [""], resources: ["endpoints"], verbs: ["get", "list", "watch", "create", "update", "patch"] }] },
-            child,
-        );
-        const binding = new k8s.rbac.v1.RoleBinding(
-            `${name}-leader-binding`,
-            { metadata: { name: "nfs-provisioner-leader-election", namespace, labels: POD_LABELS }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: role.metadata.name }, subjects: subject },
-            child,
-        );
-
-        const deployment = new k8s.apps.v1.Deployment(
-            `${name}-provisioner`,
-            {
-                metadata: { name: "nfs-provisioner", namespace, labels: POD_LABELS },
-                spec: {
-                    replicas: 1,
-                    // Two provisioners would race for the same claims until leader election settles: replace, don't surge.
-                    strategy: { type: "Recreate" },
-                    selector: { matchLabels: POD_LABELS },
-                    template: {
-                        metadata: { labels: POD_LABELS },
-                        spec: {
-                            serviceAccountName: account.metadata.name,
-                            containers: [
-                                {
-                                    name: "nfs-provisioner",
-                                    image: args.image ?? DEFAULTS.nfsStorage.image,
-                                    env: [
-                                        { name: "PROVISIONER_NAME", value: NFS_PROVISIONER },
-                                        { name: "NFS_SERVER", value: args.server },
-                                        { name: "NFS_PATH", value: args.path },
-                                    ],
-                                    volumeMounts: [{ name: "nfs-root", mountPath: "/persistentvolumes" }],
-                                    resources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "128Mi" } },
-                                },
-                            ],
-                            volumes: [{ name: "nfs-root", nfs: { server: args.server, path: args.path } }],
-                        },
-                    },
-                },
-            },
-            { parent: this, dependsOn: [clusterBinding, binding] },
+        const release = helmRelease(
+            `${name}-release`,
+            { release: NFS_RELEASE, namespace: ns.metadata.name, chart: args.chart ?? CHARTS.nfs, values: nfsValues(args) },
+            { parent: this },
         );
         const sc = new k8s.storage.v1.StorageClass(
             `${name}-storage-class`,
@@ -138,11 +75,35 @@ export class NfsStorage extends pulumi.ComponentResource {
                 volumeBindingMode: "Immediate",
                 allowVolumeExpansion: true,
             },
-            { parent: this, dependsOn: [deployment] },
+            { parent: this, dependsOn: [release] },
         );
-        this.namespace = namespace;
+        this.namespace = ns.metadata.name;
         this.storageClassName = sc.metadata.name;
-        this.deploymentName = deployment.metadata.name;
-        this.registerOutputs({ namespace: this.namespace, storageClassName: this.storageClassName, deploymentName: this.deploymentName });
+        this.deploymentName = pulumi.output(NFS_RELEASE);
+        this.status = release.status.status;
+        this.registerOutputs({ namespace: this.namespace, storageClassName: this.storageClassName, deploymentName: this.deploymentName, status: this.status });
     }
+}
+
+/**
+ * The chart's values (kubernetes-sigs/nfs-subdir-external-provisioner, charts/nfs-subdir-external-provisioner/values.yaml):
+ * the export, the provisioner name the class names, the image (a mirror's when set), the platform's labels and small
+ * resource bounds; no StorageClass of the chart's (the component owns it, above). The chart's own defaults stay: one
+ * replica, `Recreate` (two provisioners would race for the same claims until leader election settles), leader
+ * election on, RBAC with only what a provisioner does (PersistentVolumes, claims, StorageClasses, events, nodes, and
+ * its lock in its own namespace).
+ */
+export function nfsValues(args: Pick<NfsStorageArgs, "server" | "path" | "image">): Record<string, unknown> {
+    const [repository, tag] = splitImageName(args.image ?? DEFAULTS.nfsStorage.image);
+    // The chart writes the image as "<repository>:<tag>", so a digest reference splits at its own colon:
+    // "<repository>@sha256" and the hex digest.
+    const image = tag.startsWith("sha256:") ? { repository: `${repository}@sha256`, tag: tag.slice("sha256:".length) } : { repository, tag };
+    return {
+        fullnameOverride: NFS_RELEASE,
+        nfs: { server: args.server, path: args.path },
+        storageClass: { create: false, provisionerName: NFS_PROVISIONER },
+        image,
+        labels: { "app.kubernetes.io/part-of": "mara" },
+        resources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "128Mi" } },
+    };
 }

@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ContainerRegistry, DEFAULTS, PlatformFacts, splitImageName } from "../contracts";
+import { AdmissionScope, ContainerRegistry, DEFAULTS, PlatformFacts, splitImageName } from "../contracts";
 import type { PolicyConfig, RuleConfig } from "../policy/config";
 import { AdmissionPolicies, AdmissionPoliciesArgs } from "./admissionPolicies";
 import { CertManager, CertManagerArgs } from "./certManager";
@@ -61,7 +61,17 @@ export interface PlatformStorageArgs {
  * The guardrails in the cluster: the policy pack's rules about Kubernetes objects as ValidatingAdmissionPolicies.
  * The host-path rule allows Fluent Bit's paths on this cluster unless `config` says otherwise.
  */
-export type PlatformGuardrailsArgs = Pick<AdmissionPoliciesArgs, "mode" | "config" | "exemptNamespaces">;
+export interface PlatformGuardrailsArgs extends Pick<AdmissionPoliciesArgs, "mode" | "config" | "exemptNamespaces"> {
+    /**
+     * Where the policies judge objects: `platform`, the platform's own namespaces (its add-ons', and `namespaces`) and
+     * its labelled cluster-scoped objects; `cluster`, every namespace. Default `platform`: a component cannot tell a
+     * cluster shared with other teams from one of its own, and the narrower scope never refuses a neighbour's update;
+     * `mara:admissionPolicyScope` chooses per infrastructure type (docs/policy.md, "Scope").
+     */
+    scope?: AdmissionScope;
+    /** Namespaces outside the Platform that are the platform's too, such as the application's. Default none. */
+    namespaces?: string[];
+}
 
 /** Arguments of {@link Platform}: one group per add-on, each optional except the facts about the cluster. */
 export interface PlatformArgs {
@@ -232,9 +242,14 @@ export class Platform extends pulumi.ComponentResource {
             stateful("prometheus"),
         );
         if (args.guardrails) {
+            const { scope, namespaces, ...guardrails } = args.guardrails;
             this.admissionPolicies = new AdmissionPolicies(
                 `${name}-admission-policies`,
-                { ...args.guardrails, config: withFluentBitPaths(args.guardrails.config, facts) },
+                {
+                    ...guardrails,
+                    config: withFluentBitPaths(args.guardrails.config, facts),
+                    ...((scope ?? DEFAULTS.platform.admissionScope) === "platform" ? { namespaces: [...platformNamespaces(args), ...(namespaces ?? [])] } : {}),
+                },
                 { parent: this },
             );
         }
@@ -263,6 +278,20 @@ export class Platform extends pulumi.ComponentResource {
         );
         return sc.metadata.name;
     }
+}
+
+/** The namespaces the Platform's add-ons run in: the platform scope of its admission policies. */
+export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage">): string[] {
+    return [
+        DEFAULTS.ingressController.namespace,
+        DEFAULTS.certManager.namespace,
+        DEFAULTS.logstore.namespace,
+        DEFAULTS.logAgent.namespace,
+        DEFAULTS.prometheus.namespace,
+        DEFAULTS.observability.namespace,
+        ...(args.metallb ? [args.metallb.namespace ?? DEFAULTS.metalLb.namespace] : []),
+        ...(args.storage?.nfs ? [args.storage.nfs.namespace ?? DEFAULTS.nfsStorage.namespace] : []),
+    ];
 }
 
 /** The host-path rule's allow-list set to Fluent Bit's paths on this cluster, unless the configuration sets one. */

@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { ADMISSION_MODES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ADMISSION_MODES, ADMISSION_SCOPES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -26,7 +26,10 @@ import {
     ValueType,
     addressRange,
     bgpPeer,
+    kubernetesName,
+    nfsServer,
 } from "./valueTypes";
+import { gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 
@@ -208,6 +211,15 @@ export const KEYS = {
         default: "none",
         description:
             "Install the guardrails in the cluster as ValidatingAdmissionPolicies (Kubernetes 1.30 or later; docs/policy.md): none, audit (record violations in the audit log), warn (also warn the client) or deny (refuse what breaks a mandatory rule, warn about advisory ones).",
+        group: "Platform",
+    }),
+    admissionPolicyScope: spec({
+        key: "mara:admissionPolicyScope",
+        type: oneOf(ADMISSION_SCOPES),
+        defaultNote: "platform on an existing cluster (kubeconfig), cluster on a cluster the stack creates",
+        description:
+            "Where mara:admissionPolicies judges objects: platform (the platform's namespaces and its own cluster-scoped objects; other teams' namespaces are left alone) or cluster (every namespace: other teams' objects too). mara doctor lists what a cluster-wide choice would refuse today.",
+        example: "platform",
         group: "Platform",
     }),
     fqdn: spec({
@@ -595,7 +607,7 @@ export const KEYS = {
     }),
     nfsServer: spec({
         key: "mara:nfsServer",
-        type: text({ pattern: /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, allowed: "the NFS server's host name or IPv4 address, such as nas.lab.example.org or 192.168.1.10" }),
+        type: nfsServer(),
         defaultNote: "none: the NFS provisioner is not installed",
         description: "Installs the NFS subdir external provisioner for this NFS server; the platform's volumes then use its StorageClass (needs mara:nfsPath).",
         example: "192.168.1.10",
@@ -610,7 +622,7 @@ export const KEYS = {
     }),
     nfsStorageClass: spec({
         key: "mara:nfsStorageClass",
-        type: text({ pattern: /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, allowed: "a StorageClass name such as mara-nfs" }),
+        type: kubernetesName("subdomain", "a StorageClass name", "mara-nfs"),
         default: DEFAULTS.nfsStorage.storageClassName,
         description: "Name of the StorageClass the NFS provisioner serves; the platform's volumes use it.",
         group: "Existing cluster",
@@ -722,7 +734,7 @@ export const KEYS = {
     }),
     storageClass: spec({
         key: "mara:storageClass",
-        type: text({ pattern: /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, allowed: "a StorageClass name such as gp3" }),
+        type: kubernetesName("subdomain", "a StorageClass name", "gp3"),
         defaultNote: "the platform's class (gp2 on EKS)",
         description: "StorageClass for the platform's persistent volumes (Prometheus, Grafana, Elasticsearch, databases).",
         example: "gp3",
@@ -797,6 +809,7 @@ export const KEYS = {
     }),
     ...chartKeys("otelOperator", {}),
     ...chartKeys("metallb", {}),
+    ...chartKeys("nfs", {}),
     ...chartKeys("postgresExporter", {
         version: ["sirius:chart_version"],
         url: ["sirius:helm_repo_url"],
@@ -1021,21 +1034,22 @@ export const KEYS = {
     }),
     gitopsRepoUrl: spec({
         key: "mara:gitopsRepoUrl",
-        type: text({ pattern: /^(https:\/\/[^\s]+|ssh:\/\/[^\s]+|[\w.-]+@[\w.-]+:[^\s]+)$/, allowed: "a Git repository URL Argo CD can clone (https://…, ssh://… or git@host:path)" }),
-        description: "Git repository that holds the platform's render (mara render --out); required when mara:delivery is handover or gitops.",
+        type: gitRepoUrl(),
+        description:
+            "Git repository that holds the platform's render (mara render --out); required when mara:delivery is handover or gitops. Never with a credential in it (it is written into the render's Applications): a private repository's credential goes into Argo CD's repository Secret (mara:gitopsRepoPassword or mara:gitopsRepoSshPrivateKey, or mara render --secret-store).",
         example: "https://github.com/your-org/platform-config.git",
         group: "GitOps",
     }),
     gitopsRevision: spec({
         key: "mara:gitopsRevision",
-        type: text({ pattern: /^[\w./-]{1,255}$/, allowed: "a branch, tag or commit" }),
+        type: gitRevision(),
         default: "main",
         description: "Branch, tag or commit of mara:gitopsRepoUrl that Argo CD follows.",
         group: "GitOps",
     }),
     gitopsPath: spec({
         key: "mara:gitopsPath",
-        type: text({ pattern: /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[\w.@/-]{1,255}$/, allowed: "a folder of the repository, relative to its root, without . or .. segments" }),
+        type: repoFolder(),
         description: "Folder of mara:gitopsRepoUrl that mara render writes the platform to (and its argocd/ Applications); required when mara:delivery is handover or gitops.",
         example: "deploy/prod",
         group: "GitOps",
@@ -1046,6 +1060,30 @@ export const KEYS = {
         default: "install",
         description:
             "With mara:delivery gitops: install Argo CD in the cluster (a Helm release of the argo-cd chart, mara:argoCdChartVersion; a root Application; the cluster's facts as an Argo CD cluster Secret), or leave the platform to an Argo CD elsewhere (a hub), for which the stack outputs the cluster Secret and root Application to apply there.",
+        group: "GitOps",
+    }),
+
+    gitopsRepoUsername: spec({
+        key: "mara:gitopsRepoUsername",
+        type: repoUsername(),
+        description:
+            "User name for mara:gitopsRepoPassword over HTTPS, in Argo CD's repository Secret; leave it out for a token (Argo CD then uses x-access-token).",
+        group: "GitOps",
+    }),
+    gitopsRepoPassword: spec({
+        key: "mara:gitopsRepoPassword",
+        type: secretText,
+        secret: true,
+        description:
+            "Password or access token Argo CD clones an https:// mara:gitopsRepoUrl with: with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret (argocd/mara-repository) in the cluster, never into Git.",
+        group: "GitOps",
+    }),
+    gitopsRepoSshPrivateKey: spec({
+        key: "mara:gitopsRepoSshPrivateKey",
+        type: sshPrivateKey(),
+        secret: true,
+        description:
+            "Unencrypted SSH private key Argo CD clones an SSH mara:gitopsRepoUrl with (git@host:org/repo.git, or an ssh:// URL with a user): with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret in the cluster, never into Git.",
         group: "GitOps",
     }),
 

@@ -1,6 +1,4 @@
 /** Validation and typed settings of the NGINX Ingress Controller image (MARA's kic:* keys). */
-// The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
-import fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import {
@@ -18,6 +16,7 @@ import { KeyId, KEYS } from "./keys";
 import type { MaraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import { Findings, secretOutput } from "./resolve";
+import { inspectLocalPath, LocalPath, pathStatus, shownPath } from "./localPaths";
 import type { Lookup } from "./lookup";
 
 /** The registry NGINX Plus images are pulled from with the JWT. */
@@ -35,21 +34,29 @@ export interface KicPaths {
     readonly kind?: (path: string) => PathKind;
 }
 
-/** What is at a local path, as the image settings need to know it. */
-export type PathKind = "file" | "empty" | "directory" | "other" | undefined;
+/**
+ * What is at a local path, as the image settings need to know it: a file, an empty one (nothing but white space), a
+ * directory, nothing, or something that cannot be used, with the reason and the fix in words (a loop of links, a
+ * named pipe, a link to nothing, a path the user may not reach).
+ */
+export type PathKind = "file" | "empty" | "directory" | undefined | { readonly unusable: string; readonly fix?: string };
 
 /** Files larger than this are not read to see whether they hold only white space (no certificate is this large). */
 const READ_TO_CHECK = 1024 * 1024;
 
+/** What {@link PathKind} a {@link LocalPath} is. */
+export function pathKindOf(found: LocalPath): PathKind {
+    if (found.kind === "file") return found.text.trim() === "" ? "empty" : "file";
+    if (found.kind === "directory") return "directory";
+    if (found.kind === "missing") return found.link === undefined ? undefined : { unusable: `is a symbolic link to ${shownPath(found.link)}, which does not exist`, fix: "point the link at the real file or folder" };
+    return { unusable: found.reason, fix: found.fix };
+}
+
 function pathKind(p: string): PathKind {
-    try {
-        const st = fs.statSync(p);
-        if (!st.isFile()) return st.isDirectory() ? "directory" : "other";
-        if (st.size === 0 || (st.size < READ_TO_CHECK && fs.readFileSync(p, "utf8").trim() === "")) return "empty";
-        return "file";
-    } catch {
-        return undefined;
-    }
+    const status = pathStatus(p);
+    if (status.kind === "unusable") return { unusable: status.reason, fix: status.fix };
+    if (status.kind !== "file") return pathKindOf(status);
+    return status.size > READ_TO_CHECK ? "file" : pathKindOf(inspectLocalPath(p));
 }
 
 /**
@@ -153,7 +160,12 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
                 findings.problem({
                     key: keyOf("kicSrcUrl"),
                     value: srcUrl,
-                    problem: found === undefined ? `names ${s.path}, which does not exist on this machine` : `names ${s.path}, which is not a directory`,
+                    problem:
+                        found === undefined
+                            ? `names ${shownPath(s.path)}, which does not exist on this machine`
+                            : typeof found === "object"
+                              ? `names ${shownPath(s.path)}, which ${found.unusable}`
+                              : `names ${shownPath(s.path)}, which is a file, not a directory`,
                     allowed: KIC_SOURCE_ALLOWED,
                     fix: `git clone --branch v${version ?? "5.5.4"} https://github.com/nginx/kubernetes-ingress.git ${s.path} (or ${configSetCommand(keyOf("kicSrcUrl"), KEYS.kicSrcUrl.default)} to let BuildKit fetch it)`,
                 });
@@ -263,17 +275,21 @@ function repoCredentials(
             const found = kindOf(files[id]);
             if (found !== "file") {
                 ok = false;
+                const resolved = files[id] === file ? "" : ` (${shownPath(files[id])})`;
+                const download = `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "kicNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`;
                 findings.problem({
                     key: keyOf(id),
                     value: file,
                     problem:
                         found === undefined
-                            ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${files[id]})`}`
+                            ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${shownPath(files[id])})`}`
                             : found === "empty"
-                              ? `names an empty file${files[id] === file ? "" : ` (${files[id]})`}, and the build needs the ${id === "kicNginxPlusCertPath" ? "certificate" : "key"} in it (a download that failed, or a file not yet filled in)`
-                              : `is a ${found === "directory" ? "directory" : "special file"}, not a file`,
+                              ? `names an empty file${resolved}, and the build needs the ${id === "kicNginxPlusCertPath" ? "certificate" : "key"} in it (a download that failed, or a file not yet filled in)`
+                              : found === "directory"
+                                ? `is a directory${resolved}, not a file`
+                                : `names a path${resolved} that ${found.unusable}`,
                     allowed: `the path of ${id === "kicNginxPlusCertPath" ? "nginx-repo.crt" : "nginx-repo.key"}, downloaded from MyF5 (absolute, or relative to the project directory)`,
-                    fix: `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "kicNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`,
+                    fix: typeof found === "object" && found.fix ? `${found.fix}; or ${download}` : download,
                 });
             }
         }

@@ -8,7 +8,7 @@
  * An inline kubeconfig is a credential: no message quotes any part of it (not even a context name).
  */
 import { parse } from "yaml";
-import { inspectLocalPath, LocalPath, resolveLocalPath } from "./localPaths";
+import { inspectLocalPath, LocalPath, resolveLocalPath, shellWord, shownPath } from "./localPaths";
 import { isInlineKubeconfig } from "./redact";
 
 /** Where and how local files are read. */
@@ -59,13 +59,16 @@ export function checkKubeconfig(
     if (!inline) {
         file = resolveLocalPath(setting.trim(), files.baseDir, files.env);
         const found = (files.inspect ?? inspectLocalPath)(file);
-        const where = file === setting.trim() ? "" : ` (resolved to ${file})`;
+        const where = file === setting.trim() ? "" : ` (resolved to ${shownPath(file)})`;
         // ~/.kube/config is the example unless it is the very file found wanting.
         const example = file === resolveLocalPath(DEFAULT_KUBECONFIG, files.baseDir, files.env) ? "<path-of-your-kubeconfig>" : DEFAULT_KUBECONFIG;
         const fix = `point ${keys.kubeconfig} at your cluster's kubeconfig file, e.g. pulumi config set ${keys.kubeconfig} ${example}`;
-        if (found.kind === "missing") return bad(`names a file that does not exist${where}`, `check the path with: ls -l ${file}; or ${fix}`);
+        if (found.kind === "missing") {
+            if (found.link !== undefined) return bad(`names a symbolic link${where} to ${shownPath(found.link)}, which does not exist`, `point the link at your kubeconfig (ls -l ${shellWord(file)}), or ${fix}`);
+            return bad(`names a file that does not exist${where}`, `check the path with: ls -l ${shellWord(file)}; or ${fix}`);
+        }
         if (found.kind === "directory") return bad(`names a directory${where}, not a kubeconfig file`, `${fix} (a file, such as ~/.kube/config, not the directory ~/.kube)`);
-        if (found.kind === "unreadable") return bad(`names a file that cannot be read${where} (${found.reason})`, `make it readable, or ${fix}`);
+        if (found.kind === "unreadable") return bad(`names a path${where} that ${found.reason}`, `${found.fix ?? "make it readable"}, or ${fix}`);
         text = found.text;
     }
     const subject = inline ? what : "names a file that";
@@ -83,6 +86,10 @@ export function checkKubeconfig(
     } catch (e) {
         const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0];
         return notKubeconfig(`it is not valid YAML${pos ? ` (line ${pos.line}, column ${pos.col})` : ""}`);
+    }
+    if (inline && typeof doc === "string" && !doc.includes(":")) {
+        // A path with a line break in its name reads as contents (isInlineKubeconfig): say so, rather than only "not a mapping".
+        return notKubeconfig("it is one piece of text, not a mapping of settings; a value with a line break is read as the kubeconfig's contents, so if it is meant as a path, rename the file to a name without a line break");
     }
     if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return notKubeconfig("it is not a mapping of settings");
     const config = doc as Record<string, unknown>;

@@ -3,7 +3,7 @@
  * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { AdmissionMode, ChartSettings, InfraType, NginxRepoCredentials } from "../contracts";
+import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -145,8 +145,12 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly replicas: number;
         readonly serviceType: "LoadBalancer" | "NodePort";
     };
-    /** The guardrails in the cluster: whether and how the admission policies enforce them. */
-    readonly guardrails: { readonly admissionPolicies: "none" | AdmissionMode };
+    /** The guardrails in the cluster: whether and how the admission policies enforce them, and where. */
+    readonly guardrails: {
+        readonly admissionPolicies: "none" | AdmissionMode;
+        /** The platform's namespaces, or the whole cluster (`mara:admissionPolicyScope`; per infrastructure type by default). */
+        readonly scope: AdmissionScope;
+    };
     /** How `pulumi destroy` treats data and leftovers. */
     readonly teardown: {
         readonly retainVolumes: boolean;
@@ -164,6 +168,7 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     };
     /** The NFS subdir external provisioner and its StorageClass: installed when `server` is set. */
     readonly nfs: {
+        readonly chart: ChartSettings;
         /** The provisioner's image. */
         readonly image: string;
         /** Host name or IPv4 address of the NFS server; undefined: the provisioner is not installed. */
@@ -210,6 +215,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly argoCd: "install" | "external";
         /** Argo CD's chart, installed when `argoCd` is `install` and the delivery is `gitops`. */
         readonly argoCdChart: ChartSettings;
+        /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
+        readonly repository?: RepositoryCredentials;
     };
     readonly sirius: {
         readonly namespace: string;

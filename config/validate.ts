@@ -4,8 +4,9 @@
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
+import { checkAdmissionPolicies } from "./admissionPolicies";
 import { checkAcmeHostname, checkAcmeHostPublished, publishesHostname } from "./certificateNames";
-import { lookUpChartArchives } from "./chartArchives";
+import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
 import { checkClusterVersion } from "./clusterVersions";
@@ -13,6 +14,7 @@ import { checkKicImage } from "./kicImageCompatibility";
 import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
+import { checkGitOpsSettings, gitopsKeyUnread, repositoryCredentialsOf } from "./gitops";
 import { checkProviderKeys } from "./providerKeys";
 import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
@@ -31,7 +33,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, checkUnusedNginxPlusKeys, nginxPlusKeyUnused, PathKind } from "./kicSettings";
+import { buildKic, checkUnusedNginxPlusKeys, nginxPlusKeyUnused, PathKind, pathKindOf } from "./kicSettings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -89,6 +91,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const ignored = (id: KeyId): boolean => {
         if (id === "infraType") return false;
         if (notUsedOn(id, r("infraType").value)) return true;
+        // GitOps keys while the platform is Pulumi's, Argo CD's install keys while Argo CD runs elsewhere (gitops.ts).
+        if (gitopsKeyUnread(id, () => d("delivery"), () => d("gitopsArgoCd"))) return true;
         // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (kicSettings.ts).
         if (nginxPlusKeyUnused(id, { r, d })) return true;
         // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
@@ -140,6 +144,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
     checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
+    const admissionScope = checkAdmissionPolicies({ r, v, d, keyOf }, infraType, infra, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
     checkCertificates({ r, v, keyOf }, findings);
@@ -148,10 +153,16 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
-    checkGitOps({ v, d, keyOf }, findings);
-    // MetalLB's chart is installed only when asked for; Argo CD's only when Argo CD runs in the cluster it delivers to.
+    checkGitOps({ r, v, d, keyOf }, findings);
+    // MetalLB's and the NFS provisioner's charts are installed only when asked for; Argo CD's only when Argo CD runs in the cluster it delivers to.
     const wanted = (id: ChartId) =>
-        id === "metallb" ? (v("metallbAddresses") ?? []).length > 0 : id === "argoCd" ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install" : true;
+        id === "metallb"
+            ? (v("metallbAddresses") ?? []).length > 0
+            : id === "nfs"
+              ? v("nfsServer") !== undefined
+              : id === "argoCd"
+                ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install"
+                : true;
 
     const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
     // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
@@ -178,7 +189,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         ...(archives ? { archive: archives.get(CHARTS[id].chart) } : {}),
     });
 
-    const addOns = checkClusterAddOns(infra.type, { r, v, d, keyOf }, { metallb: chart("metallb"), nfsImage: d("nfsProvisionerImage") }, findings);
+    const addOns = checkClusterAddOns(infra.type, { r, v, d, keyOf }, { metallb: chart("metallb"), nfs: chart("nfs"), nfsImage: d("nfsProvisionerImage") }, findings);
     if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
 
     const config: MaraConfig = {
@@ -192,7 +203,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
         ...addOns,
-        guardrails: { admissionPolicies: d("admissionPolicies") },
+        guardrails: { admissionPolicies: d("admissionPolicies"), scope: admissionScope },
         teardown: {
             retainVolumes: d("retainVolumes"),
             protectData: d("protectData"),
@@ -221,7 +232,15 @@ export function validateConfig(given: RawConfig): ValidationResult {
             grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
         },
         observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
-        gitops: { delivery: d("delivery"), repoUrl: v("gitopsRepoUrl"), revision: d("gitopsRevision"), path: v("gitopsPath"), argoCd: d("gitopsArgoCd"), argoCdChart: chart("argoCd") },
+        gitops: {
+            delivery: d("delivery"),
+            repoUrl: v("gitopsRepoUrl"),
+            revision: d("gitopsRevision"),
+            path: v("gitopsPath"),
+            argoCd: d("gitopsArgoCd"),
+            argoCdChart: chart("argoCd"),
+            repository: repositoryCredentialsOf({ r, d }),
+        },
         sirius: {
             namespace: d("siriusNamespace"),
             imageRegistry: d("siriusImageRegistry"),
@@ -472,11 +491,7 @@ function checkCertificates({ r, v, keyOf }: Pick<Lookup, "r" | "v" | "keyOf">, f
 function kindFrom(raw: RawConfig): ((p: string) => PathKind) | undefined {
     const inspect = raw.inspectPath;
     if (!inspect) return undefined;
-    return (p) => {
-        const found = inspect(p);
-        if (found.kind === "file") return found.text.trim() === "" ? "empty" : "file";
-        return found.kind === "directory" ? "directory" : found.kind === "missing" ? undefined : "other";
-    };
+    return (p) => pathKindOf(inspect(p));
 }
 
 /**
@@ -521,25 +536,17 @@ function isOutput(value: unknown): boolean {
 
 /**
  * The archive of every chart `ids` names from `mara:chartArchiveDir`, or undefined when the key is not set. Each
- * of the stack's charts must be there with a matching digest: a stack that installs from archives never falls back
- * to a network.
+ * of the stack's charts must be there, hold the pinned chart and version, and match its digest: a stack that installs
+ * from archives never falls back to a network.
  */
 function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d: GetDefaulted, findings: Findings, ids: readonly ChartId[]): ReadonlyMap<string, string> | undefined {
     if (dir === undefined) return undefined;
     const absolute = resolveLocalPath(dir, raw.baseDir ?? process.cwd(), raw.env);
     // Only the charts this stack installs: MetalLB's archive is needed only when asked for, Argo CD's only when Pulumi installs Argo CD.
-    const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`) }));
+    const pins = ids.map((id) => ({ chart: CHARTS[id].chart, version: d(`${id}ChartVersion`), repositoryUrl: d(`${id}HelmRepoUrl`) }));
     const found = lookUpChartArchives(absolute, pins);
     if (found.ok) return found.archives;
-    for (const p of found.problems) {
-        findings.problem({
-            key,
-            value: dir,
-            problem: `${p.chart ? `(chart ${p.chart}) ` : ""}names the folder ${absolute}, which ${p.problem}`,
-            allowed: "a folder with <chart>-<version>.tgz for every chart the stack installs and a SHA256SUMS file of their digests",
-            fix: `put the archives there (\`helm pull <chart> --repo <url> --version <version>\`) and run \`sha256sum *.tgz > SHA256SUMS\` in it, or pulumi config rm ${key} to fetch charts from their repositories`,
-        });
-    }
+    for (const p of chartArchiveProblems(found.problems, key, dir, absolute)) findings.problem(p);
     return undefined;
 }
 
@@ -547,11 +554,13 @@ function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d
  * GitOps delivery needs the repository Argo CD reads the render from, and a host name known before Argo CD syncs
  * anything: Pulumi no longer creates the load balancer, so it cannot read its address for the application's host.
  */
-function checkGitOps(k: { v: Get; d: GetDefaulted; keyOf: KeyOf }, findings: Findings): void {
+function checkGitOps(k: Lookup, findings: Findings): void {
+    checkGitOpsSettings(k, findings);
     const delivery = k.d("delivery");
     if (delivery === "pulumi") return;
     for (const id of ["gitopsRepoUrl", "gitopsPath"] as const) {
-        if (k.v(id) !== undefined) continue;
+        // Set, even to a value that did not parse (that has its own problem), is not "not set".
+        if (k.r(id).source !== undefined) continue;
         findings.problem({
             key: KEYS[id].key,
             problem: `is not set, and ${k.keyOf("delivery")} is ${delivery}`,

@@ -3,10 +3,12 @@
  * (arrays and objects as JSON), so each type parses that string and, when it cannot, says why in
  * words a person can act on. `allowed` is the sentence shown after "Allowed:" in error messages.
  */
-import { hostnameProblem, hostPortProblem, imageReferenceProblem, isIpv4, urlProblem } from "../contracts/names";
-import { parseAddressRange } from "../contracts/ipRanges";
+import { hostnameProblem, hostPortProblem, imageReferenceProblem, isIpv4, kubernetesNameAllowed, kubernetesNameProblem, urlProblem } from "../contracts/names";
+import { MAX_ASN, metalLbAddressProblem, parseMetalLbPeer } from "../contracts/metalLb";
 import { isPrivateIpv4Cidr, PRIVATE_IPV4_RANGES } from "../contracts/patterns";
+import { NFS_SERVER_ALLOWED, nfsServerProblem } from "./nfsServer";
 import { closest } from "./suggest";
+import { urlCredentials } from "../contracts/urlCredentials";
 
 /** The declaration types Pulumi.yaml supports for project config. */
 export type PulumiConfigType = "string" | "integer" | "boolean" | "array";
@@ -146,6 +148,8 @@ export function list(item: ValueType<string>): ValueType<string[]> {
                 } catch {
                     return fail("is not a valid list");
                 }
+            } else if (structureOf(trimmed) === "a mapping") {
+                return fail("is a mapping (YAML or JSON), where a list belongs");
             } else {
                 entries = trimmed === "" ? [] : trimmed.split(",").map((s) => s.trim());
             }
@@ -261,7 +265,11 @@ export function ipv4Cidr(minPrefix: number, maxPrefix: number, opts: { privateOn
     };
 }
 
-/** An https:// URL (an ACME directory), with a valid host and no repeated scheme. */
+/**
+ * An https:// URL (an ACME directory), with a valid host, no repeated scheme, and no credential: an ACME account
+ * authenticates with its key (RFC 8555, section 6.2), never with a URL's user information or a token in its query, and
+ * the URL is written into the ClusterIssuer, the state and every render.
+ */
 export function httpsUrl(allowed: string): ValueType<string> {
     return {
         pulumiType: "string",
@@ -269,7 +277,11 @@ export function httpsUrl(allowed: string): ValueType<string> {
         parse(raw) {
             const value = raw.trim();
             const why = urlProblem(value, ["https"], "this URL must be https://");
-            return why ? fail(why) : ok(value);
+            if (why) return fail(why);
+            if (urlCredentials(value).length > 0 || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) {
+                return fail("holds a credential (user information, or a token in its query), which an ACME directory never takes: ACME authenticates with the account's key, and the URL is written into the ClusterIssuer");
+            }
+            return ok(value);
         },
         render: (v) => v,
     };
@@ -289,31 +301,65 @@ export function hostPort(allowed: string): ValueType<string> {
     };
 }
 
-/** A MetalLB address entry: an IPv4 CIDR block whose address is its first, a `first-last` range, or one address. */
+/**
+ * A MetalLB address entry as MetalLB reads it (contracts/metalLb.ts, metalLbAddressProblem): an IPv4 CIDR block whose
+ * address is its first, or a `first-last` range; never a bare address, which MetalLB refuses.
+ */
 export function addressRange(): ValueType<string> {
     return {
         pulumiType: "string",
-        allowed: "an IPv4 CIDR block (192.168.1.240/28) or a first-last range (192.168.1.240-192.168.1.250)",
+        allowed: "an IPv4 CIDR block (192.168.1.240/28; 192.168.1.240/32 for one address) or a first-last range (192.168.1.240-192.168.1.250)",
         parse(raw) {
             const value = raw.trim();
-            const parsed = parseAddressRange(value);
-            return "range" in parsed ? ok(value) : fail(parsed.problem);
+            const problem = metalLbAddressProblem(value);
+            return problem ? fail(problem) : ok(value);
         },
         render: (v) => v,
     };
 }
 
-/** A BGP router MetalLB peers with, written `<router address>:<router ASN>:<cluster ASN>`. */
+/** A BGP router MetalLB peers with, written `<router address>:<router ASN>:<cluster ASN>` (contracts/metalLb.ts, parseMetalLbPeer). */
 export function bgpPeer(): ValueType<string> {
     return {
         pulumiType: "string",
-        allowed: "<router IPv4 address>:<router AS number>:<cluster AS number>, such as 192.168.1.1:64501:64500 (AS numbers 1 to 4294967295)",
+        allowed: `<router IPv4 address>:<router AS number>:<cluster AS number>, such as 192.168.1.1:64501:64500 (AS numbers 1 to ${MAX_ASN})`,
         parse(raw) {
-            const m = /^(\d+\.\d+\.\d+\.\d+):(\d{1,10}):(\d{1,10})$/.exec(raw.trim());
-            if (!m || !isIpv4(m[1]!)) return fail("is not <router address>:<router ASN>:<cluster ASN>");
-            const asns = [Number(m[2]), Number(m[3])];
-            if (asns.some((a) => a < 1 || a > 4294967295)) return fail("has an AS number outside 1 to 4294967295");
-            return ok(raw.trim());
+            const parsed = parseMetalLbPeer(raw);
+            return "problem" in parsed ? fail(parsed.problem) : ok(raw.trim());
+        },
+        render: (v) => v,
+    };
+}
+
+/** The host of an NFS server, as the kubelet's NFS mount takes it (config/nfsServer.ts, nfsServerProblem). */
+export function nfsServer(): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: NFS_SERVER_ALLOWED,
+        parse(raw) {
+            const value = raw.trim();
+            if (value === "") return fail("is empty");
+            const problem = nfsServerProblem(value);
+            return problem ? fail(problem) : ok(value);
+        },
+        render: (v) => v,
+    };
+}
+
+/**
+ * The name of a Kubernetes object of `kind` (contracts/names.ts, kubernetesNameProblem): the API server's rule for it,
+ * k8s.io/apimachinery pkg/util/validation/validation.go, IsDNS1123Label (63 characters) or IsDNS1123Subdomain (253).
+ *
+ * @param what - the object, for the "Allowed:" text ("a StorageClass name").
+ */
+export function kubernetesName(kind: "label" | "subdomain", what: string, example: string): ValueType<string> {
+    return {
+        pulumiType: "string",
+        allowed: `${what} such as ${example}: ${kubernetesNameAllowed(kind).replace(/^a Kubernetes object name: /, "")}`,
+        parse(raw) {
+            const value = raw.trim();
+            const problem = kubernetesNameProblem(value, kind);
+            return problem ? fail(problem) : ok(value);
         },
         render: (v) => v,
     };

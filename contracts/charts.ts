@@ -19,6 +19,7 @@ export type ChartId =
     | "otelOperator"
     | "postgresExporter"
     | "metallb"
+    | "nfs"
     | "argoCd";
 
 /** Where a Helm chart comes from and how long its release may take: what a component installs. */
@@ -115,7 +116,15 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         title: "MetalLB load balancer",
         chart: "metallb",
         repositoryUrl: "https://metallb.github.io/metallb",
-        version: "0.16.2",
+        version: "0.16.1",
+        timeoutSeconds: 600,
+    },
+    // Installed only on an existing cluster that asks for it (mara:nfsServer).
+    nfs: {
+        title: "NFS subdir external provisioner",
+        chart: "nfs-subdir-external-provisioner",
+        repositoryUrl: "https://kubernetes-sigs.github.io/nfs-subdir-external-provisioner/",
+        version: "4.0.18",
         timeoutSeconds: 600,
     },
     // Installed only when Argo CD delivers the platform and runs in its cluster (mara:delivery gitops, mara:gitopsArgoCd install).
@@ -123,7 +132,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         title: "Argo CD",
         chart: "argo-cd",
         repositoryUrl: "https://argoproj.github.io/argo-helm",
-        version: "10.8.0",
+        version: "10.1.1",
         timeoutSeconds: 600,
     },
 };

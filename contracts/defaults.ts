@@ -7,6 +7,7 @@
  *
  * Chart coordinates are defaults too; they live in the chart catalogue (./charts.ts).
  */
+import type { AdmissionScope } from "./guardrails";
 import { splitImageName } from "./names";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
@@ -61,7 +62,7 @@ export const DEFAULTS = {
         database: "postgresdb",
         user: "admin",
     },
-    platform: { protectData: false, retainVolumes: false },
+    platform: { protectData: false, retainVolumes: false, admissionScope: "platform" as AdmissionScope },
     metalLb: { namespace: "metallb-system" },
     // The NFS subdir external provisioner's last release (its chart 4.0.18 installs the same image).
     nfsStorage: { namespace: "nfs-provisioner", storageClassName: "mara-nfs", archiveOnDelete: true, image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" },

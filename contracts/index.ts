@@ -12,3 +12,4 @@ export * from "./registry";
 export * from "./crds";
 export * from "./kicSource";
 export * from "./guardrails";
+export * from "./gitSource";

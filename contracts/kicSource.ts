@@ -140,8 +140,8 @@ function splitFragment(url: string): [string, string | undefined] {
  * - an https tarball (`…tar.gz`, `.tgz`, `.tar`, `.tar.bz2`, `.tar.xz`) whose root holds the sources; GitHub's
  *   `…/archive/refs/tags/<tag>.tar.gz` is built from the same tag with git instead (its files sit in a top-level
  *   directory that BuildKit cannot strip);
- * - a local directory: absolute, `~/…`, `./…`, `../…` or `file://…`, with an optional `#<version>` naming the
- *   version it holds.
+ * - a local directory: absolute, `~/…`, `./…`, `../…` or `file://…` (its %-escapes decoded, as in any file URL),
+ *   with an optional `#<version>` naming the version it holds.
  */
 export function classifyKicSource(location: string, base: PathBase = {}): { source: KicSource } | { problem: string } {
     const url = location.trim();
@@ -161,9 +161,19 @@ export function classifyKicSource(location: string, base: PathBase = {}): { sour
         }
         return { problem: "is neither a git repository (ending in .git) nor a tarball (ending in .tar.gz, .tgz, .tar, .tar.bz2 or .tar.xz)" };
     }
-    const local = url.startsWith("file://") ? url.slice("file://".length) : url;
+    const fileUrl = url.startsWith("file://");
+    const local = fileUrl ? url.slice("file://".length) : url;
     if (isLocalPath(local)) {
-        const [dir, ref] = splitFragment(local);
+        const [encoded, ref] = splitFragment(local);
+        // A file URL writes a space as %20 (RFC 8089, as `url.pathToFileURL` writes it); a plain path is taken as it is.
+        let dir = encoded;
+        if (fileUrl) {
+            try {
+                dir = decodeURIComponent(encoded);
+            } catch {
+                return { problem: "is a file:// URL with a broken %-escape (a space is %20, a % itself %25)" };
+            }
+        }
         if (TARBALL.test(dir)) return { problem: "is a local tarball; Docker builds from a directory or a URL, so extract it and give the directory" };
         const home = base.home ?? os.homedir();
         const expanded = dir === "~" ? home : dir.startsWith("~/") ? path.join(home, dir.slice(2)) : dir;

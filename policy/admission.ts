@@ -4,7 +4,7 @@
  * install). They carry each rule's CEL and settings, and leave out the namespaces the rule exempts, so the cluster
  * refuses (or warns about, or records) what Helm, a GitOps sync or `kubectl` apply that the pack never sees.
  */
-import { ADMISSION_MODES, AdmissionMode } from "../contracts";
+import { ADMISSION_MODES, AdmissionMode, PLATFORM_PART_OF } from "../contracts";
 import { celLiteral } from "./celLiteral";
 import { PolicyConfig, resolveRule } from "./config";
 import { KUBERNETES_RULES } from "./kubernetes";
@@ -21,6 +21,12 @@ export interface AdmissionOptions {
     readonly config?: PolicyConfig;
     /** Namespaces every binding leaves out, beyond each rule's own exemptions. Default none. */
     readonly exemptNamespaces?: readonly string[];
+    /**
+     * The namespaces the policies judge (the platform's, on a cluster it shares with other teams); objects anywhere
+     * else, and cluster-scoped objects without the platform's label, are left alone. Default: every namespace and every
+     * cluster-scoped object (the whole cluster).
+     */
+    readonly namespaces?: readonly string[];
 }
 
 /** Prefix of every policy and binding name, so the platform's are told apart from a team's own. */
@@ -41,7 +47,7 @@ export function admissionPolicyOf(rule: KubernetesRule<unknown>, opts: Admission
     const { level, settings } = resolveRule<Record<string, unknown>>(rule, opts.config);
     if (level === "disabled") return [];
     const name = `${POLICY_PREFIX}${rule.id}`;
-    const metadata = { name, labels: { "app.kubernetes.io/part-of": "mara", [RULE_LABEL]: rule.id }, annotations: { "mara.nginx.com/description": rule.description } };
+    const metadata = { name, labels: { [PLATFORM_PART_OF.key]: PLATFORM_PART_OF.value, [RULE_LABEL]: rule.id }, annotations: { "mara.nginx.com/description": rule.description } };
     const groups = [...new Set(rule.targets.map((t) => t.group))];
     const policy: KubeObject = {
         apiVersion: "admissionregistration.k8s.io/v1",
@@ -66,6 +72,8 @@ export function admissionPolicyOf(rule: KubernetesRule<unknown>, opts: Admission
         },
     };
     const exempt = [...new Set([...(rule.exemptions ?? []).map((e) => e.namespace), ...(opts.exemptNamespaces ?? [])])].sort();
+    const matchResources = bindingScope(rule, exempt, opts.namespaces);
+    if (matchResources === "nothing") return [];
     const binding: KubeObject = {
         apiVersion: "admissionregistration.k8s.io/v1",
         kind: "ValidatingAdmissionPolicyBinding",
@@ -73,12 +81,29 @@ export function admissionPolicyOf(rule: KubernetesRule<unknown>, opts: Admission
         spec: {
             policyName: name,
             validationActions: validationActions(opts.mode, level),
-            ...(exempt.length > 0
-                ? { matchResources: { namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: exempt }] } } }
-                : {}),
+            ...(matchResources ? { matchResources } : {}),
         },
     };
     return [policy, binding];
+}
+
+/**
+ * What a rule's binding matches. The whole cluster: every namespace but the exempt ones. The platform's namespaces
+ * (`namespaces` given): those, less the exempt ones, selected by name (the API server sets the
+ * `kubernetes.io/metadata.name` label on every namespace, and no one can change it), so a neighbour's namespace is
+ * never judged; a rule about a cluster-scoped kind, which no namespaceSelector leaves out (ValidatingAdmissionPolicy
+ * `matchResources.namespaceSelector`: "If the object is ... cluster scoped ... it never skips the policy"; k8s.io/api
+ * admissionregistration/v1 types.go), judges only objects with the platform's label. "nothing" when no namespace is
+ * left to judge: a binding with an empty `In` list is invalid, and a policy without a binding does nothing.
+ */
+function bindingScope(rule: KubernetesRule<unknown>, exempt: readonly string[], namespaces: readonly string[] | undefined): Record<string, unknown> | undefined | "nothing" {
+    const clusterScoped = rule.targets.filter((t) => t.clusterScoped).length;
+    if (clusterScoped > 0 && clusterScoped < rule.targets.length) throw new Error(`rule ${rule.id}: targets both namespaced and cluster-scoped kinds; a binding scopes them differently, so split the rule`);
+    const byName = (operator: "In" | "NotIn", values: readonly string[]) => ({ namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator, values: [...values] }] } });
+    if (namespaces === undefined) return exempt.length > 0 ? byName("NotIn", exempt) : undefined;
+    if (clusterScoped > 0) return { objectSelector: { matchLabels: { [PLATFORM_PART_OF.key]: PLATFORM_PART_OF.value } } };
+    const judged = [...new Set(namespaces)].filter((n) => !exempt.includes(n)).sort();
+    return judged.length > 0 ? byName("In", judged) : "nothing";
 }
 
 /**

@@ -75,6 +75,11 @@ export interface KubernetesTarget {
     readonly kind: string;
     /** Plural resource name, as admission rules match it (`deployments`). */
     readonly resource: string;
+    /**
+     * True for a kind without a namespace (IngressClass, StorageClass): a binding's namespaceSelector never leaves one
+     * out, so the platform's scope selects these by the platform's label instead. Default false.
+     */
+    readonly clusterScoped?: boolean;
 }
 
 /** A CEL validation of a ValidatingAdmissionPolicy: true when the object follows the rule. */

@@ -5,6 +5,10 @@
 import type { PlatformArgs } from "../components/platform";
 import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
+import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
+
+/** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
+export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
 
 /** Maps the configuration onto the Platform's per-add-on arguments. */
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
@@ -49,7 +53,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         storage: {
             className: cfg.storageClass,
             retainVolumes: cfg.teardown.retainVolumes,
-            ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image } } : {}),
+            ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image, chart: cfg.nfs.chart } } : {}),
         },
         ...(cfg.metallb.addresses.length > 0
             ? { metallb: { addresses: [...cfg.metallb.addresses], bgpPeers: cfg.metallb.bgpPeers.map((p) => ({ ...p })), chart: cfg.metallb.chart } }
@@ -62,6 +66,10 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             demoPassword: cfg.sirius.demoPassword,
         },
         protectData: cfg.teardown.protectData,
-        guardrails: cfg.guardrails.admissionPolicies === "none" ? undefined : { mode: cfg.guardrails.admissionPolicies },
+        guardrails:
+            cfg.guardrails.admissionPolicies === "none"
+                ? undefined
+                : // The platform's namespaces outside the Platform: the application's, and Argo CD's where the platform installs it.
+                  { mode: cfg.guardrails.admissionPolicies, scope: cfg.guardrails.scope, namespaces: [cfg.sirius.namespace, ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : [])] },
     };
 }

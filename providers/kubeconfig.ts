@@ -35,6 +35,6 @@ export function readKubeconfig(setting: string, env: NodeJS.ProcessEnv = process
     const path = resolveLocalPath(setting.trim(), baseDir, env);
     const found = inspectLocalPath(path);
     if (found.kind === "file") return found.text;
-    const why = found.kind === "unreadable" ? found.reason : found.kind === "missing" ? "it does not exist" : "it is a directory";
-    throw new Error(`mara:kubeconfig (kubernetes:kubeconfig): cannot read ${path} (${why}); set it to an existing kubeconfig file or its contents.`);
+    const why = found.kind === "unreadable" ? `it ${found.reason}` : found.kind === "missing" ? (found.link ? `it is a link to ${found.link}, which does not exist` : "it does not exist") : "it is a directory";
+    throw new Error(`mara:kubeconfig (kubernetes:kubeconfig): cannot read ${JSON.stringify(path)} (${why}); set it to an existing kubeconfig file or its contents.`);
 }

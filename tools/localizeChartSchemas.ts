@@ -16,7 +16,7 @@ import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { parseChecksums } from "../config/chartArchives";
+import { checksumLine, readChecksumList } from "../config/sha256sums";
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -54,7 +54,11 @@ export interface Localized {
 /** Rewrites every archive in `dir` that has remote schema references, and SHA256SUMS with it. */
 export function localizeChartArchives(dir: string): Localized[] {
     const sumsFile = path.join(dir, "SHA256SUMS");
-    const sums = fs.existsSync(sumsFile) ? parseChecksums(fs.readFileSync(sumsFile, "utf8")).sums : new Map<string, string>();
+    const list = fs.existsSync(sumsFile) ? readChecksumList(fs.readFileSync(sumsFile)) : undefined;
+    if (list && list.problems.length > 0) {
+        throw new Error(`${sumsFile}: ${list.problems.map((p) => (p.line ? `line ${p.line}: ${p.problem}` : p.problem)).join("; ")}; write it again with sha256sum *.tgz > SHA256SUMS first`);
+    }
+    const sums = new Map(list?.sums ?? []);
     const done: Localized[] = [];
     for (const name of fs.readdirSync(dir).filter((f) => f.endsWith(".tgz")).sort()) {
         const archive = path.join(dir, name);
@@ -78,7 +82,7 @@ export function localizeChartArchives(dir: string): Localized[] {
             fs.rmSync(tmp, { recursive: true, force: true });
         }
     }
-    if (done.length) fs.writeFileSync(sumsFile, [...sums].map(([f, d]) => `${d}  ${f}`).join("\n") + "\n");
+    if (done.length) fs.writeFileSync(sumsFile, [...sums].map(([f, d]) => checksumLine(f, d)).join("\n") + "\n");
     return done;
 }
 

@@ -8,7 +8,7 @@ import type { CommandContext } from "../command";
 import { kubeClient, kubeConfigFrom } from "../doctor/kubeClient";
 import { doctorPlan } from "../doctor/plan";
 import { doctorExitCode, jsonReport, textReport } from "../doctor/report";
-import { runDoctor } from "../doctor/run";
+import { DOCTOR_BOUND_MS, runDoctor } from "../doctor/run";
 import { DoctorTarget, targetOfConfig, targetOfFile } from "../doctor/target";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { checkConfig } from "../report";
@@ -51,11 +51,12 @@ export async function doctor(opts: DoctorOptions, ctx: CommandContext): Promise<
 export async function examine(target: DoctorTarget, cfg: MaraConfig | undefined, io: CliIo, json: boolean): Promise<number> {
     let kc;
     try {
-        kc = kubeConfigFrom(target.kubeconfig, target.context);
+        kc = kubeConfigFrom(target.kubeconfig, target.context, target.baseDir);
     } catch (e) {
         throw new CliError(`${target.source}: ${(e as Error).message}`, EXIT.usage);
     }
-    const result = await runDoctor(kubeClient(kc), doctorPlan(cfg), today(io.env));
+    const client = kubeClient(kc, { deadline: Date.now() + DOCTOR_BOUND_MS, deadlineName: `mara doctor's ${DOCTOR_BOUND_MS / 1000} s bound`, env: io.env });
+    const result = await runDoctor(client, doctorPlan(cfg), today(io.env));
     if (json) io.stdout.write(`${JSON.stringify(jsonReport(result), null, 2)}\n`);
     else for (const l of textReport(result)) line(io.stdout, l);
     return doctorExitCode(result);

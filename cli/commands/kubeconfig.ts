@@ -48,7 +48,7 @@ export async function kubeconfig(opts: KubeconfigOptions, ctx: CommandContext): 
     const clusterName = typeof outputs.cluster_name?.value === "string" ? outputs.cluster_name.value : undefined;
 
     const file = path.resolve(io.cwd, opts.kubeconfig ?? defaultKubeconfigPath(io.env, path.delimiter));
-    const existing = fs.existsSync(file) ? parseDoc(fs.readFileSync(file, "utf8"), file) : undefined;
+    const existing = fs.existsSync(file) ? parseDoc(readKubeconfigFile(file), file) : undefined;
     let result;
     try {
         result = mergeKubeconfig((existing ?? undefined) as KubeconfigDoc | undefined, incoming, opts.context ?? clusterName);
@@ -60,6 +60,17 @@ export async function kubeconfig(opts: KubeconfigOptions, ctx: CommandContext): 
     line(io.stdout, `Merged cluster, user and context "${result.name}" into ${file} (${how}; other entries kept) and made it the current context.`);
     line(io.stdout, "Try: kubectl get nodes");
     return EXIT.ok;
+}
+
+/** The largest kube config merged into: real ones are kilobytes, with many clusters a few hundred. */
+const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
+
+/** Reads the user's kube config: a regular file (a pipe would block the read for ever) of at most 16 MiB. */
+function readKubeconfigFile(file: string): string {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) throw new CliError(`${file} is ${stat.isDirectory() ? "a directory" : "not a regular file"}, not a kube config; name a file with --kubeconfig. Nothing was changed`, EXIT.usage);
+    if (stat.size > MAX_KUBECONFIG_BYTES) throw new CliError(`${file} is larger than ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB, which no kube config is; nothing was changed`, EXIT.usage);
+    return fs.readFileSync(file, "utf8");
 }
 
 /** Parses YAML (JSON is YAML); an empty file counts as no kubeconfig yet. */

@@ -5,7 +5,7 @@
  */
 import type { MaraConfig } from "../../config";
 import type { CommandContext } from "../command";
-import { KubeApiError, kubeClient, KubeClient, kubeConfigFrom } from "../doctor/kubeClient";
+import { isKubeApiError, kubeClient, KubeClient, kubeConfigFrom, KubeContextClient } from "../doctor/kubeClient";
 import { DoctorTarget, targetOfConfig, targetOfFile } from "../doctor/target";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { checkConfig } from "../report";
@@ -14,6 +14,9 @@ import { apiServerForwarder, Forwarder, listen, Listener } from "../open/forward
 import { OpenError, resolveForward } from "../open/resolve";
 import { OPEN_TARGET_NAMES, OPEN_TARGETS } from "../open/targets";
 import { DEFAULTS } from "../../contracts/defaults";
+
+/** The most finding the interface's pod may take (the credential plugin, the Service, its pods); forwarding then runs until interrupted. */
+export const OPEN_BOUND_MS = 30_000;
 
 /** Options of {@link open}. */
 export interface OpenOptions {
@@ -28,8 +31,8 @@ export interface OpenOptions {
 /**
  * Forwards to the named interface until interrupted.
  *
- * @returns 0 after an interrupt; 1 when the interface is not there (not deployed, no ready pod); 2 for a wrong
- *   command line; 7 when the cluster cannot be reached or refuses the credentials.
+ * @returns 0 after an interrupt; 1 when the interface is not there (not deployed, no ready pod) or the API server
+ *   answers with an error; 2 for a wrong command line; 7 when the cluster cannot be reached or refuses the credentials.
  */
 export async function open(name: string, opts: OpenOptions, ctx: CommandContext): Promise<number> {
     const { io } = ctx;
@@ -48,11 +51,14 @@ export async function open(name: string, opts: OpenOptions, ctx: CommandContext)
         : { ...targetOfConfig(cfg!, io.env, io.projectDir), ...(opts.context ? { context: opts.context } : {}) };
     let kc;
     try {
-        kc = kubeConfigFrom(target.kubeconfig, target.context);
+        kc = kubeConfigFrom(target.kubeconfig, target.context, target.baseDir);
     } catch (e) {
         throw new CliError(`${target.source}: ${(e as Error).message}`, EXIT.usage);
     }
-    const listener = await startOpen(name, cfg?.sirius.namespace ?? DEFAULTS.application.namespace, kubeClient(kc), apiServerForwarder(kc), port, io);
+    // Finding the pod is bounded as a whole; forwarding then runs until interrupted, each connection opened within its own bound.
+    const client = kubeClient(kc, { deadline: Date.now() + OPEN_BOUND_MS, deadlineName: `mara open's ${OPEN_BOUND_MS / 1000} s bound`, env: io.env });
+    const forwarder = apiServerForwarder(renewing(client, () => kubeClient(kc, { env: io.env })));
+    const listener = await startOpen(name, cfg?.sirius.namespace ?? DEFAULTS.application.namespace, client, forwarder, port, io);
     await interrupted();
     await listener.close();
     line(io.stderr, "Stopped forwarding.");
@@ -73,7 +79,13 @@ export async function startOpen(name: string, applicationNamespace: string, clie
         resolved = await resolveForward(client, namespace, t.service, t.port);
     } catch (e) {
         if (e instanceof OpenError) throw new CliError(`${t.title}: ${e.message}`, EXIT.failed);
-        if (e instanceof KubeApiError && (e.status === 0 || e.status === 401)) throw new CliError(`${e.message}; run mara doctor for the details`, EXIT.unreachable);
+        if (isKubeApiError(e)) {
+            // No answer, or no way to ask (TLS settings, credentials), or the credentials refused: the cluster cannot be reached.
+            const unreachable = e.status === 401 || (e.kind !== "http" && e.kind !== "answer");
+            throw new CliError(`${e.message}${e.fix ? `; ${e.fix}` : ""}${unreachable ? "; mara doctor tells more" : ""}`, unreachable ? EXIT.unreachable : EXIT.failed);
+        }
+        // A field of the wrong type deep in an answer (a Service whose ports are not a list): not what an API server sends.
+        if (e instanceof TypeError) throw new CliError(`${t.title}: an answer of the API server at ${client.server} is not shaped as Kubernetes objects are; is the kubeconfig's server the cluster's API server?`, EXIT.failed);
         throw e;
     }
     let listener: Listener;
@@ -86,6 +98,29 @@ export async function startOpen(name: string, applicationNamespace: string, clie
     line(io.stderr, `Forwarding to ${namespace}/${resolved.pod} port ${resolved.containerPort} (Service ${t.service}:${t.port}); Ctrl+C stops.`);
     if (t.login) line(io.stderr, `Log in as ${t.login}`);
     return listener;
+}
+
+/** Credentials resolved again this long before an exec plugin's credential runs out. */
+const RENEW_BEFORE_MS = 60_000;
+
+/** The client to forward with: `first`, until the credential its exec plugin gave is about to run out, then a new one. */
+function renewing(first: KubeContextClient, make: () => KubeContextClient): () => KubeContextClient {
+    let client = first;
+    let expires: Date | undefined;
+    const watch = (c: KubeContextClient) =>
+        void c.connection().then(
+            (conn) => (expires = conn.credentials.expires),
+            () => undefined,
+        );
+    watch(client);
+    return () => {
+        if (expires && expires.getTime() - Date.now() < RENEW_BEFORE_MS) {
+            client = make();
+            expires = undefined;
+            watch(client);
+        }
+        return client;
+    };
 }
 
 function interrupted(): Promise<void> {

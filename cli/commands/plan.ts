@@ -8,6 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import program from "../../index";
 import { ConfigError, MaraConfig, RawConfig, Redactor } from "../../config";
+import { shownPath } from "../../config/localPaths";
 import type { CommandContext } from "../command";
 import { buildPlan, Plan } from "../graph";
 import { CliError, CliIo, EXIT, line, Writer } from "../io";
@@ -97,10 +98,10 @@ function checkTargets(opts: PlanOptions, io: CliIo): { target: string; kind: str
         if (g.target === STDOUT) continue;
         const file = path.resolve(io.cwd, g.target);
         if (g.target.endsWith("/") || g.target.endsWith(path.sep) || isDirectory(file)) {
-            throw new CliError(`${g.option} ${g.target} is a directory; give a file name, such as ${path.join(g.target, g.kind === "DOT" ? "plan.dot" : "plan.mmd")}, or - for standard output`, EXIT.usage);
+            throw new CliError(`${g.option} ${shownPath(g.target)} is a directory; give a file name, such as ${path.join(g.target, g.kind === "DOT" ? "plan.dot" : "plan.mmd")}, or - for standard output`, EXIT.usage);
         }
         const problem = outputFileProblem(file, g.target);
-        if (problem) throw new CliError(`${g.option} ${g.target}: ${problem}`, EXIT.usage);
+        if (problem) throw new CliError(`${g.option} ${shownPath(g.target)}: ${problem}`, EXIT.usage);
     }
     return graphs;
 }
@@ -141,7 +142,8 @@ function printPlan(out: Writer, p: Plan, inv: Inventory, raw: RawConfig, where: 
     line(out, "Helm releases (chart@version):");
     const width = Math.max(...inv.releases.map((r) => r.resource.length), 0);
     for (const r of inv.releases) {
-        const where = [r.namespace ? `namespace ${r.namespace}` : undefined, r.repository ? `from ${r.repository}` : undefined].filter(Boolean).join(", ");
+        const from = r.repository ?? r.archive;
+        const where = [r.namespace ? `namespace ${r.namespace}` : undefined, from ? `from ${from}` : undefined].filter(Boolean).join(", ");
         line(out, `  ${r.resource.padEnd(width)}  ${r.chart}@${r.version}${where ? `  (${where})` : ""}`);
     }
     line(out);

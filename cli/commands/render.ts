@@ -8,11 +8,13 @@ import program from "../../index";
 import type { CommandContext } from "../command";
 import { formatProblem, Redactor } from "../../config";
 import { shortenValue } from "../../config/redact";
+import { admissionVersionProblem } from "../../config/admissionPolicies";
 import { kubernetesNameAllowed, kubernetesNameProblem } from "../../contracts/names";
 import { PATTERNS } from "../../contracts/patterns";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { renderPlatform, RenderResult } from "../render/render";
-import { remoteKeyProblem, SecretHandling, STORE_PROVIDERS, StoreProvider } from "../render/secrets";
+import { REPOSITORY_FOLDER } from "../render/repositorySecret";
+import { remoteKeyPrefixProblem, remoteKeyProblem, SecretHandling, STORE_PROVIDERS, StoreProvider } from "../render/secrets";
 import { outputDirProblem, writeOutputDir } from "../render/outputDir";
 import { reasonOf } from "../outputPath";
 import { outputsFromFile, outputsFromPulumi } from "../render/stackOutputs";
@@ -46,6 +48,19 @@ export interface RenderOptions extends StackFileChoice {
 /** How Secrets are written, from the options; a usage error when neither or both ways are chosen. */
 export function secretHandling(opts: RenderOptions): SecretHandling {
     if (opts.secrets === "omit" && opts.secretStore !== undefined) throw new CliError("give either --secret-store NAME or --secrets=omit, not both", EXIT.usage);
+    // The store's kind, provider and prefix describe the store of --secret-store; without one they would do nothing.
+    const storeFlags = [
+        opts.secretStoreKind !== undefined ? `--secret-store-kind ${opts.secretStoreKind}` : undefined,
+        opts.secretStoreProvider !== undefined ? `--secret-store-provider ${opts.secretStoreProvider}` : undefined,
+        opts.remoteKeyPrefix !== undefined ? `--remote-key-prefix ${JSON.stringify(shortenValue(opts.remoteKeyPrefix))}` : undefined,
+    ].filter((f): f is string => f !== undefined);
+    if (opts.secretStore === undefined && storeFlags.length > 0) {
+        throw new CliError(
+            `${storeFlags.join(" and ")} ${storeFlags.length === 1 ? "describes" : "describe"} the store of --secret-store, which is not given${opts.secrets === "omit" ? " (--secrets=omit writes no ExternalSecret)" : ""}, so ${storeFlags.length === 1 ? "it" : "they"} would do nothing. ` +
+                `Fix: add --secret-store NAME (the External Secrets Operator store each Secret is read from)${opts.secrets === "omit" ? " instead of --secrets=omit" : ""}, or leave ${storeFlags.length === 1 ? "it" : "them"} out`,
+            EXIT.usage,
+        );
+    }
     if (opts.secrets === "omit") return { mode: "omit" };
     if (opts.secretStore === undefined) {
         throw new CliError(
@@ -71,6 +86,10 @@ export function secretHandling(opts: RenderOptions): SecretHandling {
     if (/[\s\u0000-\u001f\u007f]/.test(prefix)) {
         throw new CliError(`--remote-key-prefix ${JSON.stringify(shortenValue(prefix))} contains white space or control characters. Allowed: the start of a key in the store, such as ${STORE_PROVIDERS[provider].prefix}. Fix: --remote-key-prefix ${STORE_PROVIDERS[provider].prefix}`, EXIT.usage);
     }
+    const segments = remoteKeyPrefixProblem(prefix);
+    if (segments) {
+        throw new CliError(`--remote-key-prefix ${JSON.stringify(shortenValue(prefix))} ${segments}. Allowed: a prefix of plain segments, such as ${STORE_PROVIDERS[provider].prefix}. Fix: --remote-key-prefix ${STORE_PROVIDERS[provider].prefix}`, EXIT.usage);
+    }
     const problem = remoteKeyProblem(provider, `${prefix}ns${STORE_PROVIDERS[provider].separator}name`);
     if (problem) throw new CliError(`--remote-key-prefix ${prefix}: remote keys such as ${problem}`, EXIT.usage);
     return { mode: "external", store: opts.secretStore, storeKind: opts.secretStoreKind ?? "ClusterSecretStore", provider, remoteKeyPrefix: prefix };
@@ -95,6 +114,12 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     const raw = readStackFile(file, io.env, io.projectDir);
     const checked = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!checked) return EXIT.failed;
+    // The stack's own cluster version was checked with the configuration; a version given here is checked the same way.
+    const mode = checked.config.guardrails.admissionPolicies;
+    const tooOld = opts.kubeVersion !== undefined && mode !== "none" ? admissionVersionProblem(opts.kubeVersion) : undefined;
+    if (tooOld) {
+        throw new CliError(`--kube-version ${opts.kubeVersion}: the stack installs admission policies (mara:admissionPolicies ${mode}), but ${tooOld}. Fix: --kube-version 1.30 or later, or pulumi config set mara:admissionPolicies none`, EXIT.usage);
+    }
 
     let outputs: Record<string, unknown> | undefined;
     if (opts.fromStack !== undefined && opts.fromStack !== false) {
@@ -136,13 +161,20 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
         // Checked before rendering; only a change since then (a full disk, a permission taken away) ends here.
         throw new CliError(`cannot write ${opts.out}: ${reasonOf(e)}; nothing was written`);
     }
-    // The Applications of a render Argo CD delivers (argocd/) are counted apart from the components' objects.
+    // What a render Argo CD delivers writes for Argo CD itself (argocd/) is counted apart from the components' objects.
     const files = [...result.files.keys()].filter((f) => f.includes("/") && !f.endsWith("/kustomization.yaml"));
-    const apps = files.filter((f) => f.startsWith("argocd/")).length;
-    const components = new Set(files.filter((f) => !f.startsWith("argocd/")).map((f) => f.split("/")[0]!));
+    const apps = files.filter((f) => f.startsWith("argocd/application-")).length;
+    const objects = files.filter((f) => !f.startsWith("argocd/"));
+    const components = new Set(objects.map((f) => f.split("/")[0]!));
     const where = written.viaLink ? `${opts.out} (a link to ${written.real})` : opts.out;
-    line(io.stdout, `Wrote ${files.length - apps} objects in ${components.size} components to ${where} (charts rendered for Kubernetes ${result.kubeVersion}).`);
+    line(io.stdout, `Wrote ${objects.length} objects in ${components.size} components to ${where} (charts rendered for Kubernetes ${result.kubeVersion}).`);
     if (apps > 0) line(io.stdout, `Wrote ${apps} Argo CD Applications, one per component, to ${path.join(opts.out, "argocd")}; the root Application syncs them in their waves.`);
+    if (result.files.has(`${REPOSITORY_FOLDER}/kustomization.yaml`)) {
+        line(
+            io.stdout,
+            `For a private repository, Argo CD's repository Secret comes from the store: apply ${path.join(opts.out, REPOSITORY_FOLDER)} once where Argo CD runs, before the root Application (kubectl apply -k ${path.join(opts.out, REPOSITORY_FOLDER)}).`,
+        );
+    }
     reportSecrets(io, result, secrets, opts.out);
     return EXIT.ok;
 }

@@ -2,10 +2,13 @@
  * `mara verify`: checks a deployed Bank of Sirius from the stack outputs piped in (or read from a file):
  * readiness, then a login as the stack's demo user. `npm run verify` runs the same command.
  */
-import { readFile } from "fs/promises";
+import { createReadStream } from "fs";
 import type { CommandContext } from "../command";
 import { CliError, EXIT, Input, line } from "../io";
 import { parseStackOutputs, PIPE_COMMAND, StackTarget, verifyApplication } from "../verify";
+
+/** The most read of the stack outputs: a stack's outputs (a kubeconfig among them) are kilobytes. */
+export const MAX_OUTPUTS_BYTES = 16 * 1024 * 1024;
 
 /** Options of {@link verify}. */
 export interface VerifyCommandOptions {
@@ -45,16 +48,34 @@ export async function verify(opts: VerifyCommandOptions, ctx: CommandContext): P
 
 async function readOutputsFile(file: string): Promise<string> {
     try {
-        return await readFile(file, "utf8");
+        // A stream, not readFile: the file may be a pipe (bash's <(pulumi stack output ...)); its size is capped as it is read.
+        return await readCapped(createReadStream(file), `the stack outputs in --outputs-file ${file}`);
     } catch (err) {
-        throw new CliError(`cannot read --outputs-file ${file}: ${(err as Error).message}`, EXIT.usage);
+        if ((err as Error).name === "CliError") throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === "ENOENT" ? "it does not exist" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : `it cannot be read (${code ?? "error"})`;
+        throw new CliError(`cannot read --outputs-file ${file}: ${why}`, EXIT.usage);
     }
 }
 
 async function readPiped(stdin: Input | undefined): Promise<string> {
     // Reading a terminal would wait for input the user does not know to type.
     if (!stdin || stdin.isTTY) throw new CliError(`nothing piped in; run: ${PIPE_COMMAND}`, EXIT.usage);
-    let text = "";
-    for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
-    return text;
+    return readCapped(stdin, "the stack outputs piped in");
+}
+
+/** Reads the whole stream, refusing more than {@link MAX_OUTPUTS_BYTES}. */
+async function readCapped(input: AsyncIterable<string | Buffer>, what: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of input) {
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+        size += bytes.length;
+        if (size > MAX_OUTPUTS_BYTES) {
+            (input as { destroy?: () => void }).destroy?.();
+            throw new CliError(`${what} are larger than ${MAX_OUTPUTS_BYTES / 1024 / 1024} MiB, which no stack's outputs are; run: ${PIPE_COMMAND}`, EXIT.usage);
+        }
+        chunks.push(bytes);
+    }
+    return Buffer.concat(chunks).toString("utf8");
 }

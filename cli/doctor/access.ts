@@ -9,7 +9,7 @@ import { coerce, satisfies } from "semver";
 import { NEWEST_KUBERNETES_MINOR, upstreamVerdict } from "../../config/kubernetesReleases";
 import { CHART_KUBE_VERSIONS } from "./chartKubeVersions";
 import type { Finding } from "./findings";
-import { KubeApiError, KubeClient } from "./kubeClient";
+import { isKubeApiError, KubeClient } from "./kubeClient";
 
 /** Credentials closer to their end than this get a warning: a first `pulumi up` on a small cluster takes up to an hour. */
 export const EXPIRY_WARNING_HOURS = 2;
@@ -81,21 +81,23 @@ export async function checkAccess(client: KubeClient, now: Date, today: Date = n
     try {
         version = await client.get<ServerVersion>("/version");
     } catch (e) {
-        const err = e as KubeApiError;
-        if (err.status === 401) {
+        if (!isKubeApiError(e)) throw e;
+        if (e.status === 401) {
             findings.push(f("reachable", "API server reachable", "pass", `${client.server} answers`));
             findings.push(rejected(client, expiry, now));
             return { findings, reachable: false };
         }
-        findings.push(
-            f(
-                "reachable",
-                "API server reachable",
-                "fail",
-                `${err.message} (${ctx})`,
-                `check that the cluster runs and that ${client.server} is reachable from here (VPN, firewall, the address in the kubeconfig): kubectl --context ${client.context} get --raw /version`,
-            ),
-        );
+        if (e.kind === "credentials") {
+            // Nothing was sent: there was nothing to send it with.
+            findings.push(f("reachable", "API server reachable", "skip", "not checked: there are no credentials to connect with (below)"));
+            findings.push(f("credentials", "Credentials accepted", "fail", e.message, e.fix));
+            return { findings, reachable: false };
+        }
+        findings.push(f("reachable", "API server reachable", "fail", `${e.message} (${ctx})`, e.fix ?? reachFix(client)));
+        return { findings, reachable: false };
+    }
+    if (typeof version?.gitVersion !== "string") {
+        findings.push(f("reachable", "API server reachable", "fail", `GET /version: the answer of ${client.server} has no gitVersion, so it is not the API server's (${ctx})`, reachFix(client)));
         return { findings, reachable: false };
     }
     findings.push(f("reachable", "API server reachable", "pass", `${client.server} (${ctx}) answers`));
@@ -108,7 +110,7 @@ export async function checkAccess(client: KubeClient, now: Date, today: Date = n
         });
         username = review?.status?.userInfo?.username;
     } catch (e) {
-        if ((e as KubeApiError).status === 401) {
+        if (isKubeApiError(e) && e.status === 401) {
             findings.push(rejected(client, expiry, now));
             return { findings, reachable: false, version };
         }
@@ -117,6 +119,10 @@ export async function checkAccess(client: KubeClient, now: Date, today: Date = n
     findings.push(expiryFinding(expiry, now, username));
     findings.push(versionFinding(version, today));
     return { findings, reachable: true, version, username };
+}
+
+function reachFix(client: KubeClient): string {
+    return `check that the cluster runs and that ${client.server} is reachable from here (VPN, firewall, the address in the kubeconfig): kubectl --context ${client.context} get --raw /version`;
 }
 
 function rejected(client: KubeClient, expiry: ReturnType<typeof credentialExpiry>, now: Date): Finding {

@@ -5,10 +5,11 @@
  * bump cannot leave it stale. A chart without a constraint has no entry.
  */
 export const CHART_KUBE_VERSIONS: Readonly<Record<string, string>> = {
-    "argo-cd@10.8.0": ">=1.25.0-0",
+    "argo-cd@10.1.1": ">=1.25.0-0",
     "cert-manager@v1.21.1": ">= 1.22.0-0",
     "eck-operator@3.5.0": ">=1.21.0-0",
     "kube-prometheus-stack@88.5.3": ">=1.25.0-0",
-    "metallb@0.16.2": ">= 1.19.0-0",
+    "metallb@0.16.1": ">= 1.19.0-0",
+    "nfs-subdir-external-provisioner@4.0.18": ">=1.9.0-0",
     "nginx-ingress@2.6.4": ">= 1.25.0-0",
 };

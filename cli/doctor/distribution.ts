@@ -8,7 +8,8 @@ import type { Finding } from "./findings";
 import type { KubeClient } from "./kubeClient";
 import { DoctorPlan, METALLB_NAMESPACE } from "./plan";
 import type { ServerVersion } from "./access";
-import { addressRanges, overlapping, parseCidr } from "../../contracts/ipRanges";
+import { addressRanges, ipv4Number, overlapping, parseCidr } from "../../contracts/ipRanges";
+import { isIpv4 } from "../../contracts/names";
 
 /** The pool the platform's MetalLb creates (components/metalLb.ts; not imported, to keep the Pulumi SDK out of the doctor). */
 export const METALLB_POOL_NAME = "mara";
@@ -25,7 +26,11 @@ const NO_LOAD_BALANCER: readonly Distribution[] = ["kind", "kubeadm", "RKE2", "M
 export interface NodeInfo {
     metadata: { name: string; labels?: Record<string, string> };
     spec?: { providerID?: string; unschedulable?: boolean; podCIDR?: string; podCIDRs?: string[]; taints?: { key: string; effect: string }[] };
-    status?: { allocatable?: Record<string, string>; nodeInfo?: { containerRuntimeVersion?: string; kubeletVersion?: string; osImage?: string } };
+    status?: {
+        allocatable?: Record<string, string>;
+        nodeInfo?: { containerRuntimeVersion?: string; kubeletVersion?: string; osImage?: string };
+        addresses?: { type?: string; address?: string }[];
+    };
 }
 
 /** The distribution and what gave it away. */
@@ -70,7 +75,10 @@ export async function checkDistribution(client: KubeClient, version: ServerVersi
         storageFinding(classes.items, plan),
         loadBalancerFinding(dist.name, services.items, pools?.items ?? [], plan),
     ];
-    if (plan.metallb) findings.push(addressOverlapFinding(plan.metallb.addresses, serviceCidrs?.items.flatMap((c) => c.spec?.cidrs ?? []) ?? [], services.items, nodes));
+    if (plan.metallb) {
+        const apiServers = await apiServerAddresses(client);
+        findings.push(addressOverlapFinding(plan.metallb.addresses, serviceCidrs?.items.flatMap((c) => c.spec?.cidrs ?? []) ?? [], services.items, nodes, apiServers));
+    }
     return { findings, distribution: dist.name, nodes };
 }
 
@@ -178,9 +186,59 @@ function loadBalancerFinding(dist: Distribution, services: readonly ServiceInfo[
     return f("load-balancer", title, "warn", "no LoadBalancer Service here has an address yet, so it is unknown whether the cluster hands them out", fix);
 }
 
-/** MetalLB's addresses must not be the cluster's own: Service ClusterIPs, Pod IPs. */
-function addressOverlapFinding(addresses: readonly string[], serviceCidrs: readonly string[], services: readonly ServiceInfo[], nodes: readonly NodeInfo[]): Finding {
-    const title = "MetalLB addresses outside the cluster's own ranges";
+/** An address of the cluster's own that a pool must not hold, and what it is. */
+interface OwnAddress {
+    readonly address: string;
+    readonly what: string;
+}
+
+/**
+ * The API server's IPv4 addresses: the kubeconfig's server when it is written as an address, and the addresses the
+ * API servers publish as the endpoints of the `kubernetes` Service (their advertise addresses). A server written as a
+ * host name is not looked up: its address is whatever the network's DNS says, which may differ from the nodes' view.
+ */
+async function apiServerAddresses(client: KubeClient): Promise<OwnAddress[]> {
+    const out: OwnAddress[] = [];
+    let host = "";
+    try {
+        host = new URL(client.server).hostname;
+    } catch {
+        // Not a URL: the access check has said so.
+    }
+    if (isIpv4(host)) out.push({ address: host, what: `the API server's address ${host} (the kubeconfig's server)` });
+    const slices = await client
+        .find<{ items: { endpoints?: { addresses?: string[] }[] }[] }>("/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dkubernetes")
+        .catch(() => undefined);
+    for (const slice of slices?.items ?? []) {
+        for (const endpoint of Array.isArray(slice.endpoints) ? slice.endpoints : []) {
+            for (const address of Array.isArray(endpoint.addresses) ? endpoint.addresses : []) {
+                if (typeof address === "string" && isIpv4(address) && !out.some((o) => o.address === address)) out.push({ address, what: `the API server's address ${address} (an endpoint of the kubernetes Service)` });
+            }
+        }
+    }
+    return out;
+}
+
+/** The nodes' own IPv4 addresses (InternalIP, ExternalIP), named by node. */
+function nodeAddresses(nodes: readonly NodeInfo[]): OwnAddress[] {
+    return nodes.flatMap((n) =>
+        (Array.isArray(n.status?.addresses) ? n.status.addresses : [])
+            .filter((a) => (a.type === "InternalIP" || a.type === "ExternalIP") && typeof a.address === "string" && isIpv4(a.address))
+            .map((a) => ({ address: a.address!, what: `node ${n.metadata.name}'s ${a.type} ${a.address}` })),
+    );
+}
+
+/**
+ * MetalLB's addresses must not be the cluster's own: Service ClusterIPs, Pod IPs, a node's own address, the API
+ * server's. MetalLB hands every address of its pool to a LoadBalancer Service and, in layer 2 mode, its speaker
+ * answers ARP for it and announces it with gratuitous ARP (metallb/metallb, internal/layer2/arp.go: processRequest,
+ * Gratuitous), so a node's address in the pool would be taken over by whichever node announces the Service, cutting
+ * the node (or the API server) off; MetalLB's own validation does not check this (its pools are only checked against
+ * each other), and its operator's documentation asks for addresses "not in use by other network devices"
+ * (openshift/openshift-docs, modules/nw-metallb-addresspool-cr.adoc).
+ */
+function addressOverlapFinding(addresses: readonly string[], serviceCidrs: readonly string[], services: readonly ServiceInfo[], nodes: readonly NodeInfo[], apiServers: readonly OwnAddress[]): Finding {
+    const title = "MetalLB addresses outside the cluster's own ranges and addresses";
     const podCidrs = [...new Set(nodes.flatMap((n) => n.spec?.podCIDRs ?? (n.spec?.podCIDR ? [n.spec.podCIDR] : [])))];
     // Without the ServiceCIDR API (before 1.33), the `kubernetes` Service's address is at least inside the range.
     const kubernetesIp = services.find((s) => s.metadata.namespace === "default" && s.metadata.name === "kubernetes")?.spec?.clusterIP;
@@ -188,8 +246,28 @@ function addressOverlapFinding(addresses: readonly string[], serviceCidrs: reado
     if (!serviceCidrs.length && kubernetesIp) known.push({ what: `the kubernetes Service's address ${kubernetesIp}`, cidr: `${kubernetesIp}/32` });
     const mine = addressRanges(addresses);
     const clashes = known.filter((k) => mine.some((r) => overlapping(r, parseCidr(k.cidr)!)));
-    if (clashes.length > 0) {
-        return f("metallb-addresses", title, "fail", `mara:metallbAddresses (${addresses.join(", ")}) overlaps ${clashes.map((c) => c.what).join(" and ")}`, "choose free addresses of the nodes' own network, outside the cluster's Service and Pod ranges");
+    const own = [...nodeAddresses(nodes), ...apiServers];
+    const held = own.filter((o) => mine.some((r) => r.first <= ipv4Number(o.address) && ipv4Number(o.address) <= r.last));
+    const pool = `mara:metallbAddresses (${addresses.join(", ")})`;
+    if (clashes.length > 0 || held.length > 0) {
+        const parts = [...(clashes.length ? [`overlaps ${clashes.map((c) => c.what).join(" and ")}`] : []), ...(held.length ? [`holds ${held.map((h) => h.what).join(" and ")}`] : [])];
+        const fixes = [
+            ...(held.length ? [`take ${held.length === 1 ? "that address" : "those addresses"} out of the pool: MetalLB would give ${held.length === 1 ? "it" : "them"} to a LoadBalancer Service and answer ARP for ${held.length === 1 ? "it" : "them"}, cutting off ${held.some((h) => h.what.startsWith("node")) ? "the node" : "the API server"}`] : []),
+            "choose free addresses of the nodes' own network, outside the cluster's Service and Pod ranges and not used by any node: pulumi config set --path 'mara:metallbAddresses[0]' <first>-<last>",
+        ];
+        return { ...f("metallb-addresses", title, "fail", `${pool} ${parts.join("; it ")}`, fixes.join("; ")), ...(held.length + clashes.length > 1 ? { items: [...clashes.map((c) => c.what), ...held.map((h) => h.what)] } : {}) };
     }
-    return f("metallb-addresses", title, "pass", known.length ? `no overlap with ${known.map((k) => k.what).join(", ")}` : "the cluster publishes neither its Service nor its Pod range; nothing to compare with");
+    const ranges = known.length ? `no overlap with ${known.map((k) => k.what).join(", ")}` : "the cluster publishes neither its Service nor its Pod range; nothing to compare with";
+    const nodeCount = own.length - apiServers.length;
+    const nodesPart = `no node address (${nodeCount} checked)`;
+    const apiPart = `the API server's address${apiServers.length === 1 ? "" : "es"}`;
+    const addressesChecked =
+        nodeCount && apiServers.length
+            ? `; it holds ${nodesPart} and not ${apiPart}`
+            : nodeCount
+              ? `; it holds ${nodesPart}`
+              : apiServers.length
+                ? `; it does not hold ${apiPart} (the nodes publish none)`
+                : "; neither the nodes nor the API server publish an address to compare with";
+    return f("metallb-addresses", title, "pass", `${ranges}${addressesChecked}`);
 }

@@ -4,6 +4,7 @@
  * configuration, or from the defaults when the doctor is pointed at a kubeconfig alone.
  */
 import { DEFAULTS } from "../../contracts/defaults";
+import type { AdmissionMode, AdmissionScope } from "../../contracts/guardrails";
 import type { MaraConfig } from "../../config";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
@@ -47,6 +48,10 @@ export interface DoctorPlan {
     readonly argoCdDelivers?: boolean;
     /** Whether the platform installs ValidatingAdmissionPolicies (`mara:admissionPolicies`). */
     readonly admissionPolicies: boolean;
+    /** Their mode, when it does. */
+    readonly admissionMode?: AdmissionMode;
+    /** Where they judge objects (`mara:admissionPolicyScope`), when the platform installs them. */
+    readonly admissionScope?: AdmissionScope;
     readonly consumers: readonly Consumer[];
 }
 
@@ -122,6 +127,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         ...(cfg?.platformOverrides.containerLogPath ? { containerLogPath: cfg.platformOverrides.containerLogPath } : {}),
         ...(cfg?.gitops.delivery === "gitops" ? { argoCdDelivers: true } : {}),
         admissionPolicies: (cfg?.guardrails.admissionPolicies ?? "none") !== "none",
+        ...(cfg && cfg.guardrails.admissionPolicies !== "none" ? { admissionMode: cfg.guardrails.admissionPolicies, admissionScope: cfg.guardrails.scope } : {}),
         consumers,
     };
 }

@@ -5,13 +5,20 @@
  * store nothing.
  */
 import { checkAccess } from "./access";
+import { checkAdmission } from "./admission";
 import { checkCapacity } from "./capacity";
 import { checkConflicts } from "./conflicts";
 import { checkDistribution, Distribution } from "./distribution";
 import type { Finding } from "./findings";
-import type { KubeClient } from "./kubeClient";
+import { isKubeApiError, KubeClient } from "./kubeClient";
 import { checkPermissions } from "./permissions";
 import type { DoctorPlan } from "./plan";
+
+/**
+ * The most one run may take, whatever the cluster does: every request and the credential plugin end by then, and
+ * the checks still waiting report that the bound ran out.
+ */
+export const DOCTOR_BOUND_MS = 60_000;
 
 /** What one run found. */
 export interface DoctorResult {
@@ -24,12 +31,27 @@ export interface DoctorResult {
     readonly seconds: number;
 }
 
-/** A check that threw (an API error other than the ones it expects) becomes a `warn` naming what could not be read. */
+/**
+ * Why a check could not finish, in words: the API error's own message (which names the request and what failed), or,
+ * for an answer the check could not read (a field of the wrong type deep in an object), that — never JavaScript's
+ * own error text.
+ */
+function notChecked(e: unknown, fix: string): { verdict: "warn" | "fail"; detail: string; fix: string } {
+    if (isKubeApiError(e)) {
+        // A cluster that stops answering, or answers garbage, halfway through would fail `pulumi up` the same way: a
+        // failure. Being forbidden to read something only leaves the check undone: a warning.
+        const broken = e.kind !== "http" || e.status >= 500;
+        return { verdict: broken ? "fail" : "warn", detail: `could not be checked: ${e.message}`, fix: e.fix ?? (e.status === 403 || e.status === 401 ? fix : "run mara doctor again; if it fails the same way, check the API server's health: kubectl get --raw '/readyz?verbose'") };
+    }
+    return { verdict: "warn", detail: "could not be checked: an answer of the API server is not shaped as this check expects Kubernetes objects to be", fix: "check that the kubeconfig points at a Kubernetes API server (kubectl get --raw /version), then run mara doctor again" };
+}
+
+/** A check that threw becomes a warning naming what could not be read, or a failure when the cluster broke down meanwhile. */
 async function guarded(group: Finding["group"], id: string, title: string, run: () => Promise<Finding[]>): Promise<Finding[]> {
     try {
         return await run();
     } catch (e) {
-        return [{ id, group, title, verdict: "warn", detail: `could not be checked: ${(e as Error).message}`, fix: "check that the kubeconfig's user may read this (kubectl auth can-i list <resource> -A), then run mara doctor again" }];
+        return [{ id, group, title, ...notChecked(e, "check that the kubeconfig's user may read this (kubectl auth can-i list <resource> -A), then run mara doctor again") }];
     }
 }
 
@@ -54,7 +76,7 @@ export async function runDoctor(client: KubeClient, plan: DoctorPlan, today: Dat
     }
     const version = access.version;
     let distribution: Distribution | undefined;
-    const [dist, conflicts, permissions] = await Promise.all([
+    const [dist, conflicts, permissions, admission] = await Promise.all([
         (async () => {
             try {
                 const d = await checkDistribution(client, version, plan);
@@ -62,12 +84,13 @@ export async function runDoctor(client: KubeClient, plan: DoctorPlan, today: Dat
                 const capacity = await guarded("capacity", "capacity", "Room for the platform's requests", async () => [await checkCapacity(client, d.nodes, plan)]);
                 return [...d.findings, ...capacity];
             } catch (e) {
-                return [{ id: "distribution", group: "distribution" as const, title: "Distribution", verdict: "warn" as const, detail: `could not be checked: ${(e as Error).message}`, fix: "check that the kubeconfig's user may list nodes, StorageClasses and Services" }];
+                return [{ id: "distribution", group: "distribution" as const, title: "Distribution", ...notChecked(e, "check that the kubeconfig's user may list nodes, StorageClasses and Services") }];
             }
         })(),
         guarded("conflicts", "conflicts", "No conflicting installations", () => checkConflicts(client, plan)),
         guarded("permissions", "permissions", "Permission for everything the program creates", () => checkPermissions(client, plan)),
+        guarded("conflicts", "admission-policies", "The admission policies on this cluster", () => checkAdmission(client, plan, version)),
     ]);
-    const findings = [...access.findings, ...dist.filter((x) => x.group !== "capacity"), ...conflicts, ...permissions, ...dist.filter((x) => x.group === "capacity")];
+    const findings = [...access.findings, ...dist.filter((x) => x.group !== "capacity"), ...admission.filter((x) => x.group === "distribution"), ...conflicts, ...admission.filter((x) => x.group !== "distribution"), ...permissions, ...dist.filter((x) => x.group === "capacity")];
     return { ...base, reachable: true, distribution, version: version.gitVersion, findings, seconds: (Date.now() - started) / 1000 };
 }

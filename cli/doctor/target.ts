@@ -3,6 +3,7 @@
  * (an existing-cluster stack), or a kubeconfig named on the command line, read as the program reads it.
  */
 import * as fs from "fs";
+import * as path from "path";
 import { ENCRYPTED_PLACEHOLDER, isKubeconfigPath, MaraConfig, resolveLocalPath } from "../../config";
 import { CliError, EXIT } from "../io";
 
@@ -12,6 +13,8 @@ export interface DoctorTarget {
     readonly context?: string;
     /** Where it came from, for messages. */
     readonly source: string;
+    /** The directory relative paths in it (certificates, token files, an exec plugin's command) are relative to. */
+    readonly baseDir: string;
 }
 
 /** The kubeconfig of a validated existing-cluster configuration. */
@@ -30,21 +33,40 @@ export function targetOfConfig(cfg: MaraConfig, env: Readonly<Record<string, str
             EXIT.usage,
         );
     }
-    if (!isKubeconfigPath(setting)) return { kubeconfig: setting, context: cfg.infra.context, source: "the kubeconfig given inline in mara:kubeconfig" };
+    // Inline, its relative paths are relative to the project directory, where Pulumi runs the program that reads it.
+    if (!isKubeconfigPath(setting)) return { kubeconfig: setting, context: cfg.infra.context, source: "the kubeconfig given inline in mara:kubeconfig", baseDir };
     const file = resolveLocalPath(setting.trim(), baseDir, env);
-    return { kubeconfig: readFile(file), context: cfg.infra.context, source: file };
+    return { kubeconfig: readFile(file), context: cfg.infra.context, source: file, baseDir: path.dirname(file) };
 }
 
 /** A kubeconfig file named with --kubeconfig. */
-export function targetOfFile(path: string, context: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): DoctorTarget {
-    const file = resolveLocalPath(path.trim(), cwd, env);
-    return { kubeconfig: readFile(file), context, source: file };
+export function targetOfFile(given: string, context: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): DoctorTarget {
+    const file = resolveLocalPath(given.trim(), cwd, env);
+    return { kubeconfig: readFile(file), context, source: file, baseDir: path.dirname(file) };
 }
 
+/** The largest kubeconfig read: real ones are kilobytes, with many clusters a few hundred. */
+export const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
+
+/** Reads a kubeconfig file: a regular file (a pipe would block the read for ever) of at most {@link MAX_KUBECONFIG_BYTES}. */
 function readFile(file: string): string {
+    const fail = (why: string) => new CliError(`cannot read the kubeconfig ${file}: ${why}`, EXIT.usage);
+    const reason = (e: unknown) => {
+        const code = (e as NodeJS.ErrnoException).code;
+        return code === "ENOENT" ? "it does not exist" : code === "EACCES" ? "permission denied" : code === "ELOOP" ? "its symbolic links form a loop" : `it cannot be read (${code ?? "error"})`;
+    };
+    let stat: fs.Stats;
+    try {
+        stat = fs.statSync(file);
+    } catch (e) {
+        throw fail(reason(e));
+    }
+    if (stat.isDirectory()) throw fail("it is a directory, not a kubeconfig file");
+    if (!stat.isFile()) throw fail("it is not a regular file");
+    if (stat.size > MAX_KUBECONFIG_BYTES) throw fail(`it is larger than ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB, which no kubeconfig is`);
     try {
         return fs.readFileSync(file, "utf8");
     } catch (e) {
-        throw new CliError(`cannot read the kubeconfig ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : (e as Error).message}`, EXIT.usage);
+        throw fail(reason(e));
     }
 }

@@ -10,6 +10,7 @@
  */
 
 import { hostPortProblem, urlProblem } from "../../contracts/names";
+import { classifyNetworkError } from "../net/failure";
 
 /** `host=base-url` pairs, comma-separated, e.g. `ghcr.io=https://ghcr-mirror.example.com`. */
 export const ENDPOINTS_VARIABLE = "MARA_OUTDATED_ENDPOINTS";
@@ -22,7 +23,12 @@ export interface HttpSettings {
     readonly endpoints: ReadonlyMap<string, string>;
     /** Largest body read, in bytes. */
     readonly maxBytes: number;
+    /** A time (ms since the epoch) after which no request runs and those running end: the command's own bound. */
+    readonly deadline?: number;
 }
+
+/** Redirects fetch follows before it gives up (the Fetch standard's limit, which undici keeps). */
+export const MAX_REDIRECTS = 20;
 
 /** The default largest body: big Helm repository indexes reach tens of megabytes. */
 export const DEFAULT_MAX_BYTES = 128 * 1024 * 1024;
@@ -95,6 +101,10 @@ export interface HttpAnswer {
  */
 export async function httpGet(url: string, settings: HttpSettings, headers: Record<string, string> = {}): Promise<HttpAnswer> {
     const target = rewriteUrl(url, settings.endpoints);
+    const left = settings.deadline === undefined ? Infinity : settings.deadline - Date.now();
+    if (left <= 0) throw new SourceError(target, BOUND_RAN_OUT);
+    // The signal ends the whole request, the body's last byte included: a server that dribbles cannot stretch it.
+    const ms = Math.min(settings.timeoutMs, left);
     // Refusing an answer also ends its connection: a body left unread keeps the socket, and so the command, alive
     // until the timeout, long after the answer was refused.
     const refused = new AbortController();
@@ -102,15 +112,27 @@ export async function httpGet(url: string, settings: HttpSettings, headers: Reco
         const res = await fetch(target, {
             headers: { "user-agent": "mara-outdated", ...headers },
             redirect: "follow",
-            signal: AbortSignal.any([refused.signal, AbortSignal.timeout(settings.timeoutMs)]),
+            signal: AbortSignal.any([refused.signal, AbortSignal.timeout(ms)]),
         });
         const body = await readCapped(res, target, settings.maxBytes);
         return { url: res.url || target, status: res.status, statusText: res.statusText, headers: res.headers, body };
     } catch (err) {
         refused.abort();
         if (err instanceof SourceError) throw err;
-        throw new SourceError(target, describeNetworkError(err, settings.timeoutMs));
+        if (ms < settings.timeoutMs && isTimeout(err)) throw new SourceError(target, BOUND_RAN_OUT);
+        throw new SourceError(target, describeNetworkError(err, settings.timeoutMs, target));
     }
+}
+
+/** The whole command ends within this many times `--timeout`. */
+export const RUN_BOUND_FACTOR = 4;
+
+/** Said of a source still unread when the command's own bound runs out. */
+export const BOUND_RAN_OUT = `the command's time bound (${RUN_BOUND_FACTOR} times --timeout) ran out before this source answered`;
+
+function isTimeout(err: unknown): boolean {
+    const e = err as { name?: string; cause?: { name?: string } };
+    return e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError";
 }
 
 /** A status that is not the expected one, as an error naming it. */
@@ -137,10 +159,16 @@ function tooLarge(url: string, max: number): SourceError {
     return new SourceError(url, `the answer is larger than ${limit}, more than this command reads`);
 }
 
-/** Words for what fetch threw: a timeout, or the system error under undici's "fetch failed". */
-export function describeNetworkError(err: unknown, timeoutMs: number): string {
+/**
+ * Words for what fetch threw: a timeout, a redirect loop, or the system or TLS error under undici's "fetch failed"
+ * (never undici's own text).
+ *
+ * @param url - the URL requested, for the words of a TLS failure.
+ */
+export function describeNetworkError(err: unknown, timeoutMs: number, url?: string): string {
     const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
-    if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") return `no answer within ${timeoutMs / 1000} s (raise it with --timeout)`;
+    if (isTimeout(err)) return `no answer within ${timeoutMs / 1000} s (raise it with --timeout)`;
+    if (/redirect count exceeded/i.test(e?.cause?.message ?? "")) return `more than ${MAX_REDIRECTS} redirects, one after another (a redirect loop?); not followed further`;
     const code = e?.cause?.code;
     const known: Record<string, string> = {
         ECONNREFUSED: "connection refused",
@@ -154,6 +182,10 @@ export function describeNetworkError(err: unknown, timeoutMs: number): string {
         UND_ERR_SOCKET: "connection closed",
     };
     if (code && known[code]) return `${known[code]} (${code})`;
-    const detail = e?.cause?.message ?? e?.message ?? String(err);
-    return code ? `${detail} (${code})` : detail;
+    if (url) {
+        const failure = classifyNetworkError(err, new URL(url));
+        const proxyCa = failure.kind === "tls-unknown-ca" || failure.kind === "tls-self-signed" ? "; behind a proxy that inspects TLS, give Node.js its certificate authority: NODE_EXTRA_CA_CERTS=<ca.pem>" : "";
+        if (failure.kind !== "other") return `${failure.words}${proxyCa}`;
+    }
+    return code ? `the request failed (${code})` : "the request failed, with no reason given by the network layer";
 }

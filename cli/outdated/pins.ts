@@ -38,6 +38,7 @@ export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => Chart
     otelOperator: (c) => c.observability.otelOperatorChart,
     postgresExporter: (c) => c.sirius.postgresExporterChart,
     metallb: (c) => c.metallb.chart,
+    nfs: (c) => c.nfs.chart,
     argoCd: (c) => c.gitops.argoCdChart,
 };
 

@@ -7,6 +7,7 @@
  */
 import { httpGet, HttpSettings, SourceError, statusError } from "./http";
 import { registryApiBase } from "./imageRef";
+import { excerpt } from "../net/excerpt";
 
 /** Pages followed at most; Docker Hub's busiest repositories need a few dozen at the registry's default page size. */
 const MAX_PAGES = 200;
@@ -79,13 +80,13 @@ async function anonymousToken(challengeHeader: string | null, source: TagSource,
     tokenUrl.searchParams.set("scope", challenge.params.scope ?? `repository:${source.repository}:pull`);
     const answer = await httpGet(tokenUrl.toString(), settings, { accept: "application/json" });
     if (answer.status !== 200) throw statusError(answer, "the registry's token service gave no anonymous token");
-    let token: unknown;
+    let doc: { token?: unknown; access_token?: unknown } | null;
     try {
-        const doc = JSON.parse(answer.body) as { token?: unknown; access_token?: unknown };
-        token = doc.token ?? doc.access_token;
+        doc = JSON.parse(answer.body) as typeof doc;
     } catch {
-        token = undefined;
+        throw new SourceError(answer.url, `the token service's answer is not JSON (it begins ${excerpt(answer.body)}), so it has no token`);
     }
+    const token = doc?.token ?? doc?.access_token;
     if (typeof token !== "string" || token === "") throw new SourceError(answer.url, "the token service's answer has no token");
     return token;
 }
@@ -121,7 +122,7 @@ function readTagList(body: string, url: string): string[] {
     try {
         doc = JSON.parse(body);
     } catch {
-        throw new SourceError(url, "the answer is not JSON, so not a tag list");
+        throw new SourceError(url, `the answer is not JSON (it begins ${excerpt(body)}), so not a tag list`);
     }
     const tags = (doc as { tags?: unknown } | null)?.tags;
     // An empty repository may answer "tags": null.

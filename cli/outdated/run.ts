@@ -9,7 +9,7 @@ import { configTarget } from "../configTarget";
 import { checkConfig } from "../report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
 import { checkPins } from "./check";
-import { DEFAULT_MAX_BYTES, ENDPOINTS_VARIABLE, EndpointsError, parseEndpoints } from "./http";
+import { DEFAULT_MAX_BYTES, ENDPOINTS_VARIABLE, EndpointsError, parseEndpoints, RUN_BOUND_FACTOR } from "./http";
 import { defaultPinSettings, PinSettings, pinsOf, stackPinSettings } from "./pins";
 import { exitCodeOf, PinOrigin, renderFailures, renderJson, renderTable } from "./report";
 
@@ -31,7 +31,10 @@ export async function runOutdated(opts: OutdatedOptions, io: CliIo): Promise<num
         const endpoints = parseEndpoints(io.env[ENDPOINTS_VARIABLE]);
         const chosen = choosePins(opts, io);
         if (chosen === undefined) return EXIT.failed;
-        const check = await checkPins(pinsOf(chosen.settings), { timeoutMs: opts.timeout * 1000, endpoints, maxBytes: DEFAULT_MAX_BYTES });
+        // Each request is bounded by --timeout, the whole run by RUN_BOUND_FACTOR times it: a source that answers every
+        // page just in time, page after page, cannot keep the command going.
+        const deadline = Date.now() + opts.timeout * 1000 * RUN_BOUND_FACTOR;
+        const check = await checkPins(pinsOf(chosen.settings), { timeoutMs: opts.timeout * 1000, endpoints, maxBytes: DEFAULT_MAX_BYTES, deadline });
         const code = exitCodeOf(check);
         io.stdout.write(opts.json ? renderJson(check, chosen.origin, code) : renderTable(check, chosen.origin));
         io.stderr.write(renderFailures(check));

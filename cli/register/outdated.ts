@@ -8,7 +8,7 @@ import { action, CommandContext } from "../command";
 import type { OutdatedOptions } from "../outdated/run";
 
 /** Seconds each request may take unless --timeout says otherwise. */
-const DEFAULT_TIMEOUT = 30;
+export const DEFAULT_TIMEOUT = 30;
 
 function seconds(value: string): number {
     const n = Number(value);

@@ -1,12 +1,12 @@
 /** Registration of `mara verify`; the command itself (cli/commands/verify.ts) is loaded when it runs. */
 import { InvalidArgumentError, type Command } from "commander";
 import { action, CommandContext } from "../command";
-import { DEFAULT_TIMEOUT_MS, PIPE_COMMAND } from "../verify";
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, PIPE_COMMAND } from "../verify";
 
-/** Parses `--timeout`: a positive number of seconds, returned in milliseconds. */
+/** Parses `--timeout`: a positive number of seconds up to {@link MAX_TIMEOUT_MS}, returned in milliseconds. */
 function seconds(text: string): number {
     const n = Number(text);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`needs a positive number of seconds, not "${text}"`);
+    if (!Number.isFinite(n) || n <= 0 || n * 1000 > MAX_TIMEOUT_MS) throw new InvalidArgumentError(`needs a positive number of seconds, at most ${MAX_TIMEOUT_MS / 1000}, not "${text}"`);
     return n * 1000;
 }
 

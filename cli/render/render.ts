@@ -18,6 +18,7 @@ import { hooksForArgoCd } from "./hooks";
 import { filePaths, layoutFiles, PlacedObject, withWave } from "./layout";
 import { podRestartsForGitOps } from "./podRestarts";
 import { applicationFiles, componentWaves } from "./applications";
+import { repositorySecretFiles } from "./repositorySecret";
 import { asOneSync, checkSyncObjects } from "./sync/check";
 import { syncObjectOf } from "./sync/objects";
 import { DEFAULT_ENVIRONMENT, SyncEnvironment } from "./sync/replay";
@@ -196,6 +197,12 @@ export async function renderPlatform(req: RenderRequest): Promise<RenderResult> 
         const source = { repoUrl: gitops.repoUrl!, revision: gitops.revision, path: gitops.path! };
         const destination = gitops.argoCd === "install" ? { inCluster: true as const } : { clusterName: req.config.clusterName };
         for (const [file, text] of applicationFiles(output, source, destination, header)) files.set(file, text);
+        // Argo CD's repository Secret from the store, unless Pulumi writes it from the stack's credential (repositorySecret.ts).
+        if (req.secrets.mode === "external" && !gitops.repository) {
+            const repository = repositorySecretFiles(source.repoUrl, req.secrets, header);
+            for (const [file, text] of repository.files) files.set(file, text);
+            secrets.push(...repository.entries);
+        }
     }
     // Secrets left out are the user's to create before the sync.
     const omitted = req.secrets.mode === "omit" ? secrets.map((e) => ({ group: "", kind: "Secret", namespace: e.namespace, name: e.secret })) : [];

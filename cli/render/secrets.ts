@@ -62,6 +62,22 @@ export const isSecret = (obj: KubeObject) => obj.apiVersion === "v1" && obj.kind
 export const remoteKey = (handling: { provider: StoreProvider; remoteKeyPrefix: string }, namespace: string, secret: string) =>
     `${handling.remoteKeyPrefix}${namespace}${STORE_PROVIDERS[handling.provider].separator}${secret}`;
 
+/**
+ * Why a remote key prefix would step out of itself, or undefined: a `.` or `..` segment, or an empty one (`//`). The
+ * prefix fences the entries the render lists in secret-keys.txt; Vault serves its API through Go's `http.ServeMux`
+ * (hashicorp/vault http/handler.go), which answers a path with `.` or `..` segments with a redirect to the cleaned
+ * path (net/http, "ServeMux also takes care of sanitizing the URL request path"), so `mara/../team-b/` would read
+ * another entry than the one listed; the other stores take such a name literally, as a different entry again.
+ */
+export function remoteKeyPrefixProblem(prefix: string): string | undefined {
+    const segments = prefix.split("/").slice(prefix.startsWith("/") ? 1 : 0, -1);
+    if (segments.some((s) => s === "..")) return "has a '..' segment, which would step out of the prefix to another entry of the store";
+    if (segments.some((s) => s === ".")) return "has a '.' segment, which names the same folder another way";
+    if (segments.some((s) => s === "")) return "has an empty segment ('//')";
+    // What follows the last '/' joins the namespace (`..` + `bos` is the name `..bos`), so only whole segments count.
+    return undefined;
+}
+
 /** Why a remote key cannot name an entry of the provider's store, or undefined when it can. */
 export function remoteKeyProblem(provider: StoreProvider, key: string): string | undefined {
     const p = STORE_PROVIDERS[provider];

@@ -3,18 +3,17 @@
  * from the Pulumi CLI itself. Never with `--show-secrets`: none of the values a render needs is secret, and secret
  * outputs stay `"[secret]"`, so no secret is ever read in plain text.
  */
-import { execFile } from "child_process";
 import { readFile } from "fs/promises";
+import { ProcessFailure, runBounded } from "../boundedProcess";
+import { parseJson } from "../net/json";
+import { PULUMI_QUERY_MAX_BYTES, PULUMI_QUERY_TIMEOUT_MS } from "../pulumiLimits";
 import { isMap } from "./charts";
 
 /** Parses `pulumi stack output --json`; throws a message naming `where` when it is not a JSON object. */
 export function parseOutputs(json: string, where: string): Record<string, unknown> {
-    let value: unknown;
-    try {
-        value = JSON.parse(json);
-    } catch (e) {
-        throw new Error(`${where} is not JSON (${(e as Error).message}); write it with \`pulumi stack output --json\``);
-    }
+    const parsed = parseJson(json);
+    if (!parsed.ok) throw new Error(`${where} is not JSON (${parsed.where}); write it with \`pulumi stack output --json\``);
+    const value = parsed.value;
     if (!isMap(value)) throw new Error(`${where} is not a JSON object of stack outputs; write it with \`pulumi stack output --json\``);
     return value;
 }
@@ -39,26 +38,22 @@ export async function outputsFromFile(file: string, stdin?: AsyncIterable<string
  * Asks the Pulumi CLI for the outputs of `stack` in `projectDir` (its state backend, login and passphrase as for any
  * `pulumi` command).
  */
-export function outputsFromPulumi(stack: string, projectDir: string, env: Readonly<Record<string, string | undefined>>): Promise<Record<string, unknown>> {
+export async function outputsFromPulumi(stack: string, projectDir: string, env: Readonly<Record<string, string | undefined>>): Promise<Record<string, unknown>> {
     const args = ["stack", "output", "--json", "--stack", stack];
-    return new Promise((resolve, reject) => {
-        execFile("pulumi", args, { cwd: projectDir, env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" } as NodeJS.ProcessEnv }, (err, stdout, stderr) => {
-            if (err) {
-                const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
-                reject(
-                    new Error(
-                        missing
-                            ? "--from-stack needs the Pulumi CLI (`pulumi` is not on PATH); or save the outputs where it is, with `pulumi stack output --json > outputs.json`, and pass --from-stack outputs.json"
-                            : `\`pulumi ${args.join(" ")}\` failed: ${(stderr || err.message).trim()}`,
-                    ),
-                );
-                return;
-            }
-            try {
-                resolve(parseOutputs(stdout, `the output of \`pulumi ${args.join(" ")}\``));
-            } catch (e) {
-                reject(e);
-            }
-        });
-    });
+    const command = `\`pulumi ${args.join(" ")}\``;
+    let run;
+    try {
+        // A query of the state backend: bounded as every Pulumi query mara runs (cli/pulumi.ts).
+        run = await runBounded({ file: "pulumi", args, cwd: projectDir, env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" }, deadlineMs: PULUMI_QUERY_TIMEOUT_MS, maxStdoutBytes: PULUMI_QUERY_MAX_BYTES });
+    } catch (e) {
+        if (!(e instanceof ProcessFailure)) throw e;
+        if (e.kind === "not-found") {
+            throw new Error(
+                "--from-stack needs the Pulumi CLI (`pulumi` is not on PATH); or save the outputs where it is, with `pulumi stack output --json > outputs.json`, and pass --from-stack outputs.json",
+            );
+        }
+        throw new Error(`${command} ${e.message}${e.kind === "timeout" ? "; is the state backend reachable? Or save the outputs with `pulumi stack output --json > outputs.json` and pass --from-stack outputs.json" : ""}`);
+    }
+    if (run.code !== 0) throw new Error(`${command} failed: ${run.stderrTail.trim() || `exit code ${run.code ?? run.signal}`}`);
+    return parseOutputs(run.stdout, `the output of ${command}`);
 }

@@ -28,9 +28,19 @@ function filesUnder(dir: string, rel = ""): string[] {
     });
 }
 
-/** Whether a file of an earlier render's folder was written by that render. */
-function writtenBy(dir: string, rel: string, listed: ReadonlySet<string> | undefined): boolean {
-    if (listed) return listed.has(rel.split(path.sep).join("/"));
+/** The folders that hold the listed files (`a/b/c.yaml` → `a`, `a/b`). */
+function foldersOf(files: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    for (const f of files) for (let at = f.indexOf("/"); at > 0; at = f.indexOf("/", at + 1)) out.add(f.slice(0, at));
+    return out;
+}
+
+/**
+ * Whether an entry of an earlier render's folder was written by that render: a file it listed, or, at the place of a
+ * folder it wrote, anything else (a link put there instead of the folder is the render's place, and goes with it).
+ */
+function writtenBy(dir: string, rel: string, listed: ReadonlySet<string> | undefined, listedFolders: ReadonlySet<string>): boolean {
+    if (listed) return listed.has(rel.split(path.sep).join("/")) || listedFolders.has(rel.split(path.sep).join("/"));
     if (RENDER_LISTS.has(path.basename(rel))) return true;
     const file = path.join(dir, rel);
     if (!fs.lstatSync(file).isFile()) return false;
@@ -56,18 +66,45 @@ export function filesToKeep(dir: string, marker: string, next: ReadonlyMap<strin
     const text = fs.readFileSync(path.join(dir, marker), "utf8");
     const at = text.indexOf(`${FILES_HEADING}\n`);
     const listed = at < 0 ? undefined : new Set(text.slice(at + FILES_HEADING.length + 1).split("\n").filter(Boolean));
-    const kept = filesUnder(dir).filter((rel) => rel !== marker && !writtenBy(dir, rel, listed));
-    const clashes = kept.filter((rel) => next.has(rel.split(path.sep).join("/")));
+    const listedFolders = foldersOf(listed ?? []);
+    const kept = filesUnder(dir).filter((rel) => rel !== marker && !writtenBy(dir, rel, listed, listedFolders));
+    // A kept entry where the new render writes a file or a folder (a link of yours named as a component folder), or
+    // inside a folder of yours named as a file the render writes.
+    const nextFolders = foldersOf(next.keys());
+    const clashes = kept.filter((rel) => {
+        const p = rel.split(path.sep).join("/");
+        return next.has(p) || nextFolders.has(p) || [...foldersOf([p])].some((f) => next.has(f));
+    });
     if (clashes.length) {
         throw new Error(`${dir} holds ${clashes.join(", ")}, which mara render did not write and would now overwrite; move ${clashes.length === 1 ? "it" : "them"} elsewhere, so nothing of yours is replaced`);
+    }
+    // Only files and links can be carried into the new folder; a pipe, a socket or a device cannot be copied.
+    const odd = kept.filter((rel) => {
+        const st = fs.lstatSync(path.join(dir, rel));
+        return !st.isFile() && !st.isSymbolicLink();
+    });
+    if (odd.length) {
+        throw new Error(`${dir} holds ${odd.join(", ")}, which ${odd.length === 1 ? "is" : "are"} neither a file nor a link (a pipe, a socket or a device), so mara render cannot carry ${odd.length === 1 ? "it" : "them"} into the new render; move ${odd.length === 1 ? "it" : "them"} elsewhere`);
     }
     return kept;
 }
 
-/** Copies kept files from the old folder into the new one, as they are (links stay links). */
+/**
+ * Copies kept files from the old folder into the new one, as they are: a file with its mode and times, a link as a
+ * link to the same target, never followed (a link to a folder, or to nothing, included).
+ */
 export function carryOver(from: string, to: string, kept: readonly string[]): void {
     for (const rel of kept) {
-        makeDirs(path.dirname(path.join(to, rel)));
-        fs.cpSync(path.join(from, rel), path.join(to, rel), { verbatimSymlinks: true, preserveTimestamps: true });
+        const source = path.join(from, rel);
+        const target = path.join(to, rel);
+        makeDirs(path.dirname(target));
+        const st = fs.lstatSync(source);
+        if (st.isSymbolicLink()) {
+            fs.symlinkSync(fs.readlinkSync(source), target);
+        } else {
+            fs.copyFileSync(source, target);
+            fs.chmodSync(target, st.mode & 0o7777);
+            fs.utimesSync(target, st.atime, st.mtime);
+        }
     }
 }

@@ -34,8 +34,22 @@ export interface ClusterFacts {
 /** The prefix of the label and annotation keys the facts are written under. */
 const KEY = "mara.nginx.com";
 
-/** A label value: at most 63 characters of letters, digits, `-`, `_` and `.`, starting and ending with one of the first two. */
-const asLabel = (v: string) => v.replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "").slice(0, 63);
+/**
+ * A label value: at most 63 characters of letters, digits, `-`, `_` and `.`, starting and ending with one of the first
+ * two (the API server's rule, apimachinery validation.IsValidLabelValue). Cut to length before its ends are trimmed,
+ * so a cut never leaves a `-` at the end.
+ */
+export const asLabel = (v: string) => v.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "");
+
+/**
+ * The Secret's name: `mara-cluster-` and the cluster's name as a DNS label (lower-case letters, digits and `-`, at most
+ * 63, starting and ending with a letter or digit), so that any cluster name (an existing cluster's may be any text)
+ * gives a name the API server takes (a DNS-1123 subdomain, apimachinery IsDNS1123Subdomain).
+ */
+export function clusterSecretName(clusterName: string): string {
+    const label = clusterName.toLowerCase().replace(/[^a-z0-9-]+/g, "-").slice(0, 63).replace(/^-+|-+$/g, "");
+    return label ? `mara-cluster-${label}` : "mara-cluster";
+}
 
 /** The cluster Secret for an Argo CD in the cluster itself (`inCluster`) or on a hub. */
 export function clusterSecretManifest(facts: ClusterFacts, where: "inCluster" | "hub"): Record<string, unknown> {
@@ -45,7 +59,7 @@ export function clusterSecretManifest(facts: ClusterFacts, where: "inCluster" | 
         kind: "Secret",
         type: "Opaque",
         metadata: {
-            name: `mara-cluster-${asLabel(facts.clusterName).toLowerCase()}`,
+            name: clusterSecretName(facts.clusterName),
             namespace: ARGOCD_NAMESPACE,
             labels: {
                 "argocd.argoproj.io/secret-type": "cluster",
@@ -81,7 +95,11 @@ function hubConfig(facts: ClusterFacts): Record<string, unknown> {
     return facts.infraType === "aws" ? { ...tls, awsAuthConfig: { clusterName: facts.clusterName } } : tls;
 }
 
-/** The API server URL and CA of a kubeconfig's current context (neither is a secret). */
+/**
+ * The API server URL and CA of a kubeconfig's current context (neither is a secret). A server URL with user
+ * information or a query carries a credential, which the cluster Secret's annotations and the stack's outputs must not
+ * hold: only the scheme, host, port and path are kept.
+ */
 export function apiServerOf(kubeconfig: string): { server?: string; caData?: string } {
     // A kubeconfig is YAML (or JSON, which is YAML); only these two fields are read.
     const doc = parse(kubeconfig) as {
@@ -91,5 +109,16 @@ export function apiServerOf(kubeconfig: string): { server?: string; caData?: str
     };
     const context = doc?.contexts?.find((c) => c.name === doc["current-context"]) ?? doc?.contexts?.[0];
     const cluster = doc?.clusters?.find((c) => c.name === context?.context.cluster) ?? doc?.clusters?.[0];
-    return { server: cluster?.cluster.server, caData: cluster?.cluster["certificate-authority-data"] };
+    const server = cluster?.cluster.server;
+    return { server: typeof server === "string" ? serverAddress(server) : undefined, caData: cluster?.cluster["certificate-authority-data"] };
+}
+
+/** A server URL without user information, query or fragment; text that is no URL is left out. */
+function serverAddress(server: string): string | undefined {
+    try {
+        const url = new URL(server.trim());
+        return `${url.protocol}//${url.host}${url.pathname === "/" && !/^[a-z]+:\/\/[^/]+\/$/i.test(server.trim()) ? "" : url.pathname}`;
+    } catch {
+        return undefined;
+    }
 }

@@ -29,7 +29,7 @@ export const defaultIngressClass: KubernetesRule<{ ingressClassName: string }> =
             default: DEFAULTS.ingressController.ingressClassName,
         },
     },
-    targets: [{ group: "networking.k8s.io", kind: "IngressClass", resource: "ingressclasses" }],
+    targets: [{ group: "networking.k8s.io", kind: "IngressClass", resource: "ingressclasses", clusterScoped: true }],
     check: (o, s) => {
         const isDefault = o.metadata?.annotations?.[DEFAULT_CLASS_ANNOTATION] === "true";
         if (!isDefault || o.metadata?.name === s.ingressClassName) return [];

@@ -22,7 +22,7 @@ export const ebsStorageClassEncrypted: KubernetesRule = {
     description: "StorageClasses that provision EBS volumes set parameters.encrypted: \"true\".",
     level: "mandatory",
     settings: {},
-    targets: [{ group: "storage.k8s.io", kind: "StorageClass", resource: "storageclasses" }],
+    targets: [{ group: "storage.k8s.io", kind: "StorageClass", resource: "storageclasses", clusterScoped: true }],
     check: (o) => {
         const provisioner = o.provisioner as string | undefined;
         const encrypted = (o.parameters as Record<string, string> | undefined)?.encrypted;

@@ -179,8 +179,10 @@ describe("refusals before anything runs", () => {
 
     it("up on an existing cluster runs mara doctor first: a cluster it cannot reach stops the run (3); --skip-doctor goes on", async () => {
         const kubeconfig = path.join(s.home, "lab.yaml");
-        // Port 9 (discard) on the loopback address: refused at once, nothing listens.
-        fs.writeFileSync(kubeconfig, fs.readFileSync(path.join(__dirname, "..", "fixtures", "kubeconfig.yaml"), "utf8").replace("https://203.0.113.5:6443", "https://127.0.0.1:9"));
+        // Port 9 (discard) on the loopback address: refused at once, nothing listens. The fixture's certificate authority
+        // is a placeholder the doctor would refuse before connecting; without one, the system's authorities are used.
+        const fixture = fs.readFileSync(path.join(__dirname, "..", "fixtures", "kubeconfig.yaml"), "utf8");
+        fs.writeFileSync(kubeconfig, fixture.replace("https://203.0.113.5:6443", "https://127.0.0.1:9").replace(/^\s*certificate-authority-data: .*\n/m, ""));
         const config = { "mara:infraType": { value: "kubeconfig", secret: false }, "mara:kubeconfig": { value: kubeconfig, secret: false }, "mara:kubeContext": { value: "lab-admin", secret: false }, "mara:fqdn": { value: "mara.example.com", secret: false } };
         s.setState((st) => (st.stacks.k = { config, outputs: {} }));
         const stopped = await mara(["up", "--yes", "--stack", "k"]);

@@ -110,7 +110,7 @@ describe("mara outdated", () => {
         expect(r.stdout).toMatch(row("image", "docker.elastic.co/kibana/kibana", "9.5.0", "9.5.0", "9.5.0", "current"));
         expect(r.stdout).toContain("opentelemetry-operator 0.122.0: 0.122.0 is not listed by the source (removed, mistyped, or a mirror that is behind)");
         expect(r.stdout).toContain("Where each newer pin is set (docs/upgrading.md has the procedure):\n  kube-prometheus-stack: mara:prometheusChartVersion\n");
-        expect(r.stdout).toContain("25 pins: 7 outdated (2 with a newer major), 1 not checked, 17 current, 0 skipped.");
+        expect(r.stdout).toContain("26 pins: 7 outdated (2 with a newer major), 1 not checked, 18 current, 0 skipped.");
 
         expect(r.stderr).toMatch(
             /^error: 1 source could not be checked; its pins are marked "not checked":\n {2}cert-manager \(Helm repository https:\/\/charts\.jetstack\.io\): connection refused \(ECONNREFUSED\) \[GET http:\/\/127\.0\.0\.1:\d+\/index\.yaml\]\n$/,
@@ -118,7 +118,7 @@ describe("mara outdated", () => {
         // Each source once, however many pins share it: three charts come from prometheus-community's index.
         const indexRequests = server!.requests.filter((q) => q.path.endsWith("/index.yaml"));
         expect(indexRequests.map((q) => q.path).sort()).toEqual([...new Set(indexRequests.map((q) => q.path))].sort());
-        expect(indexRequests).toHaveLength(7);
+        expect(indexRequests).toHaveLength(8);
         // Every tag list was read with the anonymous token, after one unauthenticated try.
         const tagLists = server!.requests.filter((q) => q.path.includes("/tags/list"));
         expect(tagLists.filter((q) => q.authorization === undefined)).toHaveLength(15);
@@ -138,7 +138,7 @@ describe("mara outdated", () => {
         };
         expect(doc.pins).toEqual({ from: "defaults" });
         expect(doc.exitCode).toBe(5);
-        expect(doc.summary).toEqual({ current: 17, outdated: 7, newerMajor: 2, unchecked: 1, skipped: 0 });
+        expect(doc.summary).toEqual({ current: 18, outdated: 7, newerMajor: 2, unchecked: 1, skipped: 0 });
         const byName = Object.fromEntries(doc.results.map((x) => [x.name, x]));
         expect(byName["kube-prometheus-stack"]).toMatchObject({ status: "outdated", pinned: "88.5.3", latest: "89.0.1", latestInMajor: "88.6.0", update: "major", newerMajor: true, setBy: "mara:prometheusChartVersion" });
         expect(byName["kube-prometheus-stack"]!.source!.url).toBe("https://prometheus-community.github.io/helm-charts/index.yaml");
@@ -151,7 +151,7 @@ describe("mara outdated", () => {
         let endpoints = await serve({ "nginx-ingress": ["2.6.0", "2.6.4"], "nginx/nginx-ingress": ["5.5.4", "5.6.0-ubi", "latest"] });
         const current = await runMara(["outdated"], { env: { MARA_OUTDATED_ENDPOINTS: endpoints } });
         expect(current.stderr).toBe("");
-        expect(current.stdout).toContain("25 pins: 0 outdated (0 with a newer major), 0 not checked, 25 current, 0 skipped.");
+        expect(current.stdout).toContain("26 pins: 0 outdated (0 with a newer major), 0 not checked, 26 current, 0 skipped.");
         expect(current.code).toBe(0);
         await server!.close();
 
@@ -169,7 +169,7 @@ describe("mara outdated", () => {
         expect(Date.now() - started).toBeLessThan(10_000);
         expect(r.code).toBe(5);
         expect(r.stderr).toMatch(/fluent-bit \(Helm repository https:\/\/fluent\.github\.io\/helm-charts\): no answer within 1 s \(raise it with --timeout\)/);
-        expect(r.stdout).toContain("25 pins: 0 outdated (0 with a newer major), 1 not checked, 24 current, 0 skipped.");
+        expect(r.stdout).toContain("26 pins: 0 outdated (0 with a newer major), 1 not checked, 25 current, 0 skipped.");
     });
 
     it("reports a chart its repository's index does not have, without failing the index's other charts", async () => {

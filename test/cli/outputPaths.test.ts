@@ -74,6 +74,28 @@ describe("mara render --out is checked before rendering", () => {
         expect(fs.readlinkSync(path.join(dir, "dangling"))).toBe(path.join(dir, "gone"));
     });
 
+    it("a loop of links: called a loop, never a link to something that does not exist", async () => {
+        const dir = tmp();
+        fs.symlinkSync("loop-b", path.join(dir, "loop-a"));
+        fs.symlinkSync("loop-a", path.join(dir, "loop-b"));
+        expect(outputDirProblem(path.join(dir, "loop-a"), "loop-a")).toBe(
+            "loop-a is a loop of symbolic links (ELOOP): following it never reaches a folder; point the link at a folder (ls -l shows where it points), or choose another --out",
+        );
+        const r = await runMara(["render", "-c", FIXTURE, "--out", "loop-a/out", "--secrets=omit"], { cwd: dir });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toBe("mara: loop-a/out cannot be written: it is a loop of symbolic links (ELOOP)\n");
+    });
+
+    it("a name with a space or a newline: written like any other, and quoted in messages", async () => {
+        const dir = tmp();
+        fs.writeFileSync(path.join(dir, "a file"), "");
+        expect(outputDirProblem(path.join(dir, "a file"), "a file")).toBe('"a file" exists and is not a folder');
+        expect(outputDirProblem(path.join(dir, "new\nline", "out"), "new\nline/out")).toBeUndefined();
+        const r = await runMara(["plan", "-c", FIXTURE, "--mermaid", "a file/plan.mmd"], { cwd: dir });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toBe(`mara: --mermaid "a file/plan.mmd": "${path.join(dir, "a file")}" is a file, so "a file/plan.mmd" cannot be written\n`);
+    });
+
     it("a link to a folder is followed: the folder is replaced, the link kept", () => {
         const dir = tmp();
         const real = path.join(dir, "real");

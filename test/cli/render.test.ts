@@ -6,10 +6,12 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
+import type { KubeObject } from "../../cli/render/charts";
 import { PLACEHOLDER_PATTERN } from "../../cli/render/deployValues";
 import { MARKER } from "../../cli/render/outputDir";
+import { remoteKeyPrefixProblem } from "../../cli/render/secrets";
 import { runMara } from "./support/io";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures");
@@ -62,6 +64,43 @@ describe("mara render refuses before rendering", () => {
         const prefix = await runMara([...base, "--secret-store-provider", "aws-parameter-store", "--remote-key-prefix", "mara/"], { cwd: tmp() });
         expect(prefix.code).toBe(2);
         expect(prefix.stderr).toContain(`--remote-key-prefix mara/: remote keys such as "mara/ns/name" is not a valid aws-parameter-store name: a leading '/'`);
+    });
+
+    it("with the store's kind, provider or prefix but no --secret-store (they would do nothing), or beside --secrets=omit", async () => {
+        const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out"];
+        const cases: [string[], string][] = [
+            [["--secret-store-provider", "vault", "--secrets", "omit"], "mara: --secret-store-provider vault describes the store of --secret-store, which is not given (--secrets=omit writes no ExternalSecret), so it would do nothing. Fix: add --secret-store NAME (the External Secrets Operator store each Secret is read from) instead of --secrets=omit, or leave it out"],
+            [["--secret-store-provider", "vault"], "mara: --secret-store-provider vault describes the store of --secret-store, which is not given, so it would do nothing"],
+            [["--secret-store-kind", "SecretStore", "--secrets", "omit"], "--secret-store-kind SecretStore describes the store of --secret-store"],
+            [["--remote-key-prefix", "team/", "--secret-store-provider", "vault", "--secrets", "omit"], '--secret-store-provider vault and --remote-key-prefix "team/" describe the store of --secret-store, which is not given (--secrets=omit writes no ExternalSecret), so they would do nothing'],
+        ];
+        for (const [flags, message] of cases) {
+            const dir = tmp();
+            const r = await runMara([...base, ...flags], { cwd: dir });
+            expect(r.code, flags.join(" ")).toBe(2);
+            expect(r.stderr).toContain(message);
+            expect(fs.readdirSync(dir)).toEqual([]);
+        }
+    });
+
+    it("with a remote key prefix that steps out of itself ('..', '.', '//'); a name that only starts with dots is a name", async () => {
+        const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out", "--secret-store", "mara"];
+        const cases: [string, string, string][] = [
+            ["vault", "mara/../team-b/", `--remote-key-prefix "mara/../team-b/" has a '..' segment, which would step out of the prefix to another entry of the store. Allowed: a prefix of plain segments, such as mara/. Fix: --remote-key-prefix mara/`],
+            ["aws-secrets-manager", "../", "has a '..' segment"],
+            ["aws-parameter-store", "/mara/./x/", "has a '.' segment"],
+            ["vault", "mara//x/", "has an empty segment ('//')"],
+            ["aws-parameter-store", "//mara/", "has an empty segment ('//')"],
+        ];
+        for (const [provider, prefix, message] of cases) {
+            const r = await runMara([...base, "--secret-store-provider", provider, "--remote-key-prefix", prefix], { cwd: tmp() });
+            expect(r.code, prefix).toBe(2);
+            expect(r.stderr).toContain(message);
+        }
+        expect(remoteKeyPrefixProblem("mara/..team/")).toBeUndefined();
+        expect(remoteKeyPrefixProblem("mara/..")).toBeUndefined();
+        expect(remoteKeyPrefixProblem("/mara/")).toBeUndefined();
+        expect(remoteKeyPrefixProblem("")).toBeUndefined();
     });
 
     it("into a folder that holds something else, leaving it as it was", async () => {
@@ -140,4 +179,63 @@ describe("mara render writes", () => {
         expect(bySecret.size).toBeGreaterThan(5);
         expect(omitted.split("\n").filter((l) => l && !l.startsWith("#")).sort()).toEqual([...bySecret].map(([s, k]) => `${s}\t${k.join(" ")}`).sort());
     }, 120_000);
+});
+
+describe("mara render of a stack Argo CD delivers: Argo CD's repository Secret", () => {
+    const gitopsStack = (dir: string, extra: Record<string, string> = {}) => {
+        const file = path.join(dir, "Pulumi.gitops.yaml");
+        const config = {
+            "kubernetes:infra_type": "kubeconfig",
+            "kubernetes:kubeconfig": path.join(FIXTURES, "kubeconfig.yaml"),
+            "kic-helm:fqdn": "mara.lab.example.org",
+            "mara:delivery": "gitops",
+            "mara:gitopsRepoUrl": "https://git.example.com/org/platform-config.git",
+            "mara:gitopsPath": "deploy/prod",
+            ...extra,
+        };
+        fs.writeFileSync(file, stringify({ config }));
+        return file;
+    };
+    const storeKeys = (dir: string) => fs.readFileSync(path.join(dir, "out", "secret-keys.txt"), "utf8").split("\n").filter((l) => l.startsWith("mara/argocd/"));
+
+    it("with --secret-store: an ExternalSecret fills it from the store (url as written, the credential by reference, never a value), outside every Application", async () => {
+        const dir = tmp();
+        const r = await runMara(["render", "--config-file", gitopsStack(dir), "--out", "out", "--secret-store", "mara", "--secret-store-provider", "vault"], { cwd: dir });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain("For a private repository, Argo CD's repository Secret comes from the store: apply out/argocd/repository once where Argo CD runs, before the root Application (kubectl apply -k out/argocd/repository).");
+        const object = parse(fs.readFileSync(path.join(dir, "out", "argocd", "repository", "externalsecret-mara-repository.yaml"), "utf8")) as KubeObject & { spec: { target: { template: { data: Record<string, string>; metadata: { labels: Record<string, string> } } }; data: unknown[] } };
+        const { ExternalSecret } = await import("@kubernetes-models/external-secrets/external-secrets.io/v1/ExternalSecret");
+        new ExternalSecret(object as never).validate();
+        expect(object.metadata).toMatchObject({ name: "mara-repository", namespace: "argocd" });
+        expect(object.spec.target.template.metadata.labels).toMatchObject({ "argocd.argoproj.io/secret-type": "repository" });
+        expect(object.spec.target.template.data).toEqual({ type: "git", url: "https://git.example.com/org/platform-config.git", username: "{{ .username }}", password: "{{ .password }}" });
+        expect(object.spec.data).toEqual(["username", "password"].map((k) => ({ secretKey: k, remoteRef: { key: "mara/argocd/mara-repository", property: k } })));
+        expect(storeKeys(dir)).toEqual(["mara/argocd/mara-repository\targocd/mara-repository\tpassword", "mara/argocd/mara-repository\targocd/mara-repository\tusername"]);
+        // No Application syncs it (Argo CD needs it before it can read Git), and the count of Applications leaves it out.
+        expect((parse(fs.readFileSync(path.join(dir, "out", "argocd", "kustomization.yaml"), "utf8")) as { resources: string[] }).resources).not.toContain("repository");
+        expect(r.stdout).toMatch(/^Wrote 7 Argo CD Applications, one per component/m);
+    }, 120_000);
+
+    it("an SSH URL: the key by reference; the stack's own credential (Pulumi writes the Secret) or --secrets=omit: nothing of it in the render", async () => {
+        const ssh = tmp();
+        const r = await runMara(["render", "--config-file", gitopsStack(ssh, { "mara:gitopsRepoUrl": "git@git.example.com:org/platform-config.git" }), "--out", "out", "--secret-store", "mara", "--secret-store-provider", "aws-secrets-manager"], { cwd: ssh });
+        expect(r.code, r.stderr).toBe(0);
+        const object = parse(fs.readFileSync(path.join(ssh, "out", "argocd", "repository", "externalsecret-mara-repository.yaml"), "utf8")) as { spec: { target: { template: { data: Record<string, string> } } } };
+        expect(object.spec.target.template.data).toEqual({ type: "git", url: "git@git.example.com:org/platform-config.git", sshPrivateKey: "{{ .sshPrivateKey }}" });
+        expect(storeKeys(ssh)).toEqual(["mara/argocd/mara-repository\targocd/mara-repository\tsshPrivateKey"]);
+
+        const TOKEN = "repo-token-in-the-stack-4242";
+        const pulumiHolds = tmp();
+        const held = await runMara(["render", "--config-file", gitopsStack(pulumiHolds, { "mara:gitopsRepoPassword": TOKEN }), "--out", "out", "--secret-store", "mara", "--secret-store-provider", "vault"], { cwd: pulumiHolds });
+        expect(held.code, held.stderr).toBe(0);
+        expect(fs.existsSync(path.join(pulumiHolds, "out", "argocd", "repository"))).toBe(false);
+        expect(storeKeys(pulumiHolds)).toEqual([]);
+        expect(held.stdout).not.toContain("repository Secret");
+        expect([...files(path.join(pulumiHolds, "out"))].filter((f) => fs.readFileSync(f, "utf8").includes(TOKEN))).toEqual([]);
+
+        const omit = tmp();
+        const omitted = await runMara(["render", "--config-file", gitopsStack(omit), "--out", "out", "--secrets=omit"], { cwd: omit });
+        expect(omitted.code, omitted.stderr).toBe(0);
+        expect(fs.existsSync(path.join(omit, "out", "argocd", "repository"))).toBe(false);
+    }, 240_000);
 });

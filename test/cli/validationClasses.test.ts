@@ -11,13 +11,16 @@
  * Rules that depend on the day (which Kubernetes versions a cloud still creates) are checked for TEST_DAY, or
  * for the day a case names in MARA_TODAY.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parse, stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../config";
+import { CHARTS } from "../../contracts";
 import { FIXTURES, KUBECONFIG_TEXT, PULUMI_YAML, stackFile, TEST_DAY } from "../support/config";
+import { helmBinary } from "../support/helm";
 import { runProgram } from "../support/program";
 import { runMara } from "./support/io";
 
@@ -50,6 +53,9 @@ const ENCRYPTED = parse(fs.readFileSync(path.join(FIXTURES, "encrypted", "Pulumi
     config: Record<string, unknown>;
 };
 const NONCE = "AAECAwQFBgcICQoL";
+const VENDORED_CHARTS = path.join(__dirname, "..", "charts");
+/** Lines of the vendored SHA256SUMS, which the traversal case copies and appends one to. */
+const VENDORED_SUM_LINES = fs.readFileSync(path.join(VENDORED_CHARTS, "SHA256SUMS"), "utf8").trim().split("\n").length;
 const CIPHER = "AAECAwQFBgcICQoLDA0ODxAREhM=";
 
 /** The classes of the issue, each with passing and failing stack files. */
@@ -175,6 +181,31 @@ const CLASSES: Record<string, Case[]> = {
             config: { ...KUBECONFIG, "kubernetes:kubeconfig": KUBECONFIG_TEXT },
             expect: { valid: true, warning: "kubernetes:kubeconfig is a kubeconfig stored in plain text in the stack file, and it carries a bearer token" },
         },
+        { name: "a path with a space", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube/my lab.yaml" }, expect: { valid: true } },
+        {
+            name: "a loop of symbolic links",
+            config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube/loop.yaml" },
+            expect: { problem: 'kubernetes:kubeconfig = "./kube/loop.yaml": names a path (resolved to <project>/kube/loop.yaml) that is a loop of symbolic links (ELOOP): following them never reaches a file' },
+        },
+    ],
+    "chart archives (mara:chartArchiveDir)": [
+        { name: "the vendored archives, in a folder whose name has a space", config: { ...KUBECONFIG, "mara:chartArchiveDir": "./chart archives" }, expect: { valid: true }, plan: true },
+        { name: "SHA256SUMS as sha256sum writes it for names with a backslash and a newline", config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-escaped" }, expect: { valid: true } },
+        {
+            name: "another chart under the pinned name, its digest listed",
+            config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-swapped" },
+            expect: { problem: `(chart nginx-ingress) names the folder <project>/charts-swapped, which has nginx-ingress-${CHARTS.ingress.version}.tgz, but it holds chart cert-manager ${CHARTS.certManager.version} (its cert-manager/Chart.yaml), not nginx-ingress ${CHARTS.ingress.version}, which the stack pins` },
+        },
+        {
+            name: "another version of the chart under the pinned name, its digest listed",
+            config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-older" },
+            expect: { problem: `which has nginx-ingress-${CHARTS.ingress.version}.tgz, but it holds version 2.6.3 of nginx-ingress (its nginx-ingress/Chart.yaml), not nginx-ingress ${CHARTS.ingress.version}, which the stack pins` },
+        },
+        {
+            name: "a SHA256SUMS line leading out of the folder",
+            config: { ...KUBECONFIG, "mara:chartArchiveDir": "<project>/charts-traversal" },
+            expect: { problem: `whose SHA256SUMS has a line that sha256sum --check cannot use or that name no archive of this folder: line ${VENDORED_SUM_LINES + 1}: it names "../../etc/x.tgz", which leads out of the folder ('..')` },
+        },
     ],
     "what the cloud or the cluster would refuse at up": [
         {
@@ -254,6 +285,88 @@ const CLASSES: Record<string, Case[]> = {
             expect: { problem: "Fix: build the v5.5.4 release: pulumi config set kic:src_url 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4' (a tarball names its release in its file name only)" },
         },
     ],
+    "MetalLB pools and routers": [
+        {
+            name: "a bare address in the pool",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240"] },
+            expect: { problem: 'has an entry "192.168.1.240" that is one address without a prefix length, which MetalLB refuses (it reads an entry as a CIDR block or a first-last range); write 192.168.1.240/32 or 192.168.1.240-192.168.1.240' },
+        },
+        {
+            name: "an empty pool",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": [] },
+            expect: { problem: 'mara:metallbAddresses = "[]": is set but empty, so MetalLB would not be installed' },
+        },
+        {
+            name: "a multicast pool, though declared",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["224.0.1.0/28"], "mara:metallbAllowedRanges": ["224.0.0.0/4"] },
+            expect: { problem: 'has an entry "224.0.1.0/28" that overlaps 224.0.0.0/4, the multicast block' },
+        },
+        {
+            name: "a router at 0.0.0.0",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["0.0.0.0:64501:64500"] },
+            expect: { problem: "names 0.0.0.0, in 0.0.0.0/8, the 'this network' block (RFC 1122), whose 0.0.0.0 means any address: no BGP router can be there" },
+        },
+        {
+            name: "one router twice",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["192.168.1.1:64501:64500", "192.168.1.1:64502:64500"] },
+            expect: { problem: "names the router 192.168.1.1 twice; MetalLB's FRR mode refuses two BGP peers at one address on the same nodes" },
+        },
+        {
+            name: "two cluster AS numbers",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["192.168.1.1:64501:64500", "192.168.1.2:64501:64510"] },
+            expect: { problem: "gives the cluster 2 AS numbers (64500, 64510)" },
+        },
+        {
+            name: "the router inside the pool",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.0/24"], "mara:metallbBgpPeers": ["192.168.1.1:64501:64500"] },
+            expect: { problem: "names the router 192.168.1.1, which is inside the pool entry 192.168.1.0/24" },
+        },
+        {
+            name: "an AS number past 4294967295",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/28"], "mara:metallbBgpPeers": ["192.168.1.1:4294967296:64500"] },
+            expect: { problem: "has an AS number outside 1 to 4294967295" },
+        },
+        {
+            name: "a /32, a one-address range and two routers of one cluster ASN at both ASN limits",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["192.168.1.240/32", "192.168.1.241-192.168.1.241"], "mara:metallbBgpPeers": ["192.168.1.1:1:4294967295", "192.168.1.2:4294967295:4294967295"] },
+            expect: { valid: true },
+            plan: true,
+        },
+        {
+            name: "a router at a /24's network address",
+            config: { ...KUBECONFIG, "mara:metallbAddresses": ["10.20.30.0/28"], "mara:metallbBgpPeers": ["10.20.0.0:64501:64500"] },
+            expect: { valid: true, warning: "mara:metallbBgpPeers = 10.20.0.0:64501:64500: names 10.20.0.0, the network address of its /24" },
+        },
+    ],
+    "NFS servers and names": [
+        { name: "a URL as the server", config: { ...KUBECONFIG, "mara:nfsServer": "nfs://nas.example.org/export", "mara:nfsPath": "/srv/nfs" }, expect: { problem: 'mara:nfsServer = "nfs://nas.example.org/export": is a URL; the NFS mount takes the server\'s address alone' } },
+        { name: "a port", config: { ...KUBECONFIG, "mara:nfsServer": "192.168.1.10:2049", "mara:nfsPath": "/srv/nfs" }, expect: { problem: "has a port; NFS finds the server's port itself" } },
+        { name: "octets past 255", config: { ...KUBECONFIG, "mara:nfsServer": "192.168.1.300", "mara:nfsPath": "/srv/nfs" }, expect: { problem: "is not an IPv4 address (four numbers from 0 to 255)" } },
+        {
+            name: "a StorageClass name of 254 characters",
+            config: { ...KUBECONFIG, "mara:nfsServer": "192.168.1.10", "mara:nfsPath": "/srv/nfs", "mara:nfsStorageClass": `${label63}.${label63}.${label63}.${"a".repeat(62)}` },
+            expect: { problem: "is 254 characters long (at most 253). Allowed: a StorageClass name such as mara-nfs" },
+        },
+        {
+            name: "an IPv6 server and a StorageClass name of 253 characters",
+            config: { ...KUBECONFIG, "mara:nfsServer": "fd00::10", "mara:nfsPath": "/srv/nfs", "mara:nfsStorageClass": `${label63}.${label63}.${label63}.${"a".repeat(61)}` },
+            expect: { valid: true },
+            plan: true,
+        },
+        { name: "a provisioner image without a server", config: { ...KUBECONFIG, "mara:nfsProvisionerImage": "registry.example.org/nfs:v4.0.2" }, expect: { valid: true, warning: "mara:nfsProvisionerImage does nothing without mara:nfsServer" } },
+    ],
+    "admission policies": [
+        {
+            name: "policies on EKS 1.29, which serves no ValidatingAdmissionPolicy v1",
+            config: { ...AWS, "mara:admissionPolicies": "deny", "mara:eksVersion": "1.29" },
+            env: { MARA_TODAY: "2025-06-01" },
+            expect: { problem: 'mara:admissionPolicies = "deny": installs ValidatingAdmissionPolicies, but mara:eksVersion is 1.29: Kubernetes 1.29 does not serve admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy' },
+        },
+        { name: "a scope that is not one", config: { ...KUBECONFIG, "mara:admissionPolicies": "warn", "mara:admissionPolicyScope": "namespaces" }, expect: { problem: 'mara:admissionPolicyScope = "namespaces": is not a known value. Allowed: one of "platform", "cluster"' } },
+        { name: "EKS 1.30 with policies, the first minor that serves them", config: { ...AWS, "mara:admissionPolicies": "deny", "mara:eksVersion": "1.30" }, env: { MARA_TODAY: "2025-06-01" }, expect: { valid: true } },
+        { name: "a cluster-wide scope on an existing cluster", config: { ...KUBECONFIG, "mara:admissionPolicies": "deny", "mara:admissionPolicyScope": "cluster" }, expect: { valid: true }, plan: true },
+        { name: "a scope without policies", config: { ...KUBECONFIG, "mara:admissionPolicyScope": "cluster" }, expect: { valid: true, warning: "mara:admissionPolicyScope = cluster does nothing while mara:admissionPolicies is none" } },
+    ],
     "secure: values": [
         {
             name: "passphrase ciphertext that is not v1:<nonce>:<ciphertext>",
@@ -302,7 +415,7 @@ const tmp = (prefix: string) => {
     return dir;
 };
 const at = (text: string) => text.replaceAll("<project>", project).replaceAll("<home>", home);
-const resolveAll = (v: unknown): unknown => (typeof v === "string" ? at(v) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveAll(x)])) : v);
+const resolveAll = (v: unknown): unknown => (typeof v === "string" ? at(v) : Array.isArray(v) ? v.map(resolveAll) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveAll(x)])) : v);
 const textOf = (c: Case) => stringify({ ...(c.file ?? {}), config: resolveAll(c.config) });
 
 beforeAll(() => {
@@ -317,6 +430,38 @@ beforeAll(() => {
     fs.writeFileSync(path.join(project, "kube", "good.yaml"), KUBECONFIG_TEXT);
     fs.writeFileSync(path.join(project, "kube", "empty.yaml"), "\n");
     fs.writeFileSync(path.join(project, "kube", "no-current.yaml"), KUBECONFIG_TEXT.replace(/^current-context:.*$/m, ""));
+    fs.writeFileSync(path.join(project, "kube", "my lab.yaml"), KUBECONFIG_TEXT);
+    fs.symlinkSync("loop-b.yaml", path.join(project, "kube", "loop.yaml"));
+    fs.symlinkSync("loop.yaml", path.join(project, "kube", "loop-b.yaml"));
+    // Chart archive folders: the vendored archives, and the same with one archive or its list changed.
+    const ingress = `nginx-ingress-${CHARTS.ingress.version}.tgz`;
+    const archives = (name: string, edit: (dir: string) => void = () => {}) => {
+        const dir = path.join(project, name);
+        fs.mkdirSync(dir);
+        for (const f of fs.readdirSync(VENDORED_CHARTS)) if (f.endsWith(".tgz") || f === "SHA256SUMS") fs.copyFileSync(path.join(VENDORED_CHARTS, f), path.join(dir, f));
+        edit(dir);
+    };
+    const resum = (d: string) => fs.writeFileSync(path.join(d, "SHA256SUMS"), execFileSync("sha256sum", ["--", ...fs.readdirSync(d).filter((f) => f.endsWith(".tgz")).sort()], { cwd: d }));
+    archives("chart archives");
+    archives("charts-escaped", (d) => {
+        fs.writeFileSync(path.join(d, "old\\copy.tgz"), "x");
+        fs.writeFileSync(path.join(d, "notes\nfrom ops.tgz"), "y");
+        resum(d);
+    });
+    archives("charts-swapped", (d) => {
+        fs.copyFileSync(path.join(d, `cert-manager-${CHARTS.certManager.version}.tgz`), path.join(d, ingress));
+        resum(d);
+    });
+    archives("charts-older", (d) => {
+        const src = path.join(d, "src");
+        fs.mkdirSync(src);
+        execFileSync("tar", ["-xzf", path.join(d, ingress), "-C", src]);
+        execFileSync(helmBinary().path, ["package", path.join(src, "nginx-ingress"), "--version", "2.6.3", "--destination", src], { stdio: "ignore" });
+        fs.copyFileSync(path.join(src, "nginx-ingress-2.6.3.tgz"), path.join(d, ingress));
+        fs.rmSync(src, { recursive: true });
+        resum(d);
+    });
+    archives("charts-traversal", (d) => fs.appendFileSync(path.join(d, "SHA256SUMS"), `${"0".repeat(64)}  ../../etc/x.tgz\n`));
     fs.writeFileSync(path.join(shell, "only-in-shell-dir.yaml"), KUBECONFIG_TEXT);
     fs.mkdirSync(path.join(home, ".kube"));
     fs.writeFileSync(path.join(home, ".kube", "config"), KUBECONFIG_TEXT);

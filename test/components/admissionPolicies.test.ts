@@ -8,6 +8,11 @@ import { AdmissionPolicies, logAgentValues, Platform } from "../../components";
 import { KUBERNETES_RULES } from "../../policy/kubernetes";
 import { EKS_PLATFORM, EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
+import { validateConfig } from "../../config";
+import { doctorPlan } from "../../cli/doctor/plan";
+import { withClusterAddOns } from "../support/clusterAddOns";
+import { fixture } from "../support/config";
+import { runProgram } from "../support/program";
 import { find, installMocks, ofType, Registration, settle } from "../support/mocks";
 
 const VAP = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy";
@@ -76,6 +81,88 @@ describe("AdmissionPolicies in audit and warn modes", () => {
 
     it("refuses a mode it does not know", () => {
         expect(() => new AdmissionPolicies("x", { mode: "strict" as never })).toThrow('AdmissionPolicies: mode "strict" is not one of audit, warn, deny.');
+    });
+
+    it("refuses a configuration of the wrong type rather than reading it as the defaults", () => {
+        expect(() => new AdmissionPolicies("x", { mode: "deny", config: ["container-resources"] as never })).toThrow("AdmissionPolicies: config is not a policy configuration (docs/policy.md): the configuration is a list;");
+        expect(() => new AdmissionPolicies("x", { mode: "deny", config: { "container-resources": 1 as never } })).toThrow('"container-resources" is a number (1); it must be a level (advisory, mandatory, disabled)');
+        expect(() => new AdmissionPolicies("x", { mode: "deny", config: { "load-balancer-namespace": { namespaces: "edge" } } })).toThrow('setting "namespaces" is a string ("edge"); it must be a list of strings');
+    });
+});
+
+describe("AdmissionPolicies scoped to the platform's namespaces", () => {
+    let regs: Registration[];
+    const spec = (name: string) => find(regs, BINDING, `scoped-${name}-binding`).inputs!.spec as { matchResources?: unknown };
+
+    beforeAll(async () => {
+        ({ registrations: regs } = await installMocks());
+        new AdmissionPolicies("scoped", { mode: "deny", namespaces: ["nginx-ingress", "bank", "prometheus", "bank"] }, { providers: [testProvider()] });
+        await settle();
+    });
+
+    it("binds each namespaced rule to those namespaces by name, less the rule's exemptions", () => {
+        expect(spec("load-balancer-namespace").matchResources).toEqual({ namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank", "nginx-ingress", "prometheus"] }] } });
+        // prometheus is exempt from the host-namespace rule (the node exporter), nginx-ingress from the resources rule.
+        expect(spec("no-host-namespaces").matchResources).toEqual({ namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank", "nginx-ingress"] }] } });
+        expect(spec("container-resources").matchResources).toEqual({ namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank"] }] } });
+    });
+
+    it("binds each cluster-scoped rule to the platform's labelled objects, which no namespace selector could", () => {
+        for (const id of ["default-ingress-class", "ebs-storage-class-encrypted"]) {
+            expect(spec(id).matchResources, id).toEqual({ objectSelector: { matchLabels: { "app.kubernetes.io/part-of": "mara" } } });
+        }
+    });
+
+    it("are valid Kubernetes objects", () => {
+        expect(validateKubernetesObjects(regs).errors).toEqual([]);
+    });
+
+    it("makes no policy for a rule every one of whose namespaces is exempt (an empty In list is invalid)", async () => {
+        const { registrations } = await installMocks();
+        new AdmissionPolicies("system", { mode: "deny", namespaces: ["kube-system"] }, { providers: [testProvider()] });
+        await settle();
+        const names = ofType(registrations, VAP).map((r) => (r.inputs!.metadata as { name: string }).name);
+        expect(names).not.toContain("mara-container-resources");
+        expect(names).toContain("mara-load-balancer-namespace");
+        expect(ofType(registrations, BINDING).length).toBe(names.length);
+    });
+});
+
+describe("a Platform's guardrails scope", () => {
+    const bindingOf = (regs: Registration[], platform: string, rule: string) => (find(regs, BINDING, `${platform}-admission-policies-${rule}-binding`).inputs!.spec as { matchResources?: unknown }).matchResources;
+
+    it("is the platform's namespaces by default: its add-ons', MetalLB's and the NFS provisioner's when it installs them, and those it is given", async () => {
+        const { registrations } = await installMocks();
+        new Platform(
+            "lab",
+            { cluster: EXISTING_CLUSTER_PLATFORM, metallb: { addresses: ["10.0.0.0/28"] }, storage: { nfs: { server: "10.0.1.1", path: "/srv" } }, guardrails: { mode: "deny", namespaces: ["bank"] } },
+            { providers: [testProvider()] },
+        );
+        await settle();
+        expect(bindingOf(registrations, "lab", "load-balancer-namespace")).toEqual({
+            namespaceSelector: {
+                matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank", "cert-manager", "logagent", "logstore", "metallb-system", "nfs-provisioner", "nginx-ingress", "observability", "prometheus"].sort() }],
+            },
+        });
+    });
+
+    it("in the program on an existing cluster, is exactly the namespaces mara doctor plans for the stack", async () => {
+        const base = withClusterAddOns(fixture("mara-kubeconfig", { secrets: { "mara:grafanaAdminPassword": "pw" } }));
+        const raw = { ...base, values: { ...base.values, "mara:admissionPolicies": "deny" } };
+        const run = await runProgram(raw);
+        expect(run.error).toBeUndefined();
+        const judged = (find(run.registrations, BINDING, "platform-admission-policies-load-balancer-namespace-binding").inputs!.spec as { matchResources: { namespaceSelector: { matchExpressions: { values: string[] }[] } } })
+            .matchResources.namespaceSelector.matchExpressions[0]!.values;
+        expect(judged).toEqual([...doctorPlan(validateConfig(raw).config!).namespaces].sort());
+        expect(judged).toEqual(expect.arrayContaining(["metallb-system", "nfs-provisioner"]));
+    });
+
+    it("is the whole cluster when asked", async () => {
+        const { registrations } = await installMocks();
+        new Platform("own", { cluster: EKS_PLATFORM, guardrails: { mode: "deny", scope: "cluster", namespaces: ["bank"] } }, { providers: [testProvider()] });
+        await settle();
+        expect(bindingOf(registrations, "own", "load-balancer-namespace")).toBeUndefined();
+        expect(bindingOf(registrations, "own", "default-ingress-class")).toBeUndefined();
     });
 });
 

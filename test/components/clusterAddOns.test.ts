@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { MetalLb, NfsStorage, Platform } from "../../components";
+import { nfsValues } from "../../components/nfsStorage";
 import { EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
 import { testProvider } from "../support/k8s";
 import { withClusterAddOns } from "../support/clusterAddOns";
@@ -41,9 +42,10 @@ describe("MetalLb and NfsStorage in a Platform", () => {
         const ns = find(regs, "kubernetes:core/v1:Namespace", "lab-metallb-ns");
         expect(ns.inputs!.metadata).toMatchObject({ name: "metallb-system", labels: { "app.kubernetes.io/part-of": "mara", "pod-security.kubernetes.io/enforce": "privileged" } });
         const release = find(regs, "kubernetes:helm.sh/v3:Release", "lab-metallb-release");
-        expect(release.inputs).toMatchObject({ name: "metallb", chart: "metallb", version: "0.16.2", values: { frrk8s: { enabled: false } } });
+        expect(release.inputs).toMatchObject({ name: "metallb", chart: "metallb", version: "0.16.1", values: { frrk8s: { enabled: false } } });
         const pool = find(regs, "kubernetes:metallb.io/v1beta1:IPAddressPool", "lab-metallb-pool");
-        expect(pool.inputs).toMatchObject({ metadata: { name: "mara", namespace: "metallb-system" }, spec: { addresses: ["192.168.1.240-192.168.1.250"] } });
+        // avoidBuggyIPs: no Service gets an address ending in .0 or .255 (a /24's network or broadcast address).
+        expect(pool.inputs).toMatchObject({ metadata: { name: "mara", namespace: "metallb-system" }, spec: { addresses: ["192.168.1.240-192.168.1.250"], avoidBuggyIPs: true } });
         expect(pool.dependencies).toContain(release.urn);
         const l2 = find(regs, "kubernetes:metallb.io/v1beta1:L2Advertisement", "lab-metallb-l2");
         expect(l2.inputs!.spec).toEqual({ ipAddressPools: ["mara"] });
@@ -63,28 +65,25 @@ describe("MetalLb and NfsStorage in a Platform", () => {
         }
     });
 
-    it("NFS: the provisioner mounting the export, its StorageClass after it, and every volume on that class", () => {
-        const deployment = find(regs, "kubernetes:apps/v1:Deployment", "lab-nfs-provisioner");
-        const pod = (deployment.inputs!.spec as { template: { spec: Record<string, any> } }).template.spec;
-        expect(pod.containers[0]).toMatchObject({
-            image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2",
-            env: [
-                { name: "PROVISIONER_NAME", value: "cluster.local/mara-nfs" },
-                { name: "NFS_SERVER", value: "192.168.1.10" },
-                { name: "NFS_PATH", value: "/srv/nfs/mara" },
-            ],
-            volumeMounts: [{ name: "nfs-root", mountPath: "/persistentvolumes" }],
+    it("NFS: the provisioner from its upstream chart, mounting the export; its StorageClass after it, and every volume on that class", () => {
+        const release = find(regs, "kubernetes:helm.sh/v3:Release", "lab-nfs-release");
+        expect(release.inputs).toMatchObject({
+            name: "mara-nfs-provisioner",
+            chart: "nfs-subdir-external-provisioner",
+            version: "4.0.18",
+            values: {
+                fullnameOverride: "mara-nfs-provisioner",
+                nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" },
+                // The component owns the class; the chart's would be a second owner of the same name.
+                storageClass: { create: false, provisionerName: "cluster.local/mara-nfs" },
+                image: { repository: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner", tag: "v4.0.2" },
+            },
         });
-        expect(pod.volumes).toEqual([{ name: "nfs-root", nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" } }]);
-        expect(ofType(regs, "kubernetes:helm.sh/v3:Release").map((r) => r.name)).not.toContain("lab-nfs-release");
-        // The pod may only do what a provisioner does: no Secrets, no wildcard.
-        const rules = find(regs, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "lab-nfs-cluster-role").inputs!.rules as { resources: string[]; verbs: string[] }[];
-        expect(rules.flatMap((r) => r.resources).sort()).toEqual(["events", "persistentvolumeclaims", "persistentvolumes", "storageclasses"]);
-        expect(rules.flatMap((r) => r.verbs)).not.toContain("*");
-        expect(deployment.dependencies).toContain(find(regs, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "lab-nfs-cluster-binding").urn);
+        // Nothing of the provisioner is declared by hand any more (test/render/clusterAddOns.test.ts checks what the chart makes).
+        expect(ofType(regs, "kubernetes:apps/v1:Deployment").map((r) => r.name)).not.toContain("lab-nfs-provisioner");
         const sc = find(regs, "kubernetes:storage.k8s.io/v1:StorageClass", "lab-nfs-storage-class");
         expect(sc.inputs).toMatchObject({ metadata: { name: "mara-nfs" }, provisioner: "cluster.local/mara-nfs", reclaimPolicy: "Retain", parameters: { archiveOnDelete: "true" } });
-        expect(sc.dependencies).toContain(deployment.urn);
+        expect(sc.dependencies).toContain(release.urn);
         // No class of the platform's own besides it.
         expect(ofType(regs, "kubernetes:storage.k8s.io/v1:StorageClass").map((r) => r.name)).toEqual(["lab-nfs-storage-class"]);
         const es = find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "lab-logstore-elasticsearch");
@@ -94,15 +93,20 @@ describe("MetalLb and NfsStorage in a Platform", () => {
         expect(find(regs, "kubernetes:helm.sh/v3:Release", "lab-prometheus-release").dependencies).toContain(sc.urn);
     });
 
+    it("NFS: a digest-pinned image reaches the chart's repository:tag template whole", () => {
+        const image = nfsValues({ server: "s", path: "/p", image: "mirror.example.com/nfs@sha256:" + "a".repeat(64) }).image as { repository: string; tag: string };
+        expect(`${image.repository}:${image.tag}`).toBe("mirror.example.com/nfs@sha256:" + "a".repeat(64));
+    });
+
     it("NFS: the namespaces that hold claims wait for the provisioner, so at destroy they go first and it deletes their volumes", () => {
         // Without these edges the engine may delete the provisioner while a namespace's claims still exist: their
         // volumes are released with no one left to delete them (seen against a real API server).
-        const deployment = find(regs, "kubernetes:apps/v1:Deployment", "lab-nfs-provisioner");
+        const release = find(regs, "kubernetes:helm.sh/v3:Release", "lab-nfs-release");
         for (const ns of ["lab-logstore-ns", "lab-prometheus-ns"]) {
-            expect(find(regs, "kubernetes:core/v1:Namespace", ns).dependencies, ns).toContain(deployment.urn);
+            expect(find(regs, "kubernetes:core/v1:Namespace", ns).dependencies, ns).toContain(release.urn);
         }
         // Namespaces without claims need not wait.
-        expect(find(regs, "kubernetes:core/v1:Namespace", "lab-cert-manager-ns").dependencies).not.toContain(deployment.urn);
+        expect(find(regs, "kubernetes:core/v1:Namespace", "lab-cert-manager-ns").dependencies).not.toContain(release.urn);
     });
 });
 
@@ -110,8 +114,8 @@ describe("the program with the NFS provisioner", () => {
     it("the application's namespace, whose databases claim volumes, waits for the provisioner too", async () => {
         const run = await runProgram(withClusterAddOns(fixture("mara-kubeconfig", { secrets: { "mara:grafanaAdminPassword": "pw" } })));
         expect(run.error).toBeUndefined();
-        const deployment = find(run.registrations, "kubernetes:apps/v1:Deployment", "platform-nfs-provisioner");
-        expect(find(run.registrations, "kubernetes:core/v1:Namespace", "bank-of-sirius-ns").dependencies).toContain(deployment.urn);
+        const release = find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-nfs-release");
+        expect(find(run.registrations, "kubernetes:core/v1:Namespace", "bank-of-sirius-ns").dependencies).toContain(release.urn);
     });
 });
 
@@ -133,6 +137,14 @@ describe("MetalLb with BGP peers, and argument checks", () => {
 
     it("refuses a pool without addresses, and NFS without a server or an absolute path", () => {
         expect(() => new MetalLb("none", { addresses: [] })).toThrow("MetalLb: addresses must name at least one CIDR block or first-last range; got none.");
+        expect(() => new MetalLb("bare", { addresses: ["10.0.50.7"] })).toThrow('MetalLb: address "10.0.50.7" is one address without a prefix length, which MetalLB refuses');
+        expect(() => new MetalLb("zero", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "0.0.0.0", asn: 64501, myAsn: 64500 }] })).toThrow("names 0.0.0.0, in 0.0.0.0/8");
+        expect(() => new MetalLb("asn", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "10.0.0.1", asn: 0, myAsn: 64500 }] })).toThrow("has an AS number outside 1 to 4294967295");
+        expect(() =>
+            new MetalLb("mixed", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "10.0.0.1", asn: 64501, myAsn: 64500 }, { address: "10.0.0.2", asn: 64501, myAsn: 64502 }] }),
+        ).toThrow("gives the cluster 2 AS numbers (64500, 64502)");
+        expect(() => new MetalLb("inside", { addresses: ["10.0.50.0/28"], bgpPeers: [{ address: "10.0.50.1", asn: 64501, myAsn: 64500 }] })).toThrow("inside the pool entry 10.0.50.0/28");
+        expect(() => new MetalLb("ns", { addresses: ["10.0.50.0/28"], namespace: "m".repeat(64) })).toThrow("is 64 characters long (at most 63)");
         expect(() => new NfsStorage("nfs", { server: "", path: "/x" })).toThrow("NfsStorage: server must be the NFS server's host name or address; got none.");
         expect(() => new NfsStorage("nfs", { server: "nas", path: "srv/nfs" })).toThrow('NfsStorage: path must be the exported directory as an absolute path; got "srv/nfs".');
     });

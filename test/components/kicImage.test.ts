@@ -4,7 +4,7 @@ import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { imageTag, KicImage, KicImageArgs, MAKE_TARGETS, planKicImage, REMOTE_BUILD_CONTEXT } from "../../components";
 import { DEFAULTS, KIC_VERSION } from "../../contracts";
-import { find, installMocks, ofType, promiseOf, Registration, settle } from "../support/mocks";
+import { find, installMocks, ofType, plainStrings, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
 
 const DIGEST = "0123456789abcdef".repeat(4);
 const REPO = "123456789012.dkr.ecr.us-east-1.amazonaws.com/ingress-controller-dev";
@@ -205,6 +205,15 @@ describe("KicImage, source builds", () => {
         });
         expect(find(regs, PUSH, "kic-image-push").inputs).toEqual({ name: `${REPO}:5.5.4-debian`, keepRemotely: true, triggers: { imageId: BUILT_ID } });
         expect(ofType(regs, TAG)).toEqual([]);
+    });
+
+    it("a token in the git URL (a private fork): the remote context is secret in the state, and the source it exports shows [secret]", async () => {
+        const token = "ghp_KicSourceToken0123456789";
+        const { regs, kic } = await build({ origin: "source", source: `https://oauth2:${token}@github.com/acme/kubernetes-ingress.git#v5.5.4` });
+        const built = find(regs, PULL, "kic-image-build");
+        expect(unwrapSecrets(built.inputs!.build)).toMatchObject({ remoteContext: `https://oauth2:${token}@github.com/acme/kubernetes-ingress.git#v5.5.4` });
+        expect(regs.flatMap((r) => plainStrings(r.inputs)).filter((t) => t.includes(token))).toEqual([]);
+        expect(kic.source).toBe("https://[secret]@github.com/acme/kubernetes-ingress.git#v5.5.4");
     });
 
     it("keeps the local context small, relative and shipped with the package", () => {

@@ -2,7 +2,7 @@
  * MetalLB and the NFS provisioner against a real Kubernetes 1.35 API server, with exactly what the program
  * declares: the program runs under mocks for an existing-cluster stack that asks for both, and its releases (the
  * vendored archives, the program's values) are installed by Helm 3 with `--wait`, its namespaces, pool,
- * advertisement, the provisioner's objects and StorageClass applied as it registers them, then the ingress controller's release. The API
+ * advertisement and the NFS StorageClass applied as it registers them, then the ingress controller's release. The API
  * server's own validation (MetalLB's CRDs, with their CEL rules) accepts the custom resources, and the ingress
  * Service's address comes from the pool (the tier's load-balancer stand-in hands out the first MetalLB pool's
  * addresses, as MetalLB's controller would).
@@ -90,19 +90,19 @@ describe("MetalLB and the NFS provisioner on a real API server", () => {
         await expect(request(cluster, "POST", `/apis/metallb.io/v1beta1/namespaces/${spec.namespace}/ipaddresspools`, { apiVersion: "metallb.io/v1beta1", kind: "IPAddressPool", metadata: { name: "bad" }, spec: { addresses: "not-a-list" } })).rejects.toThrow(/422/);
     });
 
-    it("the NFS provisioner's objects are accepted, its pod becomes available under its RBAC, and the platform's StorageClass names it", async () => {
-        const ns = (object("Deployment", "nfs-provisioner").body.metadata as { namespace: string }).namespace;
-        await ensureNamespace(ns);
-        for (const [kind, name] of [["ServiceAccount", "nfs-provisioner"], ["ClusterRole", "mara:nfs-provisioner:nfs-provisioner"], ["ClusterRoleBinding", "mara:nfs-provisioner:nfs-provisioner"], ["Role", "nfs-provisioner-leader-election"], ["RoleBinding", "nfs-provisioner-leader-election"], ["Deployment", "nfs-provisioner"]] as const) {
-            await apply(kind, name);
-        }
+    it("the NFS provisioner's release installs from its chart, its pod becomes available under its RBAC, and the platform's StorageClass names it", async () => {
+        const spec = release("nfs-subdir-external-provisioner");
+        await ensureNamespace(spec.namespace);
+        const installed = await helmInstall(spec);
+        expect(installed.code, installed.output).toBe(0);
+        const ns = spec.namespace;
         const available = await waitFor("the provisioner's Deployment to be available", async () => {
-            const d = await request(cluster, "GET", `/apis/apps/v1/namespaces/${ns}/deployments/nfs-provisioner`);
+            const d = await request(cluster, "GET", `/apis/apps/v1/namespaces/${ns}/deployments/mara-nfs-provisioner`);
             return d.status?.availableReplicas === 1 ? d : undefined;
         });
         const env = available.spec.template.spec.containers[0].env as { name: string; value?: string }[];
         // The ServiceAccount may do what a provisioner does, asked of the API server's own authorizer.
-        const sa = `system:serviceaccount:${ns}:nfs-provisioner`;
+        const sa = `system:serviceaccount:${ns}:mara-nfs-provisioner`;
         const may = async (verb: string, resource: string, group = "", namespace?: string) =>
             (await request(cluster, "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", { apiVersion: "authorization.k8s.io/v1", kind: "SubjectAccessReview", spec: { user: sa, groups: ["system:serviceaccounts"], resourceAttributes: { verb, resource, group, namespace } } })).status.allowed as boolean;
         expect(await may("create", "persistentvolumes")).toBe(true);
@@ -111,11 +111,14 @@ describe("MetalLB and the NFS provisioner on a real API server", () => {
         expect(await may("update", "endpoints", "", ns)).toBe(true);
         expect(await may("get", "secrets", "", ns), "no Secrets").toBe(false);
         expect(await may("update", "endpoints", "", "kube-system"), "leader election only in its namespace").toBe(false);
+        // The chart makes no StorageClass of its own; the component's is the only one naming the provisioner.
+        const classes = await request<{ items: { metadata: { name: string }; provisioner: string }[] }>(cluster, "GET", "/apis/storage.k8s.io/v1/storageclasses");
+        expect(classes.items.filter((c) => c.provisioner === "cluster.local/mara-nfs")).toEqual([]);
         const sc = await apply("StorageClass", "mara-nfs");
         expect(env.find((e) => e.name === "PROVISIONER_NAME")?.value).toBe(sc.provisioner);
         expect(env.find((e) => e.name === "NFS_SERVER")?.value).toBe("192.168.1.10");
         expect(env.find((e) => e.name === "NFS_PATH")?.value).toBe("/srv/nfs/mara");
-        expect(available.spec.template.spec.volumes).toEqual([{ name: "nfs-root", nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" } }]);
+        expect(available.spec.template.spec.volumes).toEqual([{ name: "nfs-subdir-external-provisioner-root", nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" } }]);
         expect(sc.parameters).toEqual({ archiveOnDelete: "true" });
     });
 

@@ -1,8 +1,8 @@
 /**
  * `mara doctor` against a real Kubernetes 1.35 API server: one cluster that passes, then the same cluster made to
  * fail each check in turn (a restricted ServiceAccount, a foreign cert-manager, no default StorageClass, nodes
- * already full, an expired token, an address nothing listens on, a MetalLB pool in the Service range, another Argo CD
- * where the platform installs its own), each undone before the next.
+ * already full, an expired token, an address nothing listens on, a MetalLB pool in the Service range or holding a
+ * node's own address, another Argo CD where the platform installs its own), each undone before the next.
  */
 import * as crypto from "crypto";
 import * as fs from "fs";
@@ -300,7 +300,32 @@ describe("mara doctor against a real API server", () => {
         fs.writeFileSync(file, config(["192.168.77.240-192.168.77.250"]));
         const free = await runMara(["doctor", "--config-file", file, "--json"]);
         expect(free.code, free.stdout).toBe(0);
-        expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses")).toMatchObject({ verdict: "pass", detail: "no overlap with the Service range 10.96.0.0/16" });
+        expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses")).toMatchObject({ verdict: "pass", detail: "no overlap with the Service range 10.96.0.0/16; it does not hold the API server's address (the nodes publish none)" });
+    });
+
+    it("fails a MetalLB pool that holds a node's own address, as the node reports it, naming the key, the node and the address", async () => {
+        // kwok's nodes publish no InternalIP here (it has no node IP to give): one node reports one, as a kubelet would.
+        const name = cluster.nodes[0]!;
+        const statusPath = `/api/v1/nodes/${name}/status`;
+        const before = (await request<{ status?: { addresses?: unknown[] } }>(cluster, "GET", `/api/v1/nodes/${name}`)).status?.addresses ?? [];
+        await mergePatch(cluster, statusPath, { status: { addresses: [{ type: "InternalIP", address: "192.168.77.21" }, { type: "Hostname", address: name }] } });
+        try {
+            const file = path.join(dir, "Pulumi.pool-node.yaml");
+            const config = (addresses: string[]) => stringify({ config: { "mara:infraType": "kubeconfig", "mara:kubeconfig": cluster.kubeconfig, "mara:fqdn": "mara.lab.test", "mara:metallbAddresses": addresses } });
+            fs.writeFileSync(file, config(["192.168.77.16-192.168.77.31"]));
+            const clash = await runMara(["doctor", "--config-file", file, "--json"]);
+            expect(clash.code, clash.stderr).toBe(6);
+            const f = finding(JSON.parse(clash.stdout) as Report, "metallb-addresses");
+            expect(f).toMatchObject({ verdict: "fail", detail: `mara:metallbAddresses (192.168.77.16-192.168.77.31) holds node ${name}'s InternalIP 192.168.77.21` });
+            expect(f.fix).toContain("cutting off the node");
+            // One address past the node's: free.
+            fs.writeFileSync(file, config(["192.168.77.22-192.168.77.31"]));
+            const free = await runMara(["doctor", "--config-file", file, "--json"]);
+            expect(free.code, free.stdout).toBe(0);
+            expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses").detail).toBe("no overlap with the Service range 10.96.0.0/16; it holds no node address (1 checked) and not the API server's address");
+        } finally {
+            await mergePatch(cluster, statusPath, { status: { addresses: before } });
+        }
     });
 
     it("where the platform installs Argo CD (mara:delivery gitops), finds another one: its components running and its CRD another Helm release's", async () => {

@@ -34,6 +34,9 @@ let sandbox: PulumiSandbox | undefined;
 let stack: TierStack | undefined;
 let charts: string | undefined;
 
+/** The private repository's token the stack stores encrypted. */
+const REPO_TOKEN = "engine-repo-token-0123456789";
+
 const GITOPS = {
     "mara:delivery": "gitops",
     "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git",
@@ -99,10 +102,12 @@ describe("a render Argo CD delivers, on a real API server", () => {
         expect(applied.items.length).toBeGreaterThan(5);
     });
 
-    it("mara up installs Argo CD as a Helm release of its chart (deployed, its CRDs served) and the root Application; the render's Applications are accepted", async () => {
+    it("mara up installs Argo CD as a Helm release of its chart (deployed, its CRDs served), the root Application and the private repository's Secret (its token secret in the state); the render's Applications are accepted", async () => {
         sandbox = pulumiSandbox();
         charts = airGappedCharts();
-        stack = await createStack(sandbox, `engine-gitops-${process.pid}`, { ...baseConfig(cluster, charts), ...GITOPS });
+        stack = await createStack(sandbox, `engine-gitops-${process.pid}`, { ...baseConfig(cluster, charts), ...GITOPS, "mara:gitopsRepoUsername": "robot" });
+        // A private repository's token, stored encrypted as the docs say; Pulumi writes it into Argo CD's repository Secret.
+        await stack.set("mara:gitopsRepoPassword", REPO_TOKEN, true);
         // mara up runs the doctor first: the render's objects the test above applied as Argo CD does (its field
         // manager) are the platform's own, not another installation of its operators.
         const up = await mara(["up", "--yes", "--stack", stack.name], sandbox.env);
@@ -128,8 +133,19 @@ describe("a render Argo CD delivers, on a real API server", () => {
         expect(deployments).toContain("argocd-server");
         expect(deployments.filter((d) => d.includes("dex"))).toEqual([]);
 
+        // The repository Secret as Argo CD's declarative setup documents it; the token only there, and secret in the state.
+        const repository = await getOrUndefined(cluster, `/api/v1/namespaces/${ARGOCD_NAMESPACE}/secrets/mara-repository`);
+        expect(repository?.metadata.labels).toMatchObject({ "argocd.argoproj.io/secret-type": "repository" });
+        const data = Object.fromEntries(Object.entries((repository as { data?: Record<string, string> })?.data ?? {}).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]));
+        expect(data).toEqual({ type: "git", url: GITOPS["mara:gitopsRepoUrl"], username: "robot", password: REPO_TOKEN });
+        const state = await stack.pulumi(["stack", "export"]);
+        expect(state.code, tail(state)).toBe(0);
+        expect(state.stdout).toContain("mara-repository");
+        expect(state.stdout).not.toContain(REPO_TOKEN);
+
         const outputs = await stack.pulumi(["stack", "output", "--json"]);
         expect(outputs.code, tail(outputs)).toBe(0);
+        expect(outputs.stdout).not.toContain(REPO_TOKEN);
         expect(JSON.parse(outputs.stdout)).toMatchObject({ delivery: "gitops", argocd_namespace: ARGOCD_NAMESPACE, argocd_application: DEFAULTS.argoCd.applicationName, argocd_version: CHARTS.argoCd.version, argocd_status: "deployed" });
 
         // The render's Applications beside the root Application Pulumi created.

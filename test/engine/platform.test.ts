@@ -97,7 +97,7 @@ describe("the platform on an existing cluster, by the real engine", () => {
         expect(await getOrUndefined(cluster, "/apis/metallb.io/v1beta1/namespaces/metallb-system/l2advertisements/mara")).toBeDefined();
 
         const releases = await helmReleases();
-        expect([...releases.keys()].sort(), tail(up)).toEqual(["accountsdbmon", "certmgr", "eck-operator", "fluent-bit", "kic", "ledgerdbmon", "metallb", "opentelemetry-operator", "prometheus", "statsd"]);
+        expect([...releases.keys()].sort(), tail(up)).toEqual(["accountsdbmon", "certmgr", "eck-operator", "fluent-bit", "kic", "ledgerdbmon", "mara-nfs-provisioner", "metallb", "opentelemetry-operator", "prometheus", "statsd"]);
         for (const [name, r] of releases) expect(`${name}: ${r.status}`).toBe(`${name}: deployed`);
 
         expect(await PLATFORM_NAMESPACES()).toEqual(expect.arrayContaining(["bos", "cert-manager", "logagent", "logstore", "nginx-ingress", "prometheus"]));
@@ -202,7 +202,7 @@ describe("the platform on an existing cluster, by the real engine", () => {
         expect((await helmReleases()).size).toBe(0);
         expect(await getOrUndefined(cluster, "/apis/networking.k8s.io/v1/ingressclasses/nginx")).toBeUndefined();
         expect(await getOrUndefined(cluster, "/apis/storage.k8s.io/v1/storageclasses/mara-nfs")).toBeUndefined();
-        expect(await getOrUndefined(cluster, "/apis/rbac.authorization.k8s.io/v1/clusterroles/mara:nfs-provisioner:nfs-provisioner")).toBeUndefined();
+        expect(await getOrUndefined(cluster, "/apis/rbac.authorization.k8s.io/v1/clusterroles/mara-nfs-provisioner-runner")).toBeUndefined();
         // The provisioner outlived the claims, so it could delete their volumes (reclaim policy Delete).
         const volumes = (await request<{ items: any[] }>(cluster, "GET", "/api/v1/persistentvolumes")).items;
         expect(volumes.map((v) => `${v.metadata.name} ${v.spec.persistentVolumeReclaimPolicy} ${v.status?.phase}`)).toEqual([]);

@@ -17,8 +17,8 @@
  *   of its size, access modes and class with a `claimRef`, which the PV controller then binds; a released PV it
  *   provisioned with reclaim policy Delete is deleted, as the library does.
  * - **The NFS subdir external provisioner's pod** (kubernetes-sigs/nfs-subdir-external-provisioner, which kwok
- *   does not run): while a Deployment labelled `app.kubernetes.io/name=nfs-provisioner` has an available replica,
- *   claims for the provisioner name in its `PROVISIONER_NAME` are served as above, with the PV that provisioner
+ *   does not run): while a Deployment whose container sets `PROVISIONER_NAME` (as the provisioner's chart writes it,
+ *   whatever the release is called) has an available replica, claims for that provisioner name are served as above, with the PV that provisioner
  *   makes (an `nfs` source on its `NFS_SERVER`, at `<NFS_PATH>/<namespace>-<claim>-<pv>`); with no available
  *   replica, its claims stay pending and its released volumes stay, as they would.
  */
@@ -100,12 +100,14 @@ interface NfsProvisioner {
 /** The provisioners served this round: the cluster's own, and each NFS provisioner whose pod would be running. */
 async function provisioners(ep: ApiEndpoint): Promise<Map<string, NfsProvisioner | undefined>> {
     const served = new Map<string, NfsProvisioner | undefined>([[PROVISIONER, undefined]]);
-    const deployments = await request<{ items: any[] }>(ep, "GET", "/apis/apps/v1/deployments?labelSelector=app.kubernetes.io%2Fname%3Dnfs-provisioner");
+    const deployments = await request<{ items: any[] }>(ep, "GET", "/apis/apps/v1/deployments");
     for (const d of deployments.items) {
         if (!(d.status?.availableReplicas >= 1)) continue;
-        const env = new Map<string, string>((d.spec.template.spec.containers?.[0]?.env ?? []).map((e: { name: string; value?: string }) => [e.name, e.value ?? ""]));
-        const name = env.get("PROVISIONER_NAME");
-        if (name) served.set(name, { server: env.get("NFS_SERVER") ?? "", path: env.get("NFS_PATH") ?? "" });
+        for (const c of d.spec.template.spec.containers ?? []) {
+            const env = new Map<string, string>((c.env ?? []).map((e: { name: string; value?: string }) => [e.name, e.value ?? ""]));
+            const name = env.get("PROVISIONER_NAME");
+            if (name && env.has("NFS_SERVER")) served.set(name, { server: env.get("NFS_SERVER") ?? "", path: env.get("NFS_PATH") ?? "" });
+        }
     }
     return served;
 }

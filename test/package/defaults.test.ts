@@ -35,6 +35,7 @@ const DOCUMENTED_AS: Readonly<Record<string, string>> = {
     "application.database": "DatabaseArgs.database",
     "application.user": "DatabaseArgs.user",
     "platform.retainVolumes": "PlatformStorageArgs.retainVolumes",
+    "platform.admissionScope": "PlatformGuardrailsArgs.scope",
 };
 
 /** The row of an entry on its component's docs page, when not the entry's own key. */
@@ -43,6 +44,7 @@ const DOCS_ROW: Readonly<Record<string, string>> = {
     "application.database": "accountsDb",
     "application.user": "accountsDb",
     "platform.retainVolumes": "storage",
+    "platform.admissionScope": "guardrails",
     "prometheus.scrapeInterval": "ingressControllerMetrics",
 };
 

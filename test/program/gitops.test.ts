@@ -17,7 +17,7 @@ import { ARGOCD_CM_SETTINGS, RESOURCES_FINALIZER } from "../../components/argocd
 import { validateConfig, type RawConfig } from "../../config";
 import { CHARTS } from "../../contracts";
 import { fixture } from "../support/config";
-import { unwrapSecrets, type Registration } from "../support/mocks";
+import { plainStrings, unwrapSecrets, type Registration } from "../support/mocks";
 import { runProgram } from "../support/program";
 
 const GITOPS = { "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/prod", "mara:fqdn": "mara.example.com" };
@@ -135,6 +135,41 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
         expect(JSON.parse(secret.stringData.config)).toMatchObject({ awsAuthConfig: { clusterName: secret.stringData.name } });
         const root = parse(String(await outputValue(outputs.argocd_root_application))) as { spec: { source: { path: string } } };
         expect(root.spec.source.path).toBe("deploy/prod/argocd");
+    });
+
+    it("writes a private repository's credential into Argo CD's repository Secret, all of it secret in the state; an SSH key for an SSH URL; no Secret without a credential", async () => {
+        const TOKEN = "ghp_RepoTokenMarker0123456789";
+        const run = await runProgram(stack("gitops", { "mara:gitopsRepoUsername": "robot", "mara:gitopsRepoPassword": TOKEN }));
+        expect(run.error).toBeUndefined();
+        const repository = run.registrations.find((r) => r.type === "kubernetes:core/v1:Secret" && r.name === "argocd-repository")!;
+        expect((repository.inputs as { metadata: unknown }).metadata).toEqual({
+            name: "mara-repository",
+            namespace: "argocd",
+            labels: { "argocd.argoproj.io/secret-type": "repository", "app.kubernetes.io/part-of": "mara" },
+        });
+        // As Argo CD's declarative setup documents it: url, username and password for HTTPS.
+        expect(unwrapSecrets(repository.inputs!.stringData)).toEqual({ type: "git", url: GITOPS["mara:gitopsRepoUrl"], username: "robot", password: TOKEN });
+        expect(plainStrings(repository.inputs!.stringData)).toEqual([]);
+        // The token is nowhere else in what is registered, outside a secret.
+        expect(run.registrations.flatMap((r) => plainStrings(r.inputs)).filter((t) => t.includes(TOKEN))).toEqual([]);
+        expect(repository.dependencies).toContain(run.registrations.find((r) => r.name === "argocd-namespace")!.urn);
+
+        const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ==\n-----END OPENSSH PRIVATE KEY-----";
+        const ssh = await runProgram(stack("gitops", { "mara:gitopsRepoUrl": "git@git.example.com:org/platform-config.git", "mara:gitopsRepoSshPrivateKey": KEY }));
+        expect(ssh.error).toBeUndefined();
+        const sshSecret = ssh.registrations.find((r) => r.name === "argocd-repository")!;
+        expect(unwrapSecrets(sshSecret.inputs!.stringData)).toEqual({ type: "git", url: "git@git.example.com:org/platform-config.git", sshPrivateKey: `${KEY}\n` });
+        expect(plainStrings(sshSecret.inputs!.stringData)).toEqual([]);
+
+        const none = await runProgram(stack("gitops"));
+        expect(none.registrations.filter((r) => r.name === "argocd-repository")).toEqual([]);
+    });
+
+    it("a credential set for an Argo CD on a hub is named as doing nothing, and creates nothing", async () => {
+        const run = await runProgram(stack("gitops", { "mara:gitopsArgoCd": "external", "mara:gitopsRepoPassword": "hub-token-0123456789", "mara:argoCdChartVersion": "10.9.0" }));
+        expect(run.error).toBeUndefined();
+        expect(run.registrations.filter((r) => r.type === "kubernetes:core/v1:Secret")).toEqual([]);
+        expect(run.warnings.join("\n")).toContain("mara:argoCdChartVersion, mara:gitopsRepoPassword do nothing with mara:gitopsArgoCd external: Pulumi installs no Argo CD");
     });
 
     it("needs the repository, its folder and a host name; a wrong value is refused with the key", () => {

@@ -12,6 +12,10 @@ import { checkRun, Finding } from "./tier";
 import program from "../../index";
 import { validateConfig } from "../../config";
 import { renderPlatform } from "../../cli/render/render";
+import { NFS_PROVISIONER, NFS_RELEASE, nfsValues } from "../../components/nfsStorage";
+import { CHARTS } from "../../contracts";
+import { parseManifest, vendoredChart } from "../support/charts";
+import { helmTemplate } from "../support/helm";
 
 const SECRETS = { "mara:grafanaAdminPassword": "grafana-pw", "sirius:accounts_pwd": "accounts-pw" };
 const report = (findings: Finding[]) => findings.map((f) => `[${f.rule}] ${f.subject}: ${f.message}`).join("\n");
@@ -43,4 +47,37 @@ describe("mara render with MetalLB: a first Argo CD sync completes", () => {
             expect([...rendered.files.keys()].filter((f) => f.includes("metallb")).length).toBeGreaterThan(5);
         }, 300_000);
     }
+});
+
+describe("the NFS provisioner's chart with the NfsStorage component's values", () => {
+    it("makes one provisioner of the export under the class's provisioner name, with only what a provisioner may do, and no StorageClass of its own", async () => {
+        const chartPath = vendoredChart(CHARTS.nfs.chart, CHARTS.nfs.version);
+        expect(chartPath, "test/charts has the nfs-subdir-external-provisioner archive").toBeDefined();
+        const r = await helmTemplate({ release: NFS_RELEASE, namespace: "nfs-provisioner", chartPath: chartPath!, values: nfsValues({ server: "192.168.1.10", path: "/srv/nfs/mara" }), kubeVersion: "1.35", includeCrds: true });
+        if (!r.ok) throw new Error(r.error);
+        const objects = parseManifest(r.manifest);
+        expect(objects.map((o) => `${o.kind}/${o.metadata!.name}`).sort()).toEqual([
+            "ClusterRole/mara-nfs-provisioner-runner",
+            "ClusterRoleBinding/run-mara-nfs-provisioner",
+            "Deployment/mara-nfs-provisioner",
+            "Role/leader-locking-mara-nfs-provisioner",
+            "RoleBinding/leader-locking-mara-nfs-provisioner",
+            "ServiceAccount/mara-nfs-provisioner",
+        ]);
+        const deployment = objects.find((o) => o.kind === "Deployment") as unknown as { spec: { replicas: number; strategy: { type: string }; template: { spec: { containers: { image: string; env: { name: string; value: string }[] }[]; volumes: unknown[] } } } };
+        expect(deployment.spec.replicas).toBe(1);
+        // Two provisioners would race for the same claims until leader election settles.
+        expect(deployment.spec.strategy.type).toBe("Recreate");
+        const [container] = deployment.spec.template.spec.containers;
+        expect(container!.image).toBe("registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2");
+        expect(Object.fromEntries(container!.env.map((e) => [e.name, e.value]))).toEqual({ PROVISIONER_NAME: NFS_PROVISIONER, NFS_SERVER: "192.168.1.10", NFS_PATH: "/srv/nfs/mara" });
+        expect(deployment.spec.template.spec.volumes).toEqual([{ name: "nfs-subdir-external-provisioner-root", nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" } }]);
+        // The pod may only do what a provisioner does: no Secrets, no wildcard; its lock (Endpoints) only through a Role, in the release's namespace.
+        const rules = (kind: string) => (objects.find((o) => o.kind === kind) as unknown as { rules: { resources: string[]; verbs: string[] }[] }).rules;
+        expect(rules("ClusterRole").flatMap((x) => x.resources).sort()).toEqual(["events", "nodes", "persistentvolumeclaims", "persistentvolumes", "storageclasses"]);
+        expect([...rules("ClusterRole"), ...rules("Role")].flatMap((x) => [...x.resources, ...x.verbs])).not.toContain("*");
+        expect(rules("Role").flatMap((x) => x.resources)).toEqual(["endpoints"]);
+        // Every object carries the platform's label (the chart's `labels` value).
+        for (const o of objects) expect(o.metadata!.labels?.["app.kubernetes.io/part-of"], `${o.kind}/${o.metadata!.name}`).toBe("mara");
+    });
 });

@@ -68,7 +68,7 @@ describe("the version check", () => {
     it("passes a supported release, warns for one past upstream support, fails one the charts refuse", () => {
         expect(versionFinding(v("v1.35.4"), today).verdict).toBe("pass");
         expect(versionFinding(v("v1.34.9+k3s1"), today)).toMatchObject({ verdict: "warn", detail: "Kubernetes v1.34.9+k3s1: the charts install, but upstream support for 1.34 ended 2026-10-27" });
-        expect(versionFinding(v("v1.24.17"), today)).toMatchObject({ verdict: "fail", detail: "Kubernetes v1.24.17: argo-cd@10.8.0 needs >=1.25.0; kube-prometheus-stack@88.5.3 needs >=1.25.0; nginx-ingress@2.6.4 needs >= 1.25.0" });
+        expect(versionFinding(v("v1.24.17"), today)).toMatchObject({ verdict: "fail", detail: "Kubernetes v1.24.17: argo-cd@10.1.1 needs >=1.25.0; kube-prometheus-stack@88.5.3 needs >=1.25.0; nginx-ingress@2.6.4 needs >= 1.25.0" });
         expect(versionFinding(v("v1.38.0"), today).verdict).toBe("warn");
     });
 });

@@ -2,6 +2,7 @@
  * The ingress controller image settings: source locations in every form MARA took, make targets, and the NGINX
  * Plus repository certificate and key, checked before anything is created, against real files.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -56,6 +57,10 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
         ["file://../kic", { kind: "directory", path: "/srv/kic", ref: undefined }],
         ["file:///opt/src/kic#v5.5.4", { kind: "directory", path: "/opt/src/kic", ref: "v5.5.4" }],
         ["file://~/src/kic#5.5.3", { kind: "directory", path: "/home/dev/src/kic", ref: "5.5.3" }],
+        // A file URL writes a space as %20 (as url.pathToFileURL does); a plain path with a space is taken as it is.
+        ["file:///opt/my%20src/kic%25#v5.5.4", { kind: "directory", path: "/opt/my src/kic%", ref: "v5.5.4" }],
+        ["/opt/my src/kic", { kind: "directory", path: "/opt/my src/kic", ref: undefined }],
+        ["/opt/100%20/kic", { kind: "directory", path: "/opt/100%20/kic", ref: undefined }],
     ])("%s", (url, source) => {
         expect(classifyKicSource(url, base)).toEqual({ source });
     });
@@ -71,6 +76,7 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
         [".kic", "is not a git URL, an https tarball URL or a local directory"],
         ["~other/kic", "is not a git URL, an https tarball URL or a local directory"],
         ["ftp://example.com/kic.git", "is not a git URL, an https tarball URL or a local directory"],
+        ["file:///opt/100%/kic", "is a file:// URL with a broken %-escape (a space is %20, a % itself %25)"],
     ])("refuses %s", (url, problem) => {
         expect(classifyKicSource(url)).toEqual({ problem });
     });
@@ -133,7 +139,7 @@ describe("mara:kicSrcUrl (kic:src_url)", () => {
 
     it("refuses a directory that is not a kubernetes-ingress checkout, and a file", () => {
         expect(only({ "kic:image_origin": "source", "kic:src_url": dir }).problem).toBe(`names ${dir}, which has no build/Dockerfile (not an nginx/kubernetes-ingress checkout)`);
-        expect(only({ "kic:image_origin": "source", "kic:src_url": crt }).problem).toBe(`names ${crt}, which is not a directory`);
+        expect(only({ "kic:image_origin": "source", "kic:src_url": crt }).problem).toBe(`names ${crt}, which is a file, not a directory`);
     });
 
     it("checks the form even when the image is pulled, so switching to source later cannot surprise", () => {
@@ -177,6 +183,29 @@ describe("NGINX Plus source builds: the repository certificate and key", () => {
             `kic:nginx_plus.kic:cert_path = "${dir}/nope.crt": does not exist on this machine. Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusCertPath '<path of nginx-repo.crt>'`,
             `kic:nginx_plus.kic:key_path = "${dir}": is a directory, not a file. Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusKeyPath '<path of nginx-repo.key>'`,
         ]);
+    });
+
+    it("a loop of links, a named pipe, a link to nothing: each named for what it is, never 'does not exist' for a loop", () => {
+        const loop = path.join(dir, "loop.crt");
+        fs.symlinkSync("loop2.crt", loop);
+        fs.symlinkSync("loop.crt", path.join(dir, "loop2.crt"));
+        const pipe = path.join(dir, "pipe key");
+        execFileSync("mkfifo", [pipe]);
+        const found = problemsOf({ ...plus, ...plusPaths(loop, pipe) }).map(formatProblem);
+        expect(found).toEqual([
+            `kic:nginx_plus.kic:cert_path = "${loop}": names a path that is a loop of symbolic links (ELOOP): following them never reaches a file. Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: see where the links point with ls -l ${loop}, and point the link at the real file or folder; or download it from MyF5, then pulumi config set mara:kicNginxPlusCertPath '<path of nginx-repo.crt>'`,
+            `kic:nginx_plus.kic:key_path = "${pipe}": names a path that is a named pipe, not a regular file. Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: point it at a regular file (a pipe or device cannot be read like one); or download it from MyF5, then pulumi config set mara:kicNginxPlusKeyPath '<path of nginx-repo.key>'`,
+        ]);
+        const dangling = path.join(dir, "dangling.crt");
+        fs.symlinkSync(path.join(dir, "gone.crt"), dangling);
+        expect(formatProblem(problemsOf({ ...plus, ...plusPaths(dangling, key) })[0]!)).toContain(`names a path that is a symbolic link to ${path.join(dir, "gone.crt")}, which does not exist`);
+    });
+
+    it("paths with a space: used as given", () => {
+        const spaced = path.join(dir, "my certs", "nginx-repo.crt");
+        fs.mkdirSync(path.dirname(spaced));
+        fs.copyFileSync(crt, spaced);
+        expect(problemsOf({ ...plus, ...plusPaths(spaced, key) })).toEqual([]);
     });
 
     it("falls back to the NGINX_REPO_CRT and NGINX_REPO_KEY environment variables, passing their names only", () => {

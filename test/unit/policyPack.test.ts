@@ -78,9 +78,27 @@ describe("the pack's configuration", () => {
         expect(configProblems({ "no-such-rule": "advisory", "ingress-tls": "strict" as never, "ingress-class": { className: "x" } }, RULES)).toEqual([
             expect.stringContaining('"no-such-rule" is not a rule; the rules are container-resources, '),
             '"ingress-tls": level "strict" is not one of advisory, mandatory, disabled',
-            '"ingress-class" has no setting "className"',
+            '"ingress-class" has no setting "className" (its settings: ingressClassName)',
         ]);
         expect(configProblems({ all: "mandatory", "ingress-class": { enforcementLevel: "advisory", ingressClassName: "edge" } }, RULES)).toEqual([]);
+    });
+
+    it("refuses values of the wrong type, as pulumi preview --policy-pack-config does, instead of reading them as unset", () => {
+        const rules = "the configuration is a list; it must be a mapping of rule ids";
+        expect(configProblems(["container-resources"], RULES)).toEqual([expect.stringContaining(rules)]);
+        expect(configProblems(null, RULES)[0]).toContain("the configuration is null;");
+        expect(configProblems("mandatory", RULES)[0]).toContain('the configuration is a string ("mandatory");');
+        expect(configProblems({ "ingress-tls": 1 }, RULES)).toEqual(['"ingress-tls" is a number (1); it must be a level (advisory, mandatory, disabled) or a mapping of enforcementLevel and settings']);
+        expect(configProblems({ "ingress-tls": ["mandatory"] }, RULES)[0]).toContain('"ingress-tls" is a list; it must be a level');
+        expect(configProblems({ all: true }, RULES)[0]).toContain('"all" is a boolean (true); it must be a level');
+        expect(configProblems({ "ingress-tls": { enforcementLevel: 2 } }, RULES)).toEqual(['"ingress-tls": level 2 (a number (2)) is not one of advisory, mandatory, disabled']);
+        expect(configProblems({ "ingress-tls": { enforcementLevel: "Mandatory" } }, RULES)).toEqual(['"ingress-tls": level "Mandatory" is not one of advisory, mandatory, disabled']);
+        expect(configProblems({ "load-balancer-namespace": { namespaces: "edge" } }, RULES)).toEqual(['"load-balancer-namespace": setting "namespaces" is a string ("edge"); it must be a list of strings']);
+        expect(configProblems({ "load-balancer-namespace": { namespaces: ["edge", 7] } }, RULES)).toEqual(['"load-balancer-namespace": setting "namespaces" has an entry 2 that is a number (7); it must be a string']);
+        expect(configProblems({ "host-path-allow-list": { allowedPaths: ["var/log"] } }, RULES)).toEqual(['"host-path-allow-list": setting "allowedPaths" has an entry 1 that is "var/log", which does not match ^/']);
+        expect(configProblems({ "ingress-class": { ingressClassName: { name: "edge" } } }, RULES)).toEqual(['"ingress-class": setting "ingressClassName" is a mapping; it must be a string']);
+        // The neighbours: every setting of the right type passes.
+        expect(configProblems({ "load-balancer-namespace": { namespaces: [] }, "host-path-allow-list": { enforcementLevel: "disabled", allowedPaths: ["/var/log"] } }, RULES)).toEqual([]);
     });
 });
 

@@ -3,6 +3,7 @@
  * Secrets' revision annotation replaced by Reloader's, waves placed by need, YAML that YAML 1.1 readers take as
  * written, and an earlier render's folder replaced without losing the user's own files.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -13,6 +14,7 @@ import type { KubeObject } from "../../cli/render/charts";
 import { forArgoCd } from "../../cli/render/hooks";
 import { PlacedObject, toYaml } from "../../cli/render/layout";
 import { MARKER, writeOutputDir } from "../../cli/render/outputDir";
+import { repositorySecretFiles } from "../../cli/render/repositorySecret";
 import { RELOADER_SECRETS, restartsForGitOps } from "../../cli/render/podRestarts";
 import { readsAsOtherType } from "../../cli/render/safeYaml";
 import { syncWaves } from "../../cli/render/waves";
@@ -127,6 +129,82 @@ describe("a second render into the same folder", () => {
         expect(fs.existsSync(path.join(dir, "a", "configmap-one.yaml"))).toBe(true);
     });
 
+    /** Every entry under a folder, links not followed, with what each is. */
+    const entries = (d: string, rel = ""): string[] =>
+        fs
+            .readdirSync(path.join(d, rel), { withFileTypes: true })
+            .flatMap((e) => (e.isDirectory() ? entries(d, path.join(rel, e.name)) : [`${path.join(rel, e.name)}${e.isSymbolicLink() ? ` -> ${fs.readlinkSync(path.join(d, rel, e.name))}` : ""}`]))
+            .sort();
+
+    it("with links of the user's in it, to a folder outside, to a file, to nothing and in a loop: the render is replaced, each link kept as a link, nothing outside touched", () => {
+        const base = tmp();
+        const dir = path.join(base, "out");
+        writeOutputDir(dir, render("one"), "first\n");
+        // Outside the render: a folder and a file a link points to, which must stay as they are.
+        fs.mkdirSync(path.join(base, "shared"));
+        fs.writeFileSync(path.join(base, "shared", "keep.txt"), "outside");
+        fs.writeFileSync(path.join(base, "notes.md"), "outside too");
+        fs.symlinkSync(path.join(base, "shared"), path.join(dir, "shared"));
+        fs.symlinkSync("../../shared", path.join(dir, "a", "relative-shared"));
+        fs.symlinkSync(path.join(base, "notes.md"), path.join(dir, "notes.md"));
+        fs.symlinkSync(path.join(base, "nowhere"), path.join(dir, "dangling"));
+        fs.symlinkSync("loop", path.join(dir, "loop"));
+        writeOutputDir(dir, render("two"), "second\n");
+        expect(entries(dir)).toEqual([
+            MARKER,
+            "a/configmap-two.yaml",
+            "a/kustomization.yaml",
+            "a/relative-shared -> ../../shared",
+            `dangling -> ${path.join(base, "nowhere")}`,
+            "kustomization.yaml",
+            "loop -> loop",
+            `notes.md -> ${path.join(base, "notes.md")}`,
+            `shared -> ${path.join(base, "shared")}`,
+        ]);
+        // The folder and the file the links point to are untouched, and nothing else was left beside the render.
+        expect(entries(base)).toEqual(["notes.md", "shared/keep.txt", ...entries(dir).map((e) => `out/${e}`)].sort());
+        expect(fs.readFileSync(path.join(base, "shared", "keep.txt"), "utf8")).toBe("outside");
+        // And a third render does the same.
+        writeOutputDir(dir, render("three"), "third\n");
+        expect(entries(dir)).toContain("a/relative-shared -> ../../shared");
+        expect(fs.readFileSync(path.join(base, "shared", "keep.txt"), "utf8")).toBe("outside");
+    });
+
+    it("a link put in place of a file or a folder the render wrote is the render's: removed, never followed, and the render written there", () => {
+        const base = tmp();
+        const dir = path.join(base, "out");
+        writeOutputDir(dir, render("one"), "first\n");
+        fs.mkdirSync(path.join(base, "elsewhere"));
+        fs.writeFileSync(path.join(base, "elsewhere", "configmap-one.yaml"), "not the render's");
+        // The component folder `a` replaced by a link to a folder outside, and the root kustomization by a link to a file.
+        fs.rmSync(path.join(dir, "a"), { recursive: true });
+        fs.symlinkSync(path.join(base, "elsewhere"), path.join(dir, "a"));
+        fs.rmSync(path.join(dir, "kustomization.yaml"));
+        fs.symlinkSync(path.join(base, "elsewhere", "configmap-one.yaml"), path.join(dir, "kustomization.yaml"));
+        writeOutputDir(dir, render("two"), "second\n");
+        expect(entries(dir)).toEqual([MARKER, "a/configmap-two.yaml", "a/kustomization.yaml", "kustomization.yaml"]);
+        expect(fs.readFileSync(path.join(dir, "kustomization.yaml"), "utf8")).toBe("two");
+        expect(entries(path.join(base, "elsewhere"))).toEqual(["configmap-one.yaml"]);
+        expect(fs.readFileSync(path.join(base, "elsewhere", "configmap-one.yaml"), "utf8")).toBe("not the render's");
+    });
+
+    it("refuses a link of the user's where the new render writes a folder, and a pipe it cannot copy, leaving everything as it was", () => {
+        const base = tmp();
+        const dir = path.join(base, "out");
+        writeOutputDir(dir, render("one"), "first\n");
+        fs.mkdirSync(path.join(base, "elsewhere"));
+        fs.symlinkSync(path.join(base, "elsewhere"), path.join(dir, "b"));
+        const withB = new Map([...render("two"), ["b/kustomization.yaml", "b"]]);
+        expect(() => writeOutputDir(dir, withB, "second\n")).toThrow("holds b, which mara render did not write and would now overwrite");
+        expect(fs.readlinkSync(path.join(dir, "b"))).toBe(path.join(base, "elsewhere"));
+        expect(fs.readdirSync(path.join(base, "elsewhere"))).toEqual([]);
+        fs.rmSync(path.join(dir, "b"));
+        execFileSync("mkfifo", [path.join(dir, "pipe")]);
+        expect(() => writeOutputDir(dir, render("two"), "second\n")).toThrow("holds pipe, which is neither a file nor a link (a pipe, a socket or a device)");
+        expect(fs.existsSync(path.join(dir, "a", "configmap-one.yaml"))).toBe(true);
+        expect(fs.readdirSync(base).sort()).toEqual(["elsewhere", "out"]);
+    });
+
     it("a folder an older render wrote (a marker without the list): its files are known by their header and names", () => {
         const dir = path.join(tmp(), "out");
         fs.mkdirSync(path.join(dir, "a"), { recursive: true });
@@ -138,3 +216,28 @@ describe("a second render into the same folder", () => {
         expect(fs.existsSync(path.join(dir, "a", "configmap-one.yaml"))).toBe(false);
     });
 });
+
+describe("Argo CD's repository Secret from the store", () => {
+    const vault = { mode: "external" as const, store: "mara", storeKind: "ClusterSecretStore" as const, provider: "vault" as const, remoteKeyPrefix: "mara/" };
+
+    it("an https URL: username and password by reference, the URL as written, Argo CD's label on the Secret", () => {
+        const { files, entries } = repositorySecretFiles("https://git.example.com/o/r.git", vault, "# h\n");
+        expect([...files.keys()].sort()).toEqual(["argocd/repository/externalsecret-mara-repository.yaml", "argocd/repository/kustomization.yaml"]);
+        const es = parse(files.get("argocd/repository/externalsecret-mara-repository.yaml")!) as { spec: { target: { name: string; template: { data: Record<string, string>; metadata: { labels: Record<string, string> } } }; data: { secretKey: string; remoteRef: { key: string; property: string } }[] } };
+        expect(es.spec.target.name).toBe("mara-repository");
+        expect(es.spec.target.template.metadata.labels["argocd.argoproj.io/secret-type"]).toBe("repository");
+        expect(es.spec.target.template.data).toEqual({ type: "git", url: "https://git.example.com/o/r.git", username: "{{ .username }}", password: "{{ .password }}" });
+        expect(es.spec.data.map((d) => `${d.secretKey} ${d.remoteRef.key} ${d.remoteRef.property}`)).toEqual(["username mara/argocd/mara-repository username", "password mara/argocd/mara-repository password"]);
+        expect(entries.map((e) => `${e.remoteKey} ${e.namespace}/${e.secret} ${e.key}`)).toEqual(["mara/argocd/mara-repository argocd/mara-repository username", "mara/argocd/mara-repository argocd/mara-repository password"]);
+    });
+
+    it("an SSH URL: the key by reference; a prefix whose key the provider cannot hold is refused", () => {
+        const es = parse(repositorySecretFiles("git@git.example.com:o/r.git", vault, "").files.get("argocd/repository/externalsecret-mara-repository.yaml")!) as { spec: { target: { template: { data: Record<string, string> } } } };
+        expect(es.spec.target.template.data).toEqual({ type: "git", url: "git@git.example.com:o/r.git", sshPrivateKey: "{{ .sshPrivateKey }}" });
+        // Google's secret IDs hold at most 255 characters: a prefix that leaves room for `ns_name` but not for `argocd_mara-repository`.
+        const gcp = { ...vault, provider: "gcp-secret-manager" as const, remoteKeyPrefix: `${"p".repeat(240)}_` };
+        expect(() => repositorySecretFiles("https://git.example.com/o/r.git", gcp, "")).toThrow("the secret store cannot hold Argo CD's repository Secret under its remote key");
+        expect(() => repositorySecretFiles("https://git.example.com/o/r.git", { ...gcp, remoteKeyPrefix: `${"p".repeat(232)}_` }, "")).not.toThrow();
+    });
+});
+

@@ -356,8 +356,11 @@ describe("mara verify", () => {
 
     it.each([
         [["--bogus"], "error: unknown option '--bogus'"],
-        [["--timeout", "soon"], "error: option '--timeout <seconds>' argument 'soon' is invalid. needs a positive number of seconds, not \"soon\""],
-        [["--timeout", "0"], 'needs a positive number of seconds, not "0"'],
+        [["--timeout", "soon"], "error: option '--timeout <seconds>' argument 'soon' is invalid. needs a positive number of seconds, at most 600, not \"soon\""],
+        [["--timeout", "0"], 'needs a positive number of seconds, at most 600, not "0"'],
+        // Past Node's largest timer a deadline would fire at once, with Node's own warning.
+        [["--timeout", "601"], 'needs a positive number of seconds, at most 600, not "601"'],
+        [["--timeout", "1e12"], 'needs a positive number of seconds, at most 600, not "1e12"'],
         [["--timeout"], "error: option '--timeout <seconds>' argument missing"],
         [["--outputs-file", "/nonexistent/outputs.json"], "mara: cannot read --outputs-file /nonexistent/outputs.json"],
     ])("exits 2 for %j", async (argv, message) => {
