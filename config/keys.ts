@@ -615,7 +615,7 @@ export const KEYS = {
     }),
     nfsPath: spec({
         key: "mara:nfsPath",
-        type: text({ pattern: /^\/(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]*$/, allowed: "the exported directory as an absolute path without '.' or '..' segments, such as /srv/nfs/mara" }),
+        type: text({ pattern: /^\/(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]*$/, allowed: "the exported directory as an absolute path of letters, digits, '.', '_', '-' and '/' only (no spaces or other characters: the provisioner's chart writes it into its manifests unquoted), without '.' or '..' segments, such as /srv/nfs/mara" }),
         description: "Directory mara:nfsServer exports; the provisioner makes one subdirectory per volume in it.",
         example: "/srv/nfs/mara",
         group: "Existing cluster",

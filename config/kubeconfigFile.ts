@@ -7,7 +7,7 @@
  *
  * An inline kubeconfig is a credential: no message quotes any part of it (not even a context name).
  */
-import { parse } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import { inspectLocalPath, LocalPath, resolveLocalPath, shellWord, shownPath } from "./localPaths";
 import { isInlineKubeconfig } from "./redact";
 
@@ -80,13 +80,18 @@ export function checkKubeconfig(
         );
     if (text.trim() === "") return inline ? notKubeconfig("it is empty") : bad(`names a file that is empty`, `point ${keys.kubeconfig} at a kubeconfig with your cluster in it (an empty file has no cluster to connect to)`);
 
-    let doc: unknown;
-    try {
-        doc = parse(text, { prettyErrors: false, logLevel: "silent" });
-    } catch (e) {
-        const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    // Errors are read from the document, not thrown: with errors silenced, yaml would hand back whatever it could make of
+    // a broken file (an unclosed list as an empty one), which kubectl (sigs.k8s.io/yaml) refuses.
+    // prettyErrors off: its messages quote the text, and an inline kubeconfig is a credential; the position comes from
+    // a line counter instead.
+    const lines = new LineCounter();
+    const parsed = parseDocument(text, { prettyErrors: false, logLevel: "silent", lineCounter: lines });
+    const error = parsed.errors[0];
+    if (error) {
+        const pos = lines.linePos(error.pos[0]);
         return notKubeconfig(`it is not valid YAML${pos ? ` (line ${pos.line}, column ${pos.col})` : ""}`);
     }
+    const doc: unknown = parsed.toJS();
     if (inline && typeof doc === "string" && !doc.includes(":")) {
         // A path with a line break in its name reads as contents (isInlineKubeconfig): say so, rather than only "not a mapping".
         return notKubeconfig("it is one piece of text, not a mapping of settings; a value with a line break is read as the kubeconfig's contents, so if it is meant as a path, rename the file to a name without a line break");

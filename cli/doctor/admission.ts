@@ -18,7 +18,7 @@ import { KUBERNETES_RULES } from "../../policy/kubernetes";
 import type { KubeObject, KubernetesRule, KubernetesTarget } from "../../policy/rule";
 import type { ServerVersion } from "./access";
 import type { Finding } from "./findings";
-import { inBatches, KubeApiError, type KubeClient } from "./kubeClient";
+import { inBatches, isKubeApiError, type KubeClient } from "./kubeClient";
 import type { DoctorPlan } from "./plan";
 
 /** Objects read per kind: a bound on the bytes and the time, whatever the cluster holds. */
@@ -129,7 +129,7 @@ async function listKind(client: KubeClient, t: KubernetesTarget): Promise<{ item
         const list = await client.find<{ items?: KubeObject[]; metadata?: { continue?: string } }>(path);
         return { items: list?.items ?? [], truncated: Boolean(list?.metadata?.continue) };
     } catch (e) {
-        if (e instanceof KubeApiError && (e.status === 403 || e.status === 401)) return "forbidden";
+        if (isKubeApiError(e) && (e.status === 403 || e.status === 401)) return "forbidden";
         throw e;
     }
 }

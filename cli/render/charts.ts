@@ -12,6 +12,7 @@ import * as os from "os";
 import * as path from "path";
 import { parse, parseAllDocuments } from "yaml";
 import { helmBinary, ROOT } from "./helm";
+import { MAX_CHECKSUM_FILE_BYTES, readChecksumList } from "../../config/sha256sums";
 
 /** Where the vendored chart archives and their SHA256SUMS and provenance live. */
 export const CHARTS_DIR = path.join(ROOT, "test", "charts");
@@ -95,17 +96,25 @@ export function chartArchive(src: ChartSource, env: NodeJS.ProcessEnv = process.
 
 /** SHA256SUMS as a map from archive name to digest. */
 export function recordedChecksums(dir = CHARTS_DIR): Map<string, string> {
-    const text = fs.readFileSync(path.join(dir, "SHA256SUMS"), "utf8");
-    return new Map(
-        text
-            .split("\n")
-            .filter((l) => l.trim())
-            .map((l) => {
-                const m = /^([0-9a-f]{64})\s+\*?(.+)$/.exec(l.trim());
-                if (!m) throw new Error(`SHA256SUMS: malformed line "${l}"`);
-                return [m[2]!, m[1]!] as const;
-            }),
-    );
+    // The same reader as mara:chartArchiveDir's (config/sha256sums.ts): sha256sum's own forms, bounded, and a problem in
+    // words rather than a raw line thrown at the user.
+    const file = path.join(dir, "SHA256SUMS");
+    const fd = fs.openSync(file, "r");
+    let bytes: Buffer;
+    try {
+        bytes = Buffer.alloc(MAX_CHECKSUM_FILE_BYTES + 1);
+        bytes = bytes.subarray(0, fs.readSync(fd, bytes, 0, bytes.length, 0));
+    } finally {
+        fs.closeSync(fd);
+    }
+    if (bytes.length > MAX_CHECKSUM_FILE_BYTES) throw new Error(`${file} is larger than ${MAX_CHECKSUM_FILE_BYTES} bytes, far more than a list of chart archives; restore it from the package or the repository.`);
+    const list = readChecksumList(bytes);
+    const first = list.problems[0];
+    if (first) {
+        const more = list.problems.length - 1 + list.moreProblems;
+        throw new Error(`${file}: ${first.line > 0 ? `line ${first.line}: ` : ""}${first.problem}${more > 0 ? ` (and ${more} more problem${more === 1 ? "" : "s"})` : ""}; restore it from the package or the repository.`);
+    }
+    return new Map(list.sums);
 }
 
 /** The SHA-256 digest of a file. */

@@ -36,6 +36,17 @@ describe("vendored charts", () => {
         for (const [file, digest] of sums) expect(sha256(path.join(CHARTS_DIR, file)), file).toBe(digest);
     });
 
+    it("a damaged SHA256SUMS is named with its line and a count of the rest, not thrown as a raw line, and read only up to its cap", () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "charts-"));
+        fs.writeFileSync(path.join(dir, "SHA256SUMS"), `${"0".repeat(64)}  ok.tgz\n${"not a checksum line\n".repeat(50_000)}`);
+        expect(() => recordedChecksums(dir)).toThrow(/SHA256SUMS: line 2: .*\(and 49999 more problems\); restore it from the package or the repository\.$/);
+        fs.writeFileSync(path.join(dir, "SHA256SUMS"), Buffer.alloc(2 * 1024 * 1024, "a"));
+        expect(() => recordedChecksums(dir)).toThrow(/is larger than 1048576 bytes/);
+        // sha256sum's own escaped form (a name with a backslash) is read, not refused.
+        fs.writeFileSync(path.join(dir, "SHA256SUMS"), `\\${"1".repeat(64)}  a\\\\b.tgz\n`);
+        expect([...recordedChecksums(dir)]).toEqual([["a\\b.tgz", "1".repeat(64)]]);
+    });
+
     it("a tampered archive fails the checksum", () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "charts-"));
         const name = archiveName("fluent-bit", CHARTS.logagent.version);

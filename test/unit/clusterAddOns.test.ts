@@ -63,6 +63,12 @@ describe("the NFS provisioner's keys", () => {
         expect(validateConfig(existing()).config!.nfs.server).toBeUndefined();
     });
 
+    it("a path with a space is refused by the rule it breaks: the characters the chart can carry unquoted", () => {
+        const [p] = problems(existing({ "mara:nfsServer": "nas", "mara:nfsPath": "/srv/nfs share" }));
+        expect(p).toContain('mara:nfsPath = "/srv/nfs share"');
+        expect(p).toContain("letters, digits, '.', '_', '-' and '/' only (no spaces");
+    });
+
     it("needs both the server and the path, a clean absolute path, and no other StorageClass", () => {
         expect(problems(existing({ "mara:nfsServer": "192.168.1.10" }))).toEqual([
             "mara:nfsPath: is not set, but mara:nfsServer (192.168.1.10) is: the provisioner needs the directory the server exports. Allowed: the exported directory as an absolute path, such as /srv/nfs/mara. Fix: pulumi config set mara:nfsPath /srv/nfs/mara",

@@ -35,3 +35,19 @@ describe("checkKubeconfig's fix for a path that is not a kubeconfig file", () =>
         expect(fixFor("/etc/k3s", { "/etc/k3s": { kind: "directory" } })).toContain("pulumi config set mara:kubeconfig ~/.kube/config");
     });
 });
+
+describe("checkKubeconfig on YAML that kubectl would refuse", () => {
+    // yaml, with its errors silenced, would hand back what it could make of these (an unclosed list as an empty one);
+    // sigs.k8s.io/yaml, which kubectl reads kubeconfigs with, refuses them.
+    for (const [what, text] of [
+        ["an unclosed flow list", "apiVersion: v1\nkind: Config\nclusters: [\n- cluster: {server: https://x}\n"],
+        ["a mapping value where none may start", "apiVersion: v1\nkind: Config\nclusters: : x\n"],
+        ["a key indented under nothing", "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://x\n   name: c\ncontexts: []\n"],
+    ] as const) {
+        it(`${what}: not valid YAML, with its line`, () => {
+            const r = checkKubeconfig("/srv/mara/kubeconfig", undefined, files({ "/srv/mara/kubeconfig": { kind: "file", text } as LocalPath }), KEYS);
+            expect(r.ok).toBe(false);
+            if (!r.ok) expect(r.problem.problem).toMatch(/is not a kubeconfig: it is not valid YAML \(line \d+, column \d+\)/);
+        });
+    }
+});
