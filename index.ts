@@ -69,8 +69,10 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         kubeconfig: cluster.kubeconfig,
         ...cluster.outputs,
         ...kicImageOutputs(cfg, platform.kicImage),
-        lb_ingress_hostname: platform.ingressController.loadBalancerHostname,
-        lb_ingress_ip: platform.ingressController.loadBalancerIp,
+        // Both always exist (docs/deploy.md): an output whose value is undefined is left out of the stack, and
+        // `pulumi stack output lb_ingress_ip` would fail where the load balancer has no IP (AWS) or there is none (NodePort).
+        lb_ingress_hostname: platform.ingressController.loadBalancerHostname.apply((h) => h ?? ""),
+        lb_ingress_ip: platform.ingressController.loadBalancerIp.apply((ip) => ip ?? ""),
         ingress_controller_status: platform.ingressController.status,
         nginx_plus: platform.ingressController.nginxPlus,
         ingress_class: platform.ingressController.ingressClassName,

@@ -8,6 +8,8 @@ import * as path from "path";
 // The modules rather than config/'s index, which loads the Pulumi SDK (loadConfig, ConfigError) that `mara validate` does without.
 import { applyProjectConfig, parseProjectFile, ProjectConfigError, type ProjectDocument } from "../config/projectConfig";
 import type { RawConfig } from "../config/resolve";
+import { KEYS } from "../config/keys";
+import { decryptOffline } from "../config/passphraseSecrets";
 import { parseStackFile } from "../config/stackFile";
 import { decodeStackFile } from "../config/stackFileEncoding";
 import { CliError, EXIT, PROJECT_DIR } from "./io";
@@ -145,7 +147,8 @@ export function projectName(dir: string = PROJECT_DIR): string {
 /**
  * Reads a stack file into raw config as the Pulumi CLI hands it to the program: the project's Pulumi.yaml
  * defaults merged in (config/projectConfig.ts), relative paths resolved against the project directory, where
- * `pulumi` runs the program. Encrypted values cannot be decrypted offline and become placeholders. A value the
+ * `pulumi` runs the program. Encrypted values become placeholders, except an inline kubeconfig where the stack's
+ * passphrase is in the environment (config/passphraseSecrets.ts), which is decrypted to be checked. A value the
  * CLI would refuse against Pulumi.yaml's declarations is left for validation to report with its fix.
  *
  * @param projectDir - the Pulumi project: its Pulumi.yaml and the directory the program runs in.
@@ -165,6 +168,9 @@ export function readStackFile(file: StackFile, env: Readonly<Record<string, stri
     } catch (err) {
         throw new CliError(`${file.path} is not a readable stack file: ${(err as Error).message.trim()}`);
     }
+    // An inline kubeconfig stored encrypted is decrypted where the passphrase allows, as Pulumi would, so it is
+    // checked here as under `pulumi up`; a relative passphrase file is found where `pulumi` runs, the project.
+    raw = decryptOffline(raw, KUBECONFIG_KEYS, projectDir);
     if (!project) return raw;
     try {
         return applyProjectConfig(raw, project);
@@ -174,3 +180,6 @@ export function readStackFile(file: StackFile, env: Readonly<Record<string, stri
         throw err;
     }
 }
+
+/** The keys an existing cluster's kubeconfig is read from, under every name. */
+const KUBECONFIG_KEYS = [KEYS.kubeconfig.key, ...KEYS.kubeconfig.legacy.map((l) => l.key)];

@@ -1,6 +1,6 @@
 import * as digitalocean from "@pulumi/digitalocean";
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULTS } from "../contracts";
+import { DEFAULTS, recordInDomain } from "../contracts";
 
 /** Arguments of {@link DnsRecord}. */
 export interface DnsRecordArgs {
@@ -37,8 +37,7 @@ export class DnsRecord extends pulumi.ComponentResource {
 
 /** Splits `host.domain.tld` into the record name and the domain; throws when there is no host part. */
 export function splitFqdn(fqdn: string): [string, string] {
-    const dot = fqdn.indexOf(".");
-    const domain = fqdn.slice(dot + 1);
-    if (dot <= 0 || !domain.includes(".")) throw new Error(`DnsRecord: "${fqdn}" has no host part in a domain; use a name such as mara.example.com.`);
-    return [fqdn.slice(0, dot), domain];
+    const split = recordInDomain(fqdn);
+    if (!split) throw new Error(`DnsRecord: "${fqdn}" has no host part in a domain; use a name such as mara.example.com.`);
+    return [split.record, split.domain];
 }

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, DEFAULTS, HOST_PATH_ALLOWED, hostPathProblem } from "../contracts";
 import { section } from "./fluentBitConfig";
 import { helmRelease, platformNamespace } from "./helmRelease";
+import { secretsRevision } from "./passwordRotation";
 import { logParsers } from "./logFormats";
 import { LOG_INDEX_PREFIX } from "./logstore";
 import { guardedOptions } from "./ownership/guard";
@@ -39,6 +40,9 @@ export interface LogAgentArgs {
     indexPrefix?: string;
 }
 
+/** The Secret with the user and password the log agent writes to Elasticsearch as. */
+const CREDENTIALS_SECRET = "elasticsearch-credentials";
+
 /** Where Fluent Bit keeps its read positions on each node, so a restart neither loses nor repeats lines. */
 const STATE_DIR = "/var/lib/fluent-bit";
 
@@ -64,7 +68,7 @@ export class LogAgent extends pulumi.ComponentResource {
         const credentials = new k8s.core.v1.Secret(
             `${name}-credentials`,
             {
-                metadata: { name: "elasticsearch-credentials", namespace: ns.metadata.name },
+                metadata: { name: CREDENTIALS_SECRET, namespace: ns.metadata.name },
                 type: "kubernetes.io/basic-auth",
                 stringData: { username: args.username, password: pulumi.secret(args.password) },
             },
@@ -76,9 +80,10 @@ export class LogAgent extends pulumi.ComponentResource {
                 release: "fluent-bit",
                 namespace: ns.metadata.name,
                 chart: args.chart ?? CHARTS.logagent,
-                values: pulumi.all([args.elasticsearchHost, credentials.metadata.name]).apply(([host, secretName]) =>
-                    logAgentValues({ ...args, elasticsearchHost: host, secretName }),
-                ),
+                // Fluent Bit reads the password from its environment at start: the Secret's revision rolls it when it changes.
+                values: pulumi
+                    .all([args.elasticsearchHost, credentials.metadata.name, pulumi.all(secretsRevision([CREDENTIALS_SECRET], { [CREDENTIALS_SECRET]: credentials }))])
+                    .apply(([host, secretName, podAnnotations]) => logAgentValues({ ...args, elasticsearchHost: host, secretName, podAnnotations })),
             },
             { parent: this },
         );
@@ -104,6 +109,8 @@ export interface LogAgentValuesInput {
     containerRuntime: "containerd" | "docker";
     /** Index name prefix. Default {@link LOG_INDEX_PREFIX}. */
     indexPrefix?: string;
+    /** Annotations of the agent's pods: the credentials Secret's revision (passwordRotation.ts). Default none. */
+    podAnnotations?: Record<string, string>;
 }
 
 /** The node directories Fluent Bit mounts: the logs it tails (and Docker's, on Docker nodes) and its read positions. */
@@ -127,6 +134,7 @@ export function logAgentValues(v: LogAgentValuesInput): Record<string, unknown> 
     const mounts = hostMounts(v);
     return {
         kind: "DaemonSet",
+        ...(v.podAnnotations && Object.keys(v.podAnnotations).length > 0 ? { podAnnotations: v.podAnnotations } : {}),
         // Logs of every node, including tainted ones (system and GPU pools).
         tolerations: [{ operator: "Exists" }],
         env: [

@@ -2,7 +2,9 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings, ControlPlaneMetrics, CrdManifest, DEFAULTS, PATTERNS, requireMatch, UNREACHABLE_CONTROL_PLANE } from "../contracts";
 import { chartCrdResources } from "./chartCrds";
+import { grafanaAdminInitContainer } from "./grafanaAdmin";
 import { DASHBOARD_FOLDER_ANNOTATION, DASHBOARD_LABEL, grafanaDashboard } from "./grafanaDashboards";
+import { secretsRevision } from "./passwordRotation";
 import { helmRelease, platformNamespace } from "./helmRelease";
 import { guardedOptions } from "./ownership/guard";
 
@@ -26,7 +28,10 @@ export interface PrometheusArgs {
     statsdChart?: ChartSettings;
     /** Namespace. Default `prometheus`. */
     namespace?: string;
-    /** Grafana administrator password (from the Secrets component). Secret; required, never a literal default. */
+    /**
+     * Grafana administrator password (from the Secrets component). Secret; required, never a literal default. A
+     * changed password restarts Grafana, whose init container applies it to the existing database (grafanaAdmin.ts).
+     */
     grafanaAdminPassword: pulumi.Input<string>;
     /** Prometheus volume size. Default `10Gi`. */
     storageSize?: string;
@@ -62,6 +67,9 @@ export interface PrometheusArgs {
      */
     crds?: readonly CrdManifest[];
 }
+
+/** The Secret with Grafana's administrator user and password (keys `admin-user`, `admin-password`). */
+export const GRAFANA_ADMIN_SECRET = "grafana-admin";
 
 /** Helm release name; the chart names Services `prometheus-kube-prometheus-…` and `prometheus-grafana` from it. */
 export const PROMETHEUS_RELEASE = "prometheus";
@@ -104,7 +112,7 @@ export class Prometheus extends pulumi.ComponentResource {
         const admin = new k8s.core.v1.Secret(
             `${name}-grafana-admin`,
             {
-                metadata: { name: "grafana-admin", namespace: ns.metadata.name },
+                metadata: { name: GRAFANA_ADMIN_SECRET, namespace: ns.metadata.name },
                 stringData: { "admin-user": "admin", "admin-password": pulumi.secret(args.grafanaAdminPassword) },
             },
             { parent: this },
@@ -118,9 +126,11 @@ export class Prometheus extends pulumi.ComponentResource {
                 namespace: ns.metadata.name,
                 chart,
                 skipCrds: crds.skipCrds,
-                values: pulumi.all([admin.metadata.name, args.storageClassName]).apply(([secret, storageClassName]) =>
+                // The Secret's resource version rolls Grafana when its password changes (grafanaAdmin.ts).
+                values: pulumi.all([admin.metadata.name, args.storageClassName, pulumi.all(secretsRevision([GRAFANA_ADMIN_SECRET], { [GRAFANA_ADMIN_SECRET]: admin }))]).apply(([secret, storageClassName, revision]) =>
                     prometheusValues({
                         grafanaAdminSecret: secret,
+                        grafanaPodAnnotations: revision,
                         storageSize: args.storageSize ?? DEFAULTS.prometheus.storageSize,
                         dashboardStorageSize: args.dashboardStorageSize ?? DEFAULTS.prometheus.dashboardStorageSize,
                         storageClassName,
@@ -216,6 +226,11 @@ export const GUNICORN_STATSD_MAPPING = `mappings:
 export interface PrometheusValuesInput {
     /** Secret with Grafana's `admin-user` and `admin-password` keys. */
     grafanaAdminSecret: string;
+    /**
+     * Annotations of Grafana's pod template: the admin Secret's revision, which rolls Grafana when its password
+     * changes (passwordRotation.ts). Never a value derived from the password. Default none.
+     */
+    grafanaPodAnnotations?: Record<string, string>;
     /** Prometheus volume size, e.g. `10Gi`. */
     storageSize: string;
     /** Grafana and Alertmanager volume size. */
@@ -226,7 +241,10 @@ export interface PrometheusValuesInput {
     controlPlaneMetrics?: ControlPlaneMetrics;
 }
 
-/** kube-prometheus-stack values. No secret appears here: Grafana reads its admin password from a Secret. */
+/**
+ * kube-prometheus-stack values. No secret appears here: Grafana reads its admin password from a Secret, and its init
+ * container from the same Secret (grafanaAdmin.ts).
+ */
 export function prometheusValues(v: PrometheusValuesInput): Record<string, unknown> {
     const claim = (size: string) => ({
         volumeClaimTemplate: {
@@ -256,6 +274,12 @@ export function prometheusValues(v: PrometheusValuesInput): Record<string, unkno
         alertmanager: { alertmanagerSpec: { storage: claim(v.dashboardStorageSize) } },
         grafana: {
             admin: { existingSecret: v.grafanaAdminSecret, userKey: "admin-user", passwordKey: "admin-password" },
+            // Grafana reads the admin password only when it creates its database: the init container applies the
+            // Secret's on every start, and a changed Secret rolls the pod (grafanaAdmin.ts).
+            extraInitContainers: [grafanaAdminInitContainer({ name: v.grafanaAdminSecret, key: "admin-password" })],
+            ...(v.grafanaPodAnnotations && Object.keys(v.grafanaPodAnnotations).length > 0 ? { podAnnotations: v.grafanaPodAnnotations } : {}),
+            // Replaced, not rolled: two Grafanas must not share the SQLite database, nor a ReadWriteOnce volume.
+            deploymentStrategy: { type: "Recreate" },
             // The dashboards the platform provisions are ConfigMaps with this label in any namespace, in the folder their annotation names.
             sidecar: {
                 dashboards: {

@@ -12,6 +12,8 @@ import { checkKubeconfig } from "./kubeconfigFile";
 import { suggestedMinor } from "./kubernetesReleases";
 import { isInlineKubeconfig } from "./redact";
 import { ENCRYPTED_PLACEHOLDER } from "./stackFile";
+import { PASSPHRASE_ENV, PASSPHRASE_FILE_ENV } from "./passphraseSecrets";
+import { ciphertextProblem } from "./secureValues";
 import { dropletSizeFinding, ec2InstanceTypeFinding, NodeSizeFinding } from "./nodeSizes";
 
 /** Builds the settings of the configured infrastructure type, recording its problems. */
@@ -238,19 +240,16 @@ function buildKubeconfig(raw: RawConfig, keys: Lookup, findings: Findings): Kube
             });
         }
     } else if (kubeconfig === ENCRYPTED_PLACEHOLDER) {
-        findings.problem({
-            key: keyOf("kubeconfig"),
-            problem: "is stored encrypted, and offline (mara validate, mara plan) there is no key to decrypt it, so the cluster it names cannot be checked",
-            allowed: "a kubeconfig path, or its contents checked where Pulumi decrypts them",
-            fix: "run `npx mara preview` (Pulumi decrypts the kubeconfig and the program checks it), or store the kubeconfig's path instead of its contents",
-        });
+        sealedKubeconfig(raw, keyOf("kubeconfig"), findings);
     } else {
         const context = v("kubeContext");
         const checked = checkKubeconfig(kubeconfig, context, { baseDir: raw.baseDir ?? process.cwd(), env: raw.env, inspect: raw.inspectPath }, {
             kubeconfig: keyOf("kubeconfig"),
             context: keyOf("kubeContext"),
         });
-        if (!checked.ok) {
+        if (checked.ok) {
+            plainTextCredentials(raw, keyOf("kubeconfig"), checked.value.file === undefined ? checked.value.credentials : [], findings);
+        } else {
             const { setting, problem, allowed, fix } = checked.problem;
             const onContext = setting === "context";
             findings.problem({
@@ -266,6 +265,46 @@ function buildKubeconfig(raw: RawConfig, keys: Lookup, findings: Findings): Kube
     const registry = externalRegistry(keys, findings);
     if (kubeconfig === undefined) return undefined;
     return { type: "kubeconfig", kubeconfig, context: v("kubeContext"), registry };
+}
+
+/**
+ * A kubeconfig stored encrypted that is still encrypted here: offline, without the stack's passphrase (or with
+ * another secrets provider), nothing can decrypt it, so its contents are checked where they are decrypted (the
+ * program, under `pulumi preview` and `pulumi up`), and the stack is not refused for storing a credential as it
+ * should be. Where Pulumi itself would stop before the program (a passphrase that is wrong or unreadable, a value
+ * the passphrase does not open), that is the problem (passphraseSecrets.ts).
+ */
+function sealedKubeconfig(raw: RawConfig, key: string, findings: Findings): void {
+    const offline = raw.stackFile?.offline?.[key];
+    if (offline?.state === "refused") {
+        findings.problem({ key: offline.setting, problem: offline.problem, allowed: offline.allowed, fix: offline.fix });
+        return;
+    }
+    // Ciphertext of the wrong form has its own problem (secureValues.ts); nothing more to say about it here.
+    const stored = raw.stackFile?.encrypted[key];
+    if (stored !== undefined && ciphertextProblem(stored, raw.stackFile!.passphrase) !== undefined) return;
+    const where =
+        offline?.state === "sealed" && offline.why === "not-passphrase"
+            ? "the stack's secrets provider (the Pulumi Cloud or a cloud KMS) decrypts it only through the Pulumi CLI"
+            : `without the stack's passphrase (${PASSPHRASE_ENV} or ${PASSPHRASE_FILE_ENV}) nothing here can decrypt it`;
+    findings.warn(
+        `${key} is stored encrypted, and ${where}, so the kubeconfig and the context chosen in it are checked only where Pulumi decrypts them: by the program under pulumi preview and pulumi up` +
+            (offline?.state === "sealed" && offline.why === "not-passphrase" ? "." : `. Export ${PASSPHRASE_ENV} to have mara validate, plan and render check them too.`),
+    );
+}
+
+/**
+ * An inline kubeconfig kept in plain text in the stack file that carries a credential: anyone who can read the file,
+ * or its history in Git, can act on the cluster as that user. It works, so it is a warning, naming the key and the
+ * fix; Pulumi reads a multi-line value from standard input (`pulumi config set`, "Multi-line values may be set by
+ * piping a file to standard in": pulumi/pulumi `pkg/cmd/pulumi/config/config_set.go`).
+ */
+function plainTextCredentials(raw: RawConfig, key: string, credentials: readonly string[], findings: Findings): void {
+    if (credentials.length === 0 || raw.secretKeys.has(key)) return;
+    findings.warn(
+        `${key} is a kubeconfig stored in plain text in the stack file, and it carries ${credentials.join(", ")}: anyone who can read the file, or its history in Git, can act on the cluster as that user. ` +
+            `Store it encrypted: pulumi config set --secret ${key} < <kubeconfig file> (or kubectl config view --raw --minify | pulumi config set --secret ${key}), or set ${key} to the kubeconfig's path instead.`,
+    );
 }
 
 /** The user's own registry: all four keys, or none. */

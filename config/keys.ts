@@ -892,7 +892,9 @@ export const KEYS = {
     grafanaAdminPassword: spec({
         key: "mara:grafanaAdminPassword",
         legacy: ["prometheus:adminpass"],
-        type: text({ minLength: GRAFANA_PASSWORD_MIN_LENGTH, allowed: `any text of at least ${GRAFANA_PASSWORD_MIN_LENGTH} characters (stored encrypted)` }),
+        // One line: Grafana's CLI, which applies a changed password to the existing database, reads the first line of
+        // its input (components/grafanaAdmin.ts); a second line would be in the Secret but not in Grafana.
+        type: text({ minLength: GRAFANA_PASSWORD_MIN_LENGTH, pattern: /^[^\r\n]*$/, allowed: `any text of at least ${GRAFANA_PASSWORD_MIN_LENGTH} characters, on one line (stored encrypted)` }),
         secret: true,
         defaultNote: "generated",
         description: "Grafana administrator password.",

@@ -5,7 +5,8 @@
  * (its tag) and for a source build (the release its source names: a git tag, a tarball's name, `#<version>`).
  */
 import { KIC_CHARTS, kicImageProblem, supportedImageRange } from "./kicCompatibility";
-import { splitImageName } from "../contracts";
+import { classifyKicSource, splitImageName } from "../contracts";
+import { KEYS } from "./keys";
 import type { Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { configSetCommand } from "./problems";
@@ -20,13 +21,14 @@ export function checkKicImage(kic: MaraConfig["kic"], chartVersion: string, { r,
     const allowed = `controller ${range.oldest} to ${range.newest} for nginx-ingress chart ${chartVersion}, such as ${facts.appVersion}`;
     if (kic.imageOrigin === "source") {
         const key = keyOf("kicSrcUrl");
+        const release = releaseAdvice(kic.sourceUrl, facts.appVersion);
         // The release the source names (a git tag, a tarball's name, a directory's #<version>; kicSettings.ts).
         if (kic.version === undefined) {
-            findings.warn(`${key} = ${kic.sourceUrl} names no release, so the controller built from it cannot be checked against nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}); name the release, e.g. #v${facts.appVersion}.`);
+            findings.warn(`${key} = ${kic.sourceUrl} names no release, so the controller built from it cannot be checked against nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}); ${release.name}.`);
             return;
         }
         const why = kicImageProblem(chartVersion, kic.version);
-        if (why) findings.problem({ key, value: kic.sourceUrl, problem: `builds a controller that does not run with the chart: ${why}`, allowed, fix: `build the v${facts.appVersion} release: ${configSetCommand(key, `${kic.sourceUrl.replace(/#.*$/, "")}#v${facts.appVersion}`)}` });
+        if (why) findings.problem({ key, value: kic.sourceUrl, problem: `builds a controller that does not run with the chart: ${why}`, allowed, fix: `build the v${facts.appVersion} release: ${release.set(key)}` });
         return;
     }
     const [repository, tag] = splitImageName(kic.imageName);
@@ -46,4 +48,28 @@ export function checkKicImage(kic: MaraConfig["kic"], chartVersion: string, { r,
         allowed,
         fix: tagKey ? configSetCommand(key, facts.appVersion) : configSetCommand(key, `${repository}:${facts.appVersion}`),
     });
+}
+
+/** The official repository, whose tags are the controller's releases. */
+const KIC_GIT = "https://github.com/nginx/kubernetes-ingress.git";
+
+/**
+ * How to name release `version` in source location `location`, in a form classifyKicSource accepts: a git URL or a
+ * directory takes `#v<version>` (a git URL keeps its `:<subdir>`), while a tarball has no refs (a `#fragment` on it
+ * is refused), so its release is named by the file or the build moves to the git repository at that tag.
+ */
+export function releaseAdvice(location: string, version: string): { value: string; name: string; set: (key: string) => string } {
+    const classified = classifyKicSource(location);
+    if ("source" in classified && classified.source.kind === "tarball") {
+        const git = `${KIC_GIT}#v${version}`;
+        return {
+            value: git,
+            name: `a tarball has no #ref, so name the release in its file name (…-v${version}.tar.gz), or build from git: ${configSetCommand(KEYS.kicSrcUrl.key, git)}`,
+            set: (key) => `${configSetCommand(key, git)} (a tarball names its release in its file name only)`,
+        };
+    }
+    const [address, fragment = ""] = location.trim().split(/#(.*)/s);
+    const subdir = fragment.includes(":") ? fragment.slice(fragment.indexOf(":")) : "";
+    const named = `${address}#v${version}${subdir}`;
+    return { value: named, name: `name the release, e.g. ${named}`, set: (key) => configSetCommand(key, named) };
 }

@@ -12,7 +12,7 @@ import {
     NginxRepoCredentials,
     splitImageName,
 } from "../contracts";
-import { KEYS } from "./keys";
+import { KeyId, KEYS } from "./keys";
 import type { MaraConfig } from "./model";
 import { configSetCommand } from "./problems";
 import { Findings, secretOutput } from "./resolve";
@@ -59,22 +59,77 @@ function pathKind(p: string): PathKind {
     return status.size > READ_TO_CHECK ? "file" : pathKindOf(inspectLocalPath(p));
 }
 
+/**
+ * The image the stack pulls: `mara:kicImageName`, or MARA's repository and tag keys over the default image when no
+ * image name is set. A value that did not parse reads as its default; its problem is recorded on its own.
+ */
+export function pulledImageName({ r, d }: Pick<Lookup, "r" | "d">): string {
+    const imageName = d("kicImageName");
+    const repo = r("kicImageRepository");
+    const tag = r("kicImageTag");
+    if (r("kicImageName").source || (repo.value === undefined && tag.value === undefined)) return imageName;
+    const [defaultRepo, defaultTag] = splitImageName(imageName);
+    return `${repo.value ?? defaultRepo}:${tag.value ?? defaultTag}`;
+}
+
+/**
+ * Whether anything reads mara:nginxJwt: the pull of an image from NGINX's private registry (into the cluster's
+ * registry, or by the cluster itself), and NGINX Plus mode, whose license it is. An open-source image, or a Plus
+ * image built from source into the cluster's registry, with Plus mode off, reads it nowhere.
+ */
+export function readsNginxJwt({ r, d }: Pick<Lookup, "r" | "d">): boolean {
+    return d("ingressEnablePlus") || (d("kicImageOrigin") === "registry" && pulledImageName({ r, d }).startsWith(`${NGINX_PLUS_REGISTRY}/`));
+}
+
+/** Whether anything reads the NGINX Plus repository certificate and key: only a source build of a Plus make target. */
+export function readsNginxRepoFiles({ d }: Pick<Lookup, "d">): boolean {
+    return d("kicImageOrigin") === "source" && MAKE_TARGETS[d("kicMakeTarget")]?.plus === true;
+}
+
+/** The NGINX Plus keys this stack reads nowhere, by key id. */
+export const NGINX_PLUS_KEYS = ["nginxJwt", "kicNginxPlusCertPath", "kicNginxPlusKeyPath"] as const;
+
+/** Whether nothing reads NGINX Plus key `id` on this stack (validation then names it as not used, unchecked). */
+export function nginxPlusKeyUnused(id: KeyId, lookup: Pick<Lookup, "r" | "d">): boolean {
+    if (id === "nginxJwt") return !readsNginxJwt(lookup);
+    if (id === "kicNginxPlusCertPath" || id === "kicNginxPlusKeyPath") return !readsNginxRepoFiles(lookup);
+    return false;
+}
+
+/**
+ * NGINX Plus keys set on a stack that reads them nowhere are named as not used, with what would read them, as keys
+ * of another infrastructure type are: their values are not checked (a JWT or a file path kept for later is not an
+ * error) and change nothing (the JWT then reaches no Secret).
+ */
+export function checkUnusedNginxPlusKeys({ r, d, keyOf }: Lookup, findings: Findings): void {
+    const image = d("kicImageOrigin") === "source" ? `builds make target ${d("kicMakeTarget")} from source` : `pulls ${pulledImageName({ r, d })}`;
+    const rm = (keys: string[]) => keys.map((k) => `pulumi config rm ${k.split(".")[0]}`).filter((c, i, all) => all.indexOf(c) === i).join(" && ");
+    if (r("nginxJwt").source !== undefined && !readsNginxJwt({ r, d })) {
+        findings.warn(
+            `${keyOf("nginxJwt")} is not used: this stack ${image} and does not run NGINX Plus (${keyOf("ingressEnablePlus")} is false), so nothing pulls from ${NGINX_PLUS_REGISTRY} ` +
+                `or needs the license, and the JWT is not checked and reaches no Secret. Remove it with ${rm([keyOf("nginxJwt")])}, or keep it for NGINX Plus ` +
+                `(${KEYS.kicImageName.key} ${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress:${KIC_VERSION} and ${KEYS.ingressEnablePlus.key} true).`,
+        );
+    }
+    const files = (["kicNginxPlusCertPath", "kicNginxPlusKeyPath"] as const).filter((id) => r(id).source !== undefined);
+    if (files.length > 0 && !readsNginxRepoFiles({ d })) {
+        const keys = files.map((id) => keyOf(id));
+        findings.warn(
+            `${keys.join(", ")} ${keys.length === 1 ? "is" : "are"} not used: the NGINX Plus repository certificate and key are read only to build an NGINX Plus image from source ` +
+                `(${KEYS.kicImageOrigin.key} source with a Plus make target such as debian-image-plus), and this stack ${image}, so ${keys.length === 1 ? "its file is" : "their files are"} not checked. ` +
+                `Remove ${keys.length === 1 ? "it" : "them"} with ${rm(keys)}, or keep ${keys.length === 1 ? "it" : "them"} for a Plus source build.`,
+        );
+    }
+}
+
 /** Builds the image settings, checking sources, make targets and NGINX Plus requirements. */
 export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: KicPaths = {}): MaraConfig["kic"] {
     const kindOf = paths.kind ?? pathKind;
     const env = paths.env ?? process.env;
-    // A value that did not parse reads as its default here; its problem is already recorded.
-    let imageName = d("kicImageName");
     const repo = r("kicImageRepository");
     const tag = r("kicImageTag");
-    if (repo.source || tag.source) {
-        if (r("kicImageName").source) {
-            findings.warn(`${repo.source ?? tag.source} is ignored because ${keyOf("kicImageName")} is set.`);
-        } else if (repo.value !== undefined || tag.value !== undefined) {
-            const [defaultRepo, defaultTag] = splitImageName(imageName);
-            imageName = `${repo.value ?? defaultRepo}:${tag.value ?? defaultTag}`;
-        }
-    }
+    if ((repo.source || tag.source) && r("kicImageName").source) findings.warn(`${repo.source ?? tag.source} is ignored because ${keyOf("kicImageName")} is set.`);
+    const imageName = pulledImageName({ r, d });
 
     const makeTarget = d("kicMakeTarget");
     const origin = d("kicImageOrigin");
@@ -180,7 +235,8 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
         version,
         alwaysRebuild: d("kicAlwaysRebuild"),
         nginxRepo,
-        nginxJwt: secretOutput(r("nginxJwt")),
+        // Read nowhere, it reaches nothing: no pull Secret entry, no license (checkUnusedNginxPlusKeys says so).
+        nginxJwt: readsNginxJwt({ r, d }) ? secretOutput(r("nginxJwt")) : undefined,
     };
 }
 
@@ -201,6 +257,8 @@ function repoCredentials(
     const files = { kicNginxPlusCertPath: certPath === undefined ? "" : resolve(certPath), kicNginxPlusKeyPath: keyPath === undefined ? "" : resolve(keyPath) };
     const keySet = r("kicNginxPlusKeyPath").source !== undefined;
     const certSet = r("kicNginxPlusCertPath").source !== undefined;
+    // Kept for a Plus source build but not read now: named as not used (checkUnusedNginxPlusKeys), never checked.
+    if (!needed) return undefined;
     if (keySet !== certSet) {
         const missing = keySet ? "kicNginxPlusCertPath" : "kicNginxPlusKeyPath";
         findings.problem({
@@ -211,7 +269,6 @@ function repoCredentials(
         });
         return undefined;
     }
-    if (!needed) return undefined;
     if (keyPath !== undefined && certPath !== undefined) {
         let ok = true;
         for (const [id, file] of [["kicNginxPlusCertPath", certPath], ["kicNginxPlusKeyPath", keyPath]] as const) {

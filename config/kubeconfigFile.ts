@@ -31,6 +31,8 @@ export interface KubeconfigProblem {
 export interface KubeconfigContents {
     readonly text: string;
     readonly file?: string;
+    /** The kinds of credential its users carry, in words ("a bearer token"); never a value or a name. */
+    readonly credentials: readonly string[];
 }
 
 /** Where kubectl looks when KUBECONFIG is not set. */
@@ -139,7 +141,35 @@ export function checkKubeconfig(
             `its context ${inline ? "" : `"${chosen}" `}${cluster ? "names a cluster without a server address" : "names a cluster the kubeconfig does not define"}`,
         );
     }
-    return { ok: true, value: { text, file } };
+    return { ok: true, value: { text, file, credentials: credentialsIn(config.users) } };
+}
+
+/**
+ * What the kubeconfig's users carry that lets anyone holding the text act as them, by the fields of client-go's
+ * AuthInfo (k8s.io/client-go `tools/clientcmd/api/v1/types.go`, whose datapolicy tags mark `token` and
+ * `client-key-data` as secrets): a bearer token, a client key, a basic-auth password, an auth-provider's tokens
+ * or client secret, and an exec plugin's environment variables whose names say they hold one. Paths to such files
+ * (`tokenFile`, `client-key`) are not credentials in the text.
+ */
+function credentialsIn(users: unknown): string[] {
+    const found = new Set<string>();
+    for (const { body } of namedEntries(users, "user")) {
+        if (typeof body !== "object" || body === null) continue;
+        const u = body as Record<string, unknown>;
+        const present = (v: unknown) => typeof v === "string" && v.trim() !== "";
+        if (present(u.token)) found.add("a bearer token");
+        if (present(u["client-key-data"])) found.add("a client key");
+        if (present(u.password)) found.add("a password");
+        const providerConfig = (u["auth-provider"] as { config?: unknown } | undefined)?.config;
+        if (providerConfig && typeof providerConfig === "object" && Object.entries(providerConfig).some(([k, v]) => /token|secret/i.test(k) && present(v))) {
+            found.add("an auth-provider token");
+        }
+        const env = (u.exec as { env?: unknown } | undefined)?.env;
+        if (Array.isArray(env) && env.some((e) => /token|secret|password|key/i.test(String((e as { name?: unknown })?.name ?? "")) && present((e as { value?: unknown })?.value))) {
+            found.add("a credential in an exec plugin's environment");
+        }
+    }
+    return [...found];
 }
 
 /** The `name`d entries of a kubeconfig list, with the body under `key`. */

@@ -7,6 +7,7 @@ import type { Output } from "@pulumi/pulumi/output";
 import { KeySpec, LegacyKey, PROJECT_NAMESPACE, PROVIDER_NAMESPACES } from "./keys";
 import { legacyPinReplacement } from "./legacyPins";
 import type { LocalPath } from "./localPaths";
+import type { OfflineSecret } from "./passphraseSecrets";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Redactor, shorten } from "./redact";
 import { redactUrlCredentials } from "../contracts/urlCredentials";
@@ -41,7 +42,15 @@ export interface RawConfig {
      * each key stored encrypted, as written, and whether the file's secrets provider is the passphrase one
      * (it has an `encryptionsalt`); and what the YAML parser warned about, by line.
      */
-    readonly stackFile?: { readonly encrypted: Readonly<Record<string, unknown>>; readonly passphrase: boolean; readonly warnings: readonly string[] };
+    readonly stackFile?: {
+        readonly encrypted: Readonly<Record<string, unknown>>;
+        readonly passphrase: boolean;
+        readonly warnings: readonly string[];
+        /** The file's `encryptionsalt`, as written, when it has one (the passphrase secrets provider). */
+        readonly encryptionSalt?: string;
+        /** What became of the values decrypted offline (passphraseSecrets.ts), by key. */
+        readonly offline?: Readonly<Record<string, OfflineSecret>>;
+    };
 }
 
 /** A resolved key: where its value came from and what it parsed to. */

@@ -72,6 +72,7 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
     if (typeof config !== "object" || config === null || Array.isArray(config)) {
         throw new Error("The stack file's `config` section is not a mapping of keys to values.");
     }
+    const salt = (doc as Record<string, unknown>).encryptionsalt;
     const values: Record<string, string> = {};
     const secretKeys = new Set<string>();
     const encrypted: Record<string, unknown> = {};
@@ -94,7 +95,7 @@ export function parseStackFile(text: string, opts: StackFileOptions = {}): RawCo
         inspectPath: opts.inspectPath,
         baseDir: opts.baseDir,
         today: opts.today,
-        stackFile: { encrypted, passphrase: typeof (doc as Record<string, unknown>).encryptionsalt === "string", warnings: yamlWarnings },
+        stackFile: { encrypted, passphrase: typeof salt === "string", warnings: yamlWarnings, ...(typeof salt === "string" ? { encryptionSalt: salt } : {}) },
     };
 }
 

@@ -5,7 +5,7 @@
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
 import { checkAdmissionPolicies } from "./admissionPolicies";
-import { checkAcmeHostname } from "./certificateNames";
+import { checkAcmeHostname, checkAcmeHostPublished, publishesHostname } from "./certificateNames";
 import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
@@ -33,7 +33,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, PathKind, pathKindOf } from "./kicSettings";
+import { buildKic, checkUnusedNginxPlusKeys, nginxPlusKeyUnused, PathKind, pathKindOf } from "./kicSettings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -93,6 +93,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
         if (notUsedOn(id, r("infraType").value)) return true;
         // GitOps keys while the platform is Pulumi's, Argo CD's install keys while Argo CD runs elsewhere (gitops.ts).
         if (gitopsKeyUnread(id, () => d("delivery"), () => d("gitopsArgoCd"))) return true;
+        // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (kicSettings.ts).
+        if (nginxPlusKeyUnused(id, { r, d })) return true;
         // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
         return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
     };
@@ -132,10 +134,11 @@ export function validateConfig(given: RawConfig): ValidationResult {
 
     if (infraType) checkUnusedKeys(infraType, r, keyOf, findings);
     checkHarborKeys({ r, v, d, keyOf }, findings);
+    checkUnusedNginxPlusKeys({ r, v, d, keyOf }, findings);
     const clusterName = checkClusterName(raw, infraType, r("clusterName"), findings);
     const infra = infraType ? buildInfra(infraType, raw, { r, v, d, keyOf }, findings, today) : undefined;
     checkFqdnRequired(infraType, r("fqdn"), findings);
-    checkNodePort(infraType, d("ingressServiceType"), r("fqdn"), keyOf("ingressServiceType"), findings);
+    checkNodePort(infraType, d("ingressServiceType"), r("fqdn"), keyOf("ingressServiceType"), publishesHostname(infraType, d("delivery")), findings);
     if (infraType) checkVolumeSizes(infraType, r("storageClass").source !== undefined, v, keyOf, findings);
     // Source paths resolve as every other local path: against the project directory, `~` from HOME.
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
@@ -146,6 +149,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkChartVersions(r, findings);
     checkCertificates({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
+    checkAcmeHostPublished(publishesHostname(infra?.type, d("delivery")), d("tlsIssuer"), { fqdn: v("fqdn"), fqdnKey: keyOf("fqdn"), hostname: v("siriusHostname"), hostnameKey: keyOf("siriusHostname") }, findings);
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
@@ -419,7 +423,19 @@ function checkFqdnRequired(infraType: string | undefined, fqdn: Resolved<string>
  * at the nodes (the IngressController component refuses it without one). Only AWS can leave mara:fqdn unset otherwise;
  * elsewhere its absence is already a problem.
  */
-function checkNodePort(infraType: string | undefined, serviceType: string, fqdn: Resolved<string>, key: string, findings: Findings): void {
+function checkNodePort(infraType: string | undefined, serviceType: string, fqdn: Resolved<string>, key: string, publishes: boolean, findings: Findings): void {
+    if (serviceType === "NodePort" && publishes) {
+        // The program points mara:fqdn at the load balancer's IP (index.ts, publishHostname), and throws when there is
+        // none: the run would fail halfway, after the cluster and the platform exist.
+        findings.problem({
+            key,
+            value: "NodePort",
+            problem: `has no load balancer, and on ${infraType} the platform points ${fqdn.source ?? KEYS.fqdn.key} at the load balancer's IP with a DNS record, so pulumi up would fail when it creates the record`,
+            allowed: `LoadBalancer on ${infraType}`,
+            fix: configSetCommand(key, "LoadBalancer"),
+        });
+        return;
+    }
     if (infraType !== "aws" || serviceType !== "NodePort" || fqdn.source !== undefined) return;
     findings.problem({
         key,

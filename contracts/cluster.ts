@@ -13,6 +13,13 @@ export const INFRA_TYPES = ["aws", "digitalocean", "linode", "kubeconfig"] as co
 export type InfraType = (typeof INFRA_TYPES)[number];
 
 /**
+ * The infrastructure types whose provider publishes the platform's host name (`mara:fqdn`) in the cloud's DNS, as an
+ * A record in the domain the name is in ({@link ClusterInfrastructure.publishHostname}); on the others the user maps
+ * every name. Validation reads it to tell which names the platform points at the load balancer.
+ */
+export const DNS_PUBLISHING_INFRA_TYPES: readonly InfraType[] = ["digitalocean"];
+
+/**
  * Which cluster components outside the platform Prometheus can scrape. kube-prometheus-stack scrapes all four
  * and alerts when one is down ("target down" from day one), but a managed control plane (EKS, DOKS, LKE) runs
  * the controller manager, scheduler and etcd out of the cluster's reach, and kube-proxy binds its metrics to

@@ -147,6 +147,18 @@ export function hostnameProblem(value: string): string | undefined {
     return undefined;
 }
 
+/**
+ * A DNS record's name and the domain (zone) it is created in, as the platform publishes its host name: the first
+ * label is the record, the rest the domain (`mara.example.com` is record `mara` in `example.com`); undefined when
+ * there is no host part in a domain of at least two labels.
+ */
+export function recordInDomain(fqdn: string): { record: string; domain: string } | undefined {
+    const dot = fqdn.indexOf(".");
+    const domain = fqdn.slice(dot + 1);
+    if (dot <= 0 || !domain.includes(".")) return undefined;
+    return { record: fqdn.slice(0, dot), domain };
+}
+
 /** True for a dotted-quad IPv4 address. */
 export function isIpv4(value: string): boolean {
     const parts = value.split(".");

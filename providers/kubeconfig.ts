@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterInfrastructure } from "../contracts";
-import { inspectLocalPath, isKubeconfigPath, KubeconfigInfraConfig, MaraConfig, resolveLocalPath } from "../config";
+import { ENCRYPTED_PLACEHOLDER, inspectLocalPath, isKubeconfigPath, KubeconfigInfraConfig, MaraConfig, resolveLocalPath } from "../config";
 import { connectCluster } from "./clusterAccess";
 import { externalRegistry } from "./externalRegistry";
 import { EXISTING_CLUSTER_PLATFORM } from "./platformFacts";
@@ -29,7 +29,9 @@ export function createKubeconfigInfrastructure(cfg: MaraConfig<KubeconfigInfraCo
  * on any other machine). Validation has already checked the file, so a failure here means it changed since.
  */
 export function readKubeconfig(setting: string, env: NodeJS.ProcessEnv = process.env, baseDir: string = process.cwd()): string {
-    if (!isKubeconfigPath(setting)) return setting;
+    // Offline (mara plan, mara render) a kubeconfig stored encrypted stays encrypted without the passphrase: the
+    // provider gets the stand-in, which nothing there connects with. Under Pulumi the program gets the plain text.
+    if (setting === ENCRYPTED_PLACEHOLDER || !isKubeconfigPath(setting)) return setting;
     const path = resolveLocalPath(setting.trim(), baseDir, env);
     const found = inspectLocalPath(path);
     if (found.kind === "file") return found.text;

@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { isKubeconfigPath, MaraConfig, resolveLocalPath } from "../../config";
+import { ENCRYPTED_PLACEHOLDER, isKubeconfigPath, MaraConfig, resolveLocalPath } from "../../config";
 import { CliError, EXIT } from "../io";
 
 /** The kubeconfig text and context to use. */
@@ -26,6 +26,13 @@ export function targetOfConfig(cfg: MaraConfig, env: Readonly<Record<string, str
         );
     }
     const setting = cfg.infra.kubeconfig;
+    // Stored encrypted, and no passphrase here decrypted it (config/passphraseSecrets.ts): there is nothing to connect with.
+    if (setting === ENCRYPTED_PLACEHOLDER) {
+        throw new CliError(
+            `the kubeconfig of stack "${cfg.stack}" is stored encrypted, and without the stack's passphrase it cannot be read here: export PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) and run again, or name a kubeconfig file with --kubeconfig`,
+            EXIT.usage,
+        );
+    }
     // Inline, its relative paths are relative to the project directory, where Pulumi runs the program that reads it.
     if (!isKubeconfigPath(setting)) return { kubeconfig: setting, context: cfg.infra.context, source: "the kubeconfig given inline in mara:kubeconfig", baseDir };
     const file = resolveLocalPath(setting.trim(), baseDir, env);

@@ -15,7 +15,7 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../config";
 import { CHARTS } from "../../contracts";
@@ -47,6 +47,11 @@ const KUBECONFIG = { "kubernetes:infra_type": "kubeconfig", "kubernetes:kubeconf
 const LKE = { "kubernetes:infra_type": "LKE", "linode:region": "us-central", "linode:k8s_version": "1.35", "kic-helm:fqdn": "mara.example.net" };
 const DO = { "kubernetes:infra_type": "DO", "kic-helm:fqdn": "mara.example.com" };
 const label63 = "a".repeat(63);
+/** A stack file the Pulumi CLI wrote with the fixture kubeconfig stored encrypted (passphrase provider). */
+const ENCRYPTED = parse(fs.readFileSync(path.join(FIXTURES, "encrypted", "Pulumi.encrypted-kubeconfig.yaml"), "utf8")) as {
+    encryptionsalt: string;
+    config: Record<string, unknown>;
+};
 const NONCE = "AAECAwQFBgcICQoL";
 const VENDORED_CHARTS = path.join(__dirname, "..", "charts");
 /** Lines of the vendored SHA256SUMS, which the traversal case copies and appends one to. */
@@ -162,6 +167,20 @@ const CLASSES: Record<string, Case[]> = {
         { name: "an inline kubeconfig without the context asked for", config: { ...KUBECONFIG, "kubernetes:kubeconfig": KUBECONFIG_TEXT, "kubernetes:context_name": "prod-admin" }, expect: { problem: "kubernetes:context_name = \"prod-admin\": is not a context of the inline kubeconfig. Allowed: a context the kubeconfig defines. Fix: pulumi config set kubernetes:context_name <context>" } },
         { name: "a path relative to the project, its context chosen", config: { ...KUBECONFIG, "kubernetes:context_name": "lab-admin" }, expect: { valid: true }, plan: true },
         { name: "~ expanded to the home directory", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "~/.kube/config" }, expect: { valid: true } },
+        {
+            // As `pulumi config set --secret` wrote it (test/fixtures/encrypted/); offline without the passphrase here.
+            name: "an inline kubeconfig stored encrypted, as credentials should be",
+            file: { encryptionsalt: ENCRYPTED.encryptionsalt },
+            config: { ...KUBECONFIG, "kubernetes:kubeconfig": ENCRYPTED.config["kubernetes:kubeconfig"] },
+            secrets: { "kubernetes:kubeconfig": KUBECONFIG_TEXT.trimEnd() },
+            expect: { valid: true },
+            plan: true,
+        },
+        {
+            name: "an inline kubeconfig in plain text, with the user's bearer token in it",
+            config: { ...KUBECONFIG, "kubernetes:kubeconfig": KUBECONFIG_TEXT },
+            expect: { valid: true, warning: "kubernetes:kubeconfig is a kubeconfig stored in plain text in the stack file, and it carries a bearer token" },
+        },
         { name: "a path with a space", config: { ...KUBECONFIG, "kubernetes:kubeconfig": "./kube/my lab.yaml" }, expect: { valid: true } },
         {
             name: "a loop of symbolic links",
@@ -203,6 +222,11 @@ const CLASSES: Record<string, Case[]> = {
         },
         { name: "a NodePort controller with a host name", config: { ...AWS, "mara:ingressServiceType": "NodePort", "kic-helm:fqdn": "nodes.example.org" }, expect: { valid: true }, plan: true },
         {
+            name: "a NodePort controller on DigitalOcean, whose DNS record needs the load balancer's IP",
+            config: { ...DO, "mara:ingressServiceType": "NodePort" },
+            expect: { problem: 'mara:ingressServiceType = "NodePort": has no load balancer, and on digitalocean the platform points kic-helm:fqdn at the load balancer\'s IP with a DNS record, so pulumi up would fail when it creates the record' },
+        },
+        {
             name: "a volume larger than EBS gp2/gp3",
             config: { ...AWS, "mara:prometheusStorageSize": "17Ti" },
             expect: { problem: 'mara:prometheusStorageSize = "17Ti": is larger than EBS gp2/gp3 volumes (the platform\'s storage class) can be' },
@@ -221,6 +245,44 @@ const CLASSES: Record<string, Case[]> = {
             config: { ...AWS, "kic-helm:enable_plus": "true", "kic:image_name": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4", "mara:nginxJwt": { secure: CIPHER } },
             secrets: { "mara:nginxJwt": "header.payload.signature" },
             expect: { valid: true },
+        },
+    ],
+    "unread keys, unpublished names": [
+        {
+            name: "an NGINX Plus JWT on a stack that pulls the open-source image",
+            config: { ...AWS, "mara:nginxJwt": { secure: CIPHER } },
+            secrets: { "mara:nginxJwt": "header.payload.signature" },
+            expect: { valid: true, warning: "mara:nginxJwt is not used: this stack pulls nginx/nginx-ingress:5.5.4 and does not run NGINX Plus (mara:ingressEnablePlus is false)" },
+        },
+        {
+            name: "an empty NGINX Plus JWT nothing reads",
+            config: { ...AWS, "mara:nginxJwt": "" },
+            expect: { valid: true, warning: "mara:nginxJwt is not used" },
+        },
+        {
+            name: "half of MARA's kic:nginx_plus on a stack that pulls its image",
+            config: { ...AWS, "kic:nginx_plus": { "kic:cert_path": "/nowhere/nginx-repo.crt" } },
+            expect: { valid: true, warning: "kic:nginx_plus.kic:cert_path is not used: the NGINX Plus repository certificate and key are read only to build an NGINX Plus image from source" },
+        },
+        {
+            name: "half of the NGINX Plus repository pair on a Plus source build",
+            config: { ...AWS, "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:kicNginxPlusCertPath": "/nowhere/nginx-repo.crt" },
+            expect: { problem: "mara:kicNginxPlusKeyPath: is not set, but its NGINX Plus partner is" },
+        },
+        {
+            name: "an ACME certificate for a name outside the DigitalOcean domain the stack publishes in",
+            config: { ...DO, "sirius:cert_type": "http01", "sirius:cert_email": "ops@example.com", "mara:siriusHostname": "bank.example.org" },
+            expect: { valid: true, warning: "mara:siriusHostname = bank.example.org: the ACME issuer proves the certificate's name with an HTTP-01 challenge" },
+        },
+        {
+            name: "a tarball that names no release: the advice is a form the same run accepts",
+            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "https://example.com/kic-sources.tar.gz" },
+            expect: { valid: true, warning: "a tarball has no #ref, so name the release in its file name (…-v5.5.4.tar.gz), or build from git: pulumi config set mara:kicSrcUrl 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4'" },
+        },
+        {
+            name: "a tarball of a release the chart cannot run",
+            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "https://example.com/kubernetes-ingress-5.4.1.tar.gz" },
+            expect: { problem: "Fix: build the v5.5.4 release: pulumi config set kic:src_url 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4' (a tarball names its release in its file name only)" },
         },
     ],
     "MetalLB pools and routers": [

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as random from "@pulumi/random";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LogAgent, LogAgentArgs, logAgentValues, LogAgentValuesInput, section } from "../../components";
+import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, isWrappedSecret, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
@@ -229,5 +230,29 @@ describe("LogAgent", () => {
         expect(() => new LogAgent("bad", { ...ARGS, ...over })).toThrow(new Error(message));
         await settle();
         expect(registrations.filter((r) => r.custom)).toEqual([]);
+    });
+});
+
+describe("a rotated log agent password", () => {
+    const ARGS: LogAgentArgs = {
+        elasticsearchHost: pulumi.output("elastic-es-http.logstore.svc.cluster.local"),
+        username: "log-writer",
+        password: "log-agent-secret-pw",
+        containerLogPath: "/var/log/containers",
+        podLogPath: "/var/log/pods",
+        containerRuntime: "containerd",
+    };
+    const annotation = async (password: string) => {
+        const { registrations } = await installMocks();
+        new LogAgent("log-agent", { ...ARGS, password }, { providers: [testProvider()] });
+        await settle();
+        return (find(registrations, "kubernetes:helm.sh/v3:Release", "log-agent-release").inputs!.values as { podAnnotations?: Record<string, string> }).podAnnotations?.[SECRETS_REVISION_ANNOTATION];
+    };
+
+    it("rolls the agent's pods (Fluent Bit reads the password only at start) through the Secret's revision alone", async () => {
+        const [first, same, rotated] = [await annotation("log-agent-secret-pw"), await annotation("log-agent-secret-pw"), await annotation("log-agent-secret-pw-2")];
+        expect(first).toMatch(/^elasticsearch-credentials=\d+$/);
+        expect(same).toBe(first);
+        expect(rotated).not.toBe(first);
     });
 });

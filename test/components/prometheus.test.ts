@@ -1,6 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Prometheus, PrometheusArgs, prometheusValues } from "../../components";
+import { GRAFANA_ADMIN_INIT_CONTAINER, GRAFANA_ADMIN_SCRIPT } from "../../components/grafanaAdmin";
+import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets, plainStrings } from "../support/mocks";
@@ -16,7 +18,14 @@ interface Values {
     crds: { enabled: boolean };
     prometheus: { prometheusSpec: Record<string, unknown> & { storageSpec: { volumeClaimTemplate: { spec: ClaimSpec } } } };
     alertmanager: { alertmanagerSpec: { storage: { volumeClaimTemplate: { spec: ClaimSpec } } } };
-    grafana: { admin: unknown; adminPassword?: string; persistence: { enabled: boolean; size: string; storageClassName?: string } };
+    grafana: {
+        admin: unknown;
+        adminPassword?: string;
+        persistence: { enabled: boolean; size: string; storageClassName?: string };
+        podAnnotations?: Record<string, string>;
+        extraInitContainers: Record<string, unknown>[];
+        deploymentStrategy: { type: string };
+    };
 }
 
 const values = (storageClassName?: string) =>
@@ -54,6 +63,62 @@ describe("prometheusValues", () => {
 
     it("installs the operator's CRDs", () => {
         expect(values().crds).toEqual({ enabled: true });
+    });
+
+    it("sets Grafana's admin password from the Secret before every start, with Grafana's own CLI on its data directory", () => {
+        const [init, ...more] = values().grafana.extraInitContainers;
+        expect(more).toEqual([]);
+        expect(init).toMatchObject({
+            name: GRAFANA_ADMIN_INIT_CONTAINER,
+            // Grafana's image, as the chart runs it (rendered by the chart's tpl: test/render/grafanaAdmin.test.ts).
+            image: expect.stringContaining("{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}"),
+            command: ["sh", "-c", GRAFANA_ADMIN_SCRIPT],
+            env: [{ name: "GRAFANA_ADMIN_PASSWORD", valueFrom: { secretKeyRef: { name: "grafana-admin", key: "admin-password" } } }],
+            volumeMounts: [
+                { name: "config", mountPath: "/etc/grafana/grafana.ini", subPath: "grafana.ini" },
+                { name: "storage", mountPath: "/var/lib/grafana" },
+            ],
+        });
+        // The password reaches the CLI on its standard input, never as an argument; a database not yet made is left to Grafana.
+        expect(GRAFANA_ADMIN_SCRIPT).toContain(`printf '%s\\n' "$GRAFANA_ADMIN_PASSWORD" | grafana cli --homepath /usr/share/grafana --config /etc/grafana/grafana.ini admin reset-admin-password --password-from-stdin`);
+        expect(GRAFANA_ADMIN_SCRIPT).toContain("if [ ! -s /var/lib/grafana/grafana.db ]; then");
+        // Recreated, so the new pod's init container never writes the database the old Grafana has open.
+        expect(values().grafana.deploymentStrategy).toEqual({ type: "Recreate" });
+    });
+
+    it("annotates Grafana's pods only with what it is given", () => {
+        expect(values().grafana).not.toHaveProperty("podAnnotations");
+        const v = prometheusValues({ grafanaAdminSecret: "s", grafanaPodAnnotations: { [SECRETS_REVISION_ANNOTATION]: "s=7" }, storageSize: "1Gi", dashboardStorageSize: "1Gi" }) as unknown as Values;
+        expect(v.grafana.podAnnotations).toEqual({ [SECRETS_REVISION_ANNOTATION]: "s=7" });
+    });
+});
+
+describe("a rotated Grafana admin password", () => {
+    const revisionFor = async (password: string) => {
+        const { registrations } = await installMocks();
+        new Prometheus("prometheus", { grafanaAdminPassword: password }, { providers: [testProvider()] });
+        await settle();
+        const values = find(registrations, RELEASE, "prometheus-release").inputs!.values as Values;
+        return { values, registrations };
+    };
+
+    it("changes Grafana's pod template when, and only when, the password changes; no derivative of the password is in it", async () => {
+        const first = await revisionFor("grafana-password-one");
+        const same = await revisionFor("grafana-password-one");
+        const rotated = await revisionFor("grafana-password-two");
+        const annotation = (v: Values) => v.grafana.podAnnotations?.[SECRETS_REVISION_ANNOTATION];
+        expect(annotation(same.values)).toBe(annotation(first.values));
+        expect(annotation(rotated.values)).not.toBe(annotation(first.values));
+        // Everything else of the release stays as it was: only the pod template moves.
+        const without = (v: Values) => ({ ...v, grafana: { ...v.grafana, podAnnotations: undefined } });
+        expect(without(rotated.values)).toEqual(without(first.values));
+        for (const pw of ["grafana-password-one", "grafana-password-two"]) {
+            const plain = [...first.registrations, ...rotated.registrations].flatMap((r) => plainStrings(r.inputs));
+            expect(plain.filter((s) => s.includes(pw))).toEqual([]);
+        }
+        const { createHash } = await import("crypto");
+        const digests = ["grafana-password-two", "admin"].flatMap((pw) => [createHash("sha256").update(pw).digest("hex"), Buffer.from(pw).toString("base64")]);
+        expect(digests.filter((d) => JSON.stringify(rotated.values).includes(d))).toEqual([]);
     });
 });
 
@@ -98,7 +163,10 @@ describe("Prometheus", () => {
             version: CHARTS.prometheus.version,
             repositoryOpts: { repo: CHARTS.prometheus.repositoryUrl },
         });
-        expect(release.inputs!.values).toEqual(prometheusValues({ grafanaAdminSecret: "grafana-admin", storageSize: "20Gi", dashboardStorageSize: "5Gi" }));
+        const revision = { [SECRETS_REVISION_ANNOTATION]: (release.inputs!.values as Values).grafana.podAnnotations![SECRETS_REVISION_ANNOTATION]! };
+        expect(release.inputs!.values).toEqual(prometheusValues({ grafanaAdminSecret: "grafana-admin", grafanaPodAnnotations: revision, storageSize: "20Gi", dashboardStorageSize: "5Gi" }));
+        // The Secret's resource version, an API server counter: nothing in it derives from the password.
+        expect(revision[SECRETS_REVISION_ANNOTATION]).toMatch(/^grafana-admin=\d+$/);
         expect(release.dependencies).toContain(find(regs, "kubernetes:core/v1:Secret", "prometheus-grafana-admin").urn);
     });
 
@@ -163,8 +231,9 @@ describe("Prometheus without ingress controller metrics", () => {
     });
 
     it("passes the sizes and StorageClass given into the chart values", () => {
-        expect(find(regs, RELEASE, "prometheus-release").inputs!.values).toEqual(
-            prometheusValues({ grafanaAdminSecret: "grafana-admin", storageSize: "10Gi", dashboardStorageSize: "2Gi", storageClassName: "gp3" }),
+        const values = find(regs, RELEASE, "prometheus-release").inputs!.values as Values;
+        expect(values).toEqual(
+            prometheusValues({ grafanaAdminSecret: "grafana-admin", grafanaPodAnnotations: values.grafana.podAnnotations, storageSize: "10Gi", dashboardStorageSize: "2Gi", storageClassName: "gp3" }),
         );
     });
 });

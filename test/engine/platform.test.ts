@@ -170,8 +170,14 @@ describe("the platform on an existing cluster, by the real engine", () => {
         const before = await identities();
         const ledgerPodTemplate = async () => (await findDeployment("ledger-db"))?.spec.template.metadata.annotations?.["secrets.mara/revision"];
         const revisionBefore = await ledgerPodTemplate();
+        // Grafana reads its admin password only when it creates its database: its init container sets it on every
+        // start (components/grafanaAdmin.ts), and the Secret's revision in the pod template makes the change start it.
+        const grafanaBefore = await findDeployment("grafana");
+        expect(grafanaBefore?.spec.strategy?.type).toBe("Recreate");
+        expect(grafanaBefore?.spec.template.spec.initContainers.map((c: { name: string }) => c.name)).toContain("admin-password");
         await stack.set("mara:ingressReplicas", "2");
         await stack.set("mara:siriusLedgerPassword", "rotated-ledger-password-1", true);
+        await stack.set("mara:grafanaAdminPassword", "rotated-grafana-password-1", true);
         const up = await stack.pulumi(["up", "--yes", "--skip-preview"]);
         expect(up.code, tail(up, 120)).toBe(0);
         expect(up.stdout, "nothing may be replaced").not.toMatch(/replaced|\+-/);
@@ -180,6 +186,12 @@ describe("the platform on an existing cluster, by the real engine", () => {
         expect(controller?.spec.replicas).toBe(2);
         expect(await identities()).toEqual(before);
         if (revisionBefore !== undefined) expect(await ledgerPodTemplate(), "the ledger database's pods roll when its password changes").not.toBe(revisionBefore);
+        const grafanaAfter = await findDeployment("grafana");
+        const grafanaRevision = (d: any) => d?.spec.template.metadata.annotations?.["secrets.mara/revision"];
+        expect(grafanaRevision(grafanaBefore)).toMatch(/^grafana-admin=\d+$/);
+        expect(grafanaRevision(grafanaAfter), "Grafana's pod template changes when its admin password does").not.toBe(grafanaRevision(grafanaBefore));
+        expect(grafanaAfter?.metadata.generation).toBeGreaterThan(grafanaBefore?.metadata.generation);
+        expect(JSON.stringify(grafanaAfter)).not.toContain("rotated-grafana-password-1");
 
         const again = await stack.pulumi(["preview", "--expect-no-changes"]);
         expect(again.code, tail(again, 80)).toBe(0);

@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { RawConfig } from "../../config";
 import { fixture } from "../support/config";
 import { promiseOf } from "../support/mocks";
 import { runProgram } from "../support/program";
@@ -99,4 +100,104 @@ describe("stack outputs and MARA's", () => {
         }
         expect(await value("nginx_plus")).toBe(false);
     });
+});
+
+/** One way of running the platform: the infrastructure type, the ingress Service, a registry, an image build. */
+interface Mode {
+    readonly name: string;
+    readonly infra: "aws" | "digitalocean" | "linode" | "kubeconfig";
+    readonly serviceType: "LoadBalancer" | "NodePort";
+    readonly registry: boolean;
+    readonly build: boolean;
+    readonly raw: () => RawConfig;
+}
+
+const TOKENS = { secrets: { "digitalocean:token": "t", "linode:token": "t" } };
+const REGISTRY = { "mara:registryServer": "registry.example.com", "mara:registryRepository": "platform/nginx-ingress", "mara:registryUsername": "robot", "mara:registryPassword": "registry-password-1" };
+const with_ = (name: string, values: Record<string, string>, secret: string[] = []) => () => {
+    const raw = fixture(name, TOKENS);
+    return { ...raw, values: { ...raw.values, ...values }, secretKeys: new Set([...raw.secretKeys, ...secret]) };
+};
+const MODES: Mode[] = [
+    { name: "AWS, load balancer", infra: "aws", serviceType: "LoadBalancer", registry: true, build: false, raw: () => fixture("canonical-aws") },
+    { name: "AWS, NodePort", infra: "aws", serviceType: "NodePort", registry: true, build: false, raw: with_("canonical-aws", { "mara:ingressServiceType": "NodePort", "mara:fqdn": "nodes.example.org" }) },
+    { name: "AWS, image built from source", infra: "aws", serviceType: "LoadBalancer", registry: true, build: true, raw: with_("canonical-aws", { "mara:kicImageOrigin": "source" }) },
+    { name: "DigitalOcean, load balancer", infra: "digitalocean", serviceType: "LoadBalancer", registry: true, build: false, raw: () => fixture("mara-do", TOKENS) },
+    { name: "Linode, load balancer, no registry", infra: "linode", serviceType: "LoadBalancer", registry: false, build: false, raw: () => fixture("mara-lke", TOKENS) },
+    { name: "Linode, NodePort, own registry", infra: "linode", serviceType: "NodePort", registry: true, build: false, raw: with_("mara-lke", { ...REGISTRY, "mara:ingressServiceType": "NodePort" }, ["mara:registryPassword"]) },
+    { name: "existing cluster, load balancer", infra: "kubeconfig", serviceType: "LoadBalancer", registry: false, build: false, raw: () => fixture("mara-kubeconfig") },
+    { name: "existing cluster, NodePort", infra: "kubeconfig", serviceType: "NodePort", registry: false, build: false, raw: with_("mara-kubeconfig", { "mara:ingressServiceType": "NodePort" }) },
+];
+
+/**
+ * When each output of docs/deploy.md's "Stack outputs" table exists, as its row says: every other output exists in
+ * every mode (with Pulumi delivering the platform). An output whose value is undefined is no output at all: Pulumi
+ * leaves it out of the stack, and `pulumi stack output <name>` fails.
+ */
+const WHEN: Record<string, (m: Mode) => boolean> = {
+    ...Object.fromEntries(["vpc_id", "public_subnet_ids", "private_subnet_ids", "azs", "registry_id", "oidc_provider_arn"].map((o) => [o, (m: Mode) => m.infra === "aws"])),
+    cluster_id: (m) => m.infra === "digitalocean" || m.infra === "linode",
+    registry_name: (m) => m.infra === "digitalocean",
+    repository_url: (m) => m.registry,
+    kic_make_target: (m) => m.build,
+    ...Object.fromEntries(["kic_image_repository", "kic_image_tag", "kic_image_digest", "kic_image_ref"].map((o) => [o, (m: Mode) => m.registry])),
+};
+
+describe("every documented output, in every ingress mode and on every infrastructure type", () => {
+    const documented = () => table("## Stack outputs").flatMap((r) => codeNames(r[0]!));
+    const runs = new Map<string, Record<string, unknown>>();
+
+    beforeAll(async () => {
+        for (const mode of MODES) {
+            const run = await runProgram(mode.raw());
+            expect(run.error, mode.name).toBeUndefined();
+            // What the stack holds: each output resolved, as the engine would record it (undefined: left out).
+            const resolved: Record<string, unknown> = {};
+            for (const [k, v] of Object.entries(run.outputs!)) resolved[k] = pulumi.Output.isInstance(v) ? await promiseOf(v as pulumi.Output<unknown>) : v;
+            runs.set(mode.name, resolved);
+        }
+    }, 240_000);
+
+    it("says when an output exists for every output that does not always", () => {
+        for (const o of Object.keys(WHEN)) expect(documented(), o).toContain(o);
+    });
+
+    it.each(MODES.map((m) => [m.name, m] as const))("%s: exactly the outputs the table promises, none of them empty where a value is promised", (_, mode) => {
+        const outputs = runs.get(mode.name)!;
+        const present = Object.keys(outputs).filter((k) => outputs[k] !== undefined && outputs[k] !== null).sort();
+        const promised = documented().filter((o) => (WHEN[o] ?? (() => true))(mode)).sort();
+        expect(present).toEqual(promised);
+    });
+
+    it("lb_ingress_ip is the load balancer's IP where the cloud gives one, and empty (but there) everywhere else", () => {
+        for (const mode of MODES) {
+            const ip = runs.get(mode.name)!.lb_ingress_ip;
+            const expected = mode.serviceType === "LoadBalancer" && mode.infra !== "aws" ? "203.0.113.10" : "";
+            expect(ip, mode.name).toBe(expected);
+        }
+    });
+
+    it("lb_ingress_hostname is the name the application is reached on: mara:fqdn, or the AWS load balancer's own", () => {
+        const hostname = (name: string) => runs.get(name)!.lb_ingress_hostname;
+        expect(hostname("AWS, load balancer")).toBe("a1b2c3-123.elb.us-east-1.amazonaws.com");
+        expect(hostname("AWS, NodePort")).toBe("nodes.example.org");
+        expect(hostname("existing cluster, NodePort")).toBe("mara.lab.example.org");
+        expect(hostname("Linode, NodePort, own registry")).toBe("mara.example.net");
+    });
+
+    it.each([
+        ["install", ["argocd_namespace", "argocd_application", "argocd_version", "argocd_status"]],
+        ["external", ["argocd_cluster_secret", "argocd_root_application"]],
+    ])("with GitOps delivery (Argo CD %s): the infrastructure's and the image's outputs stay, the delivery's come", async (argoCd, delivery) => {
+        const gitops = { "mara:delivery": "gitops", "mara:gitopsArgoCd": argoCd, "mara:gitopsRepoUrl": "https://git.example.com/platform.git", "mara:gitopsPath": "deploy/lab" };
+        const run = await runProgram(with_("mara-kubeconfig", gitops)());
+        expect(run.error).toBeUndefined();
+        const present: string[] = [];
+        for (const [k, v] of Object.entries(run.outputs!)) if ((pulumi.Output.isInstance(v) ? await promiseOf(v as pulumi.Output<unknown>) : v) !== undefined) present.push(k);
+        const stays = ["infra_type", "cluster_name", "kubeconfig", "kic_image_origin", "kic_image_source", "kic_image"];
+        expect(present.sort()).toEqual([...stays, "delivery", "gitops_source", ...delivery].sort());
+        const section = DEPLOY.slice(DEPLOY.indexOf("With `mara:delivery: gitops`"), DEPLOY.indexOf("Only `kubeconfig`"));
+        const documentedHere = section.split("\n").filter((l) => l.startsWith("| `")).flatMap((l) => codeNames(l.split("|")[1]!));
+        expect(documentedHere).toEqual(expect.arrayContaining(["delivery", "gitops_source", ...delivery]));
+    }, 60_000);
 });

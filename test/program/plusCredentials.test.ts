@@ -141,3 +141,14 @@ describe("mara plan with NGINX Plus credentials", () => {
         for (const text of [r.stdout, r.stderr, ...written]) expect(text).not.toContain(JWT);
     }, 120_000);
 });
+
+describe("an NGINX Plus JWT on a stack that runs the open-source image", () => {
+    it("reaches no Secret, no provider and no value: the key is named as not used", async () => {
+        const run = await runProgram(aws({ "mara:nginxJwt": JWT }, { secret: ["mara:nginxJwt"] }));
+        expect(run.error).toBeUndefined();
+        expect(run.warnings.join("\n")).toContain("mara:nginxJwt is not used");
+        // Not even inside secret wrappers: nothing registered holds it.
+        expect(JSON.stringify(run.registrations.map((r) => unwrapSecrets(r.inputs)))).not.toContain(JWT);
+        expect(run.registrations.some((r) => r.name === "platform-ingress-controller-license")).toBe(false);
+    });
+});

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../config";
+import { DNS_PUBLISHING_INFRA_TYPES, InfraType } from "../../contracts";
 import { fixture, rawConfig } from "../support/config";
 import { validateKubernetesObjects } from "../support/k8s";
 import { find, isWrappedSecret, ofType, promiseOf, Registration, unwrapSecrets, plainStrings } from "../support/mocks";
@@ -71,6 +72,12 @@ describe.each([
             for (const c of credentials) expect(plain).not.toContain(c);
         }
     }, 120_000);
+
+    it("creates a DNS record exactly where validation counts on one (DNS_PUBLISHING_INFRA_TYPES)", () => {
+        // Validation warns about an ACME name the stack does not publish on the strength of this list.
+        const records = ofType(up.registrations, "digitalocean:index/dnsRecord:DnsRecord");
+        expect(records).toHaveLength(DNS_PUBLISHING_INFRA_TYPES.includes(infraType as InfraType) ? 1 : 0);
+    });
 
     it("passes Kubernetes schema validation", () => {
         expect(validateKubernetesObjects(up.registrations).errors).toEqual([]);

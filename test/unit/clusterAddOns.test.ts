@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { formatProblem, validateConfig } from "../../config";
 import { aws, KUBECONFIG_TEXT, rawConfig } from "../support/config";
 
+// The inline kubeconfig stored encrypted, as it should be (a plain-text one with its token draws a warning of its own).
 const existing = (values: Record<string, string> = {}) =>
-    rawConfig({ "mara:infraType": "kubeconfig", "mara:kubeconfig": KUBECONFIG_TEXT, "mara:fqdn": "mara.lab.example.org", ...values });
+    rawConfig({ "mara:infraType": "kubeconfig", "mara:kubeconfig": KUBECONFIG_TEXT, "mara:fqdn": "mara.lab.example.org", ...values }, { secret: ["mara:kubeconfig"] });
 const problems = (raw: ReturnType<typeof rawConfig>) => validateConfig(raw).problems.map(formatProblem);
 
 describe("MetalLB's keys", () => {

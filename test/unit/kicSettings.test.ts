@@ -9,6 +9,7 @@ import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigProblem, formatProblem, validateConfig } from "../../config";
 import { classifyKicSource, DEFAULTS, KIC_VERSION, kicSourceVersion } from "../../contracts";
+import { releaseAdvice } from "../../config/kicImageCompatibility";
 import { aws } from "../support/config";
 
 let dir: string;
@@ -251,5 +252,92 @@ describe("NGINX Plus source builds: the repository certificate and key", () => {
         );
         // A look-alike host is not NGINX's registry.
         expect(problemsOf({ "kic:image_name": "private-registry.nginx.com.example.org/nginx-plus-ingress:5.5.4" })).toEqual([]);
+    });
+});
+
+describe("NGINX Plus keys a stack reads nowhere", () => {
+    const JWT = "header.payload.signature";
+    const notUsed = (w: readonly string[]) => w.filter((x) => / (is|are) not used: /.test(x));
+
+    it("a JWT beside an open-source image that is pulled: named as not used, unchecked, and handed to nothing", () => {
+        for (const jwt of [JWT, "", "  "]) {
+            const result = validateConfig(aws({ "mara:nginxJwt": jwt }, { secret: ["mara:nginxJwt"] }));
+            expect(result.problems.map(formatProblem), JSON.stringify(jwt)).toEqual([]);
+            expect(notUsed(result.warnings)).toEqual([
+                "mara:nginxJwt is not used: this stack pulls nginx/nginx-ingress:5.5.4 and does not run NGINX Plus (mara:ingressEnablePlus is false), so nothing pulls from private-registry.nginx.com or needs the license, and the JWT is not checked and reaches no Secret. " +
+                    "Remove it with pulumi config rm mara:nginxJwt, or keep it for NGINX Plus (mara:kicImageName private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4 and mara:ingressEnablePlus true).",
+            ]);
+            expect(result.config!.kic.nginxJwt).toBeUndefined();
+        }
+    });
+
+    it("a JWT is read to pull from NGINX's registry, and as the license of Plus mode: then it is checked and kept", async () => {
+        for (const values of [
+            { "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" } as Record<string, string>,
+            { "kic-helm:nginx_repository": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress", "kic-helm:nginx_tag": "5.5.4" },
+            { "mara:ingressEnablePlus": "true", "mara:kicImageName": "registry.example.com/nginx-plus-ingress:5.5.4" },
+        ]) {
+            const result = validateConfig(aws({ ...values, "mara:nginxJwt": JWT }, { secret: ["mara:nginxJwt"] }));
+            expect(result.problems.map(formatProblem), JSON.stringify(values)).toEqual([]);
+            expect(notUsed(result.warnings)).toEqual([]);
+            expect(result.config!.kic.nginxJwt).toBeDefined();
+            expect(only({ ...values, "mara:nginxJwt": "" }).problem).toBe("is empty");
+        }
+    });
+
+    it("a Plus source build with Plus mode off reads the repository files, not the JWT", () => {
+        const result = validateConfig(aws({ "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:nginxJwt": JWT }, { secret: ["mara:nginxJwt"], env: { NGINX_REPO_CRT: "c", NGINX_REPO_KEY: "k" } }));
+        expect(result.problems).toEqual([]);
+        expect(notUsed(result.warnings)).toEqual([expect.stringMatching(/^mara:nginxJwt is not used: this stack builds make target debian-image-plus from source and does not run NGINX Plus/)]);
+    });
+
+    it("repository paths on a stack that pulls its image, or builds an open-source target: not used, their files unchecked", () => {
+        for (const values of [
+            { "mara:kicNginxPlusCertPath": "/nowhere/nginx-repo.crt" } as Record<string, string>,
+            { "kic:nginx_plus": JSON.stringify({ "kic:key_path": "/nowhere/k", "kic:cert_path": "/nowhere/c" }) },
+            { "kic:image_origin": "source", "kic:make_target": "alpine-image", "mara:kicNginxPlusKeyPath": "/nowhere/k", "mara:kicNginxPlusCertPath": "/nowhere/c" },
+        ]) {
+            const result = validateConfig(aws(values));
+            expect(result.problems.map(formatProblem), JSON.stringify(values)).toEqual([]);
+            expect(notUsed(result.warnings), JSON.stringify(values)).toHaveLength(1);
+            expect(result.config!.kic.nginxRepo).toBeUndefined();
+        }
+        expect(notUsed(validateConfig(aws(plusPaths("/c", "/k"))).warnings)).toEqual([
+            "kic:nginx_plus.kic:cert_path, kic:nginx_plus.kic:key_path are not used: the NGINX Plus repository certificate and key are read only to build an NGINX Plus image from source (mara:kicImageOrigin source with a Plus make target such as debian-image-plus), " +
+                "and this stack pulls nginx/nginx-ingress:5.5.4, so their files are not checked. Remove them with pulumi config rm kic:nginx_plus, or keep them for a Plus source build.",
+        ]);
+    });
+
+    it("where they are read, a lone path is still refused", () => {
+        expect(only({ "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:kicNginxPlusCertPath": "/c" }).problem).toBe("is not set, but its NGINX Plus partner is");
+    });
+});
+
+describe("the release a source names: advice in a form the same run accepts", () => {
+    it.each([
+        ["https://git.example.com/kic.git", "https://git.example.com/kic.git#v5.5.4"],
+        ["https://git.example.com/kic.git#v5.4.0:build-context", "https://git.example.com/kic.git#v5.5.4:build-context"],
+        ["git@github.com:nginx/kubernetes-ingress.git#main", "git@github.com:nginx/kubernetes-ingress.git#v5.5.4"],
+        ["/src/kic", "/src/kic#v5.5.4"],
+        ["file:///src/kic#5.4.0", "file:///src/kic#v5.5.4"],
+        ["https://example.com/kic-sources.tar.gz", "https://github.com/nginx/kubernetes-ingress.git#v5.5.4"],
+        ["https://example.com/kubernetes-ingress-5.4.1.tgz", "https://github.com/nginx/kubernetes-ingress.git#v5.5.4"],
+    ])("%s: %s", (location, suggested) => {
+        const advice = releaseAdvice(location, KIC_VERSION);
+        expect(advice.value).toBe(suggested);
+        const classified = classifyKicSource(advice.value, { cwd: "/" });
+        expect("source" in classified && kicSourceVersion(classified.source), JSON.stringify(classified)).toBe(KIC_VERSION);
+        expect(advice.name).not.toMatch(/tar\.gz#|tgz#/);
+    });
+
+    it("the warning for a tarball without a release and the fix for a tarball of an old one suggest nothing the same run refuses", () => {
+        const warned = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": "https://example.com/kic-sources.tar.gz" }));
+        const warning = warned.warnings.find((w) => w.includes("names no release"))!;
+        expect(warning).toContain("a tarball has no #ref, so name the release in its file name (…-v5.5.4.tar.gz), or build from git: pulumi config set mara:kicSrcUrl 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4'");
+        expect(warning).not.toContain("tar.gz#");
+        const refused = only({ "kic:image_origin": "source", "kic:src_url": "https://example.com/kubernetes-ingress-5.4.1.tar.gz" });
+        expect(refused.fix).toBe("build the v5.5.4 release: pulumi config set kic:src_url 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4' (a tarball names its release in its file name only)");
+        // What each suggests, set, is accepted.
+        expect(problemsOf({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginx/kubernetes-ingress.git#v5.5.4" })).toEqual([]);
     });
 });

@@ -381,13 +381,22 @@ describe("secrets", () => {
         const short = "x".repeat(GRAFANA_PASSWORD_MIN_LENGTH - 1);
         const secret = { secret: ["mara:grafanaAdminPassword", "prometheus:adminpass"] };
         expect(formatProblem(only({ "mara:grafanaAdminPassword": short }, secret))).toBe(
-            "mara:grafanaAdminPassword: is shorter than 8 characters. Allowed: any text of at least 8 characters (stored encrypted). Fix: pulumi config set --secret mara:grafanaAdminPassword '<value>'",
+            "mara:grafanaAdminPassword: is shorter than 8 characters. Allowed: any text of at least 8 characters, on one line (stored encrypted). Fix: pulumi config set --secret mara:grafanaAdminPassword '<value>'",
         );
         expect(formatProblem(only({ "prometheus:adminpass": "1" }, secret))).toContain("prometheus:adminpass: is shorter than 8 characters");
         expect(validateConfig(aws({ "mara:grafanaAdminPassword": "x".repeat(GRAFANA_PASSWORD_MIN_LENGTH) }, secret)).problems).toEqual([]);
         // Offline, an encrypted password cannot be read, so it cannot be too short either.
         expect(ENCRYPTED_PLACEHOLDER.length).toBeGreaterThanOrEqual(GRAFANA_PASSWORD_MIN_LENGTH);
         expect(validateConfig(aws({ "mara:grafanaAdminPassword": ENCRYPTED_PLACEHOLDER }, secret)).problems).toEqual([]);
+    });
+
+    it("refuses a Grafana administrator password of two lines, which Grafana's CLI could not apply whole, without showing it", () => {
+        const secret = { secret: ["mara:grafanaAdminPassword"] };
+        const p = only({ "mara:grafanaAdminPassword": "first-line-pw\nsecond-line-pw" }, secret);
+        expect(formatProblem(p)).toBe(
+            "mara:grafanaAdminPassword: has the wrong form. Allowed: any text of at least 8 characters, on one line (stored encrypted). Fix: pulumi config set --secret mara:grafanaAdminPassword '<value>'",
+        );
+        expect(validateConfig(aws({ "mara:grafanaAdminPassword": "one line, spaces and 'quotes' too" }, secret)).problems).toEqual([]);
     });
 });
 

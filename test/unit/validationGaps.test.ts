@@ -56,7 +56,7 @@ describe("a YAML list or mapping where one piece of text belongs", () => {
     it("is refused as a password, without showing it", () => {
         const result = validateConfig(aws({ "mara:grafanaAdminPassword": '["first-half","second-half"]', "sirius:accounts_pwd": '{"user":"password-part"}' }));
         expect(result.problems.map(formatProblem)).toEqual([
-            "mara:grafanaAdminPassword: is a list (YAML or JSON), where one piece of text belongs. Allowed: any text of at least 8 characters (stored encrypted). Fix: pulumi config set --secret mara:grafanaAdminPassword '<value>'",
+            "mara:grafanaAdminPassword: is a list (YAML or JSON), where one piece of text belongs. Allowed: any text of at least 8 characters, on one line (stored encrypted). Fix: pulumi config set --secret mara:grafanaAdminPassword '<value>'",
             "sirius:accounts_pwd: is a mapping (YAML or JSON), where one piece of text belongs. Allowed: any non-empty text (stored encrypted). Fix: pulumi config set --secret sirius:accounts_pwd '<value>'",
         ]);
         expect(JSON.stringify(result)).not.toMatch(/first-half|password-part/);
