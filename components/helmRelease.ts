@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { ChartSettings } from "../contracts";
+import { urlCredentials } from "../contracts/urlCredentials";
 import { PLATFORM_LABELS } from "./ownership/marks";
 
 /** What {@link helmRelease} needs besides the chart coordinates. */
@@ -28,7 +29,7 @@ export function helmRelease(name: string, a: HelmReleaseArgs, opts: pulumi.Custo
     // A local archive is installed as it is: Helm reads chart and version from it, and no repository is contacted.
     const source = a.chart.archive
         ? { chart: a.chart.archive }
-        : { chart: oci ? `${a.chart.repositoryUrl}/${a.chart.chart}` : a.chart.chart, version: a.chart.version, repositoryOpts: oci ? undefined : { repo: a.chart.repositoryUrl } };
+        : { chart: oci ? `${a.chart.repositoryUrl}/${a.chart.chart}` : a.chart.chart, version: a.chart.version, repositoryOpts: oci ? undefined : repositoryOptions(a.chart.repositoryUrl) };
     return new k8s.helm.v3.Release(
         name,
         {
@@ -43,6 +44,34 @@ export function helmRelease(name: string, a: HelmReleaseArgs, opts: pulumi.Custo
         },
         opts,
     );
+}
+
+/** `scheme://`, the user information up to the authority's last `@`, and the rest of the URL. */
+const USER_INFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@(.*)$/is;
+
+/**
+ * Where Helm fetches the chart from, with a mirror's credential kept out of the state in plain text. `user:password@`
+ * becomes Helm's own basic-auth options (`helm install --username --password`; the provider's schema marks the
+ * password secret, and it is wrapped here too, so the state holds it encrypted and no diff shows it). Any other
+ * credential in the URL (a token as the user alone, which Helm's getter would not send as separate options since
+ * it needs both; a token in the query) stays in the URL as Helm reads it, and the whole URL is a secret.
+ */
+export function repositoryOptions(url: string): k8s.types.input.helm.v3.RepositoryOpts {
+    const m = USER_INFO.exec(url);
+    const colon = m ? m[2]!.indexOf(":") : -1;
+    if (m && colon > 0) {
+        return { repo: `${m[1]}${m[3]}`, username: decoded(m[2]!.slice(0, colon)), password: pulumi.secret(decoded(m[2]!.slice(colon + 1))) };
+    }
+    return { repo: m || urlCredentials(url).length > 0 ? pulumi.secret(url) : url };
+}
+
+/** Percent-decoded user information, as a URL parser reads it; as written when it is not valid percent-encoding. */
+function decoded(part: string): string {
+    try {
+        return decodeURIComponent(part);
+    } catch {
+        return part;
+    }
 }
 
 export { PLATFORM_LABELS } from "./ownership/marks";

@@ -178,7 +178,13 @@ export function helmRepoUrl(): ValueType<string> {
         parse(raw) {
             const value = raw.trim();
             const why = urlProblem(value, ["https", "http", "oci"]);
-            return why ? fail(why) : ok(value.replace(/\/+$/, ""));
+            if (why) return fail(why);
+            // Helm reads an OCI registry's credentials from its registry login, never from the reference, and the
+            // reference is the release's chart, which the state and every diff show.
+            if (/^oci:\/\//i.test(value) && (urlCredentials(value).length > 0 || /^oci:\/\/[^/?#]*@/i.test(value))) {
+                return fail("holds a credential, which Helm never reads from an oci:// reference (and the reference is written into the state as the release's chart): give the registry without it and log in with helm registry login <host> on the machine that runs pulumi up");
+            }
+            return ok(value.replace(/\/+$/, ""));
         },
         render: (v) => v,
     };
