@@ -78,9 +78,14 @@ export default defineConfig(
         rules: { "@typescript-eslint/no-explicit-any": "off" },
     },
     {
-        // Pending: these render files interpolate YAML fields typed unknown into messages and keys (39 findings). They
-        // are being changed on another branch; fix them there and delete this block. New files are checked.
-        files: ["cli/render/render.ts", "cli/render/sync/*.ts", "test/render/tier.ts"],
+        // Pending: these render files write fields of rendered YAML, typed unknown, into messages and keys (32 findings:
+        // a field that is an object would read "[object Object]"). They are being changed on another branch; fix them
+        // there and delete this block. Every other file, new ones included, is checked.
+        files: [
+            "cli/render/render.ts",
+            ...["fields", "needs", "operators", "podNeeds", "webhooks"].map((f) => `cli/render/sync/${f}.ts`),
+            "test/render/tier.ts",
+        ],
         rules: { "@typescript-eslint/no-base-to-string": "off", "@typescript-eslint/restrict-template-expressions": "off" },
     },
 );
