@@ -61,7 +61,7 @@ export async function init(opts: InitOptions, ctx: CommandContext): Promise<numb
     const cmd = await pulumiCli();
     line(io.stderr, `Pulumi CLI v${cmd.version!.version}`);
     const ws = await openWorkspace(cmd, io.projectDir, pulumiEnv());
-    const backend = await ensureBackend(io, ws, opts.local === true);
+    const backend = await ensureBackend(io, ws, opts.local === true, !ci);
     const ciState = ci ? ciBackend(backend) : undefined;
 
     const stack = opts.stack ?? (io.prompter.interactive ? await io.prompter.input({ message: "Stack name", default: "dev", validate: (name) => stackNameProblem(name) ?? true }) : "dev");

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { githubWorkflows } from "../../cli/ci/githubWorkflows";
 import { ciSettings } from "../../cli/ci/settings";
 import { factsOf } from "../support/ciVariants";
-import { runMara } from "./support/io";
+import { runMara, scriptedPrompter } from "./support/io";
 import { makeStandin, Standin, useStandinPath } from "./support/standin";
 
 let s: Standin;
@@ -69,6 +69,15 @@ describe("the flags", () => {
         expect(r.stderr).toContain("the Pulumi backend is file:///home/me/.pulumi-mara, a folder on this machine: a CI runner cannot read that state");
         expect(stackInits()).toEqual([]);
         expect(written()).toEqual([]);
+    });
+
+    it("offers no local backend when not logged in: it says to log in to one a runner can reach", async () => {
+        s.setState((st) => (st.backend = null));
+        const r = await runMara(["init", "--stack", "dev", "--ci", "github", ...AWS], { prompter: scriptedPrompter([]), env: { HOME: s.home, PATH: s.path }, projectDir: s.projectDir, cwd: s.projectDir });
+        expect(r.code).toBe(3);
+        expect(r.stderr).toContain("not logged in to a Pulumi backend");
+        expect(r.stderr).toContain("for a stack CI runs, log in to one a runner can reach: pulumi login (the Pulumi Cloud), or pulumi login s3://<bucket>");
+        expect(s.calls().filter((c) => c.args[0] === "login")).toEqual([]);
     });
 
     it("refuses a name that is not a stack name before anything else", async () => {
