@@ -8,6 +8,7 @@
  * secret store, and the workflow names them (`secrets.PULUMI_BACKEND_URL`); only their kinds are decided here.
  */
 import type { InfraConfig } from "../../config";
+import { shortenValue } from "../../config/redact";
 import { CliError, EXIT } from "../io";
 
 /** The CI systems `mara init --ci` writes workflows for. */
@@ -24,7 +25,7 @@ export function parseCiSystem(value: string): CiSystem {
     const found = CI_SYSTEMS.find((s) => s === v);
     if (found) return found;
     const hint = v === "gitlab" ? " (GitLab CI is not written yet: docs/ci.md says what the GitHub workflows do, to copy)" : "";
-    throw new CliError(`--ci ${JSON.stringify(value)}: not a CI system mara writes workflows for; use --ci ${CI_SYSTEMS.join(" or ")}${hint}`, EXIT.usage);
+    throw new CliError(`--ci ${JSON.stringify(shortenValue(value))}: not a CI system mara writes workflows for; use --ci ${CI_SYSTEMS.join(" or ")}${hint}`, EXIT.usage);
 }
 
 /** Where the stack's state lives, as the runner must reach it. */

@@ -4,8 +4,8 @@
  */
 import * as path from "path";
 import { writeFileAtomic } from "../atomicWrite";
-import { CliIo, line } from "../io";
-import { makeDirs } from "../outputPath";
+import { CliError, CliIo, line } from "../io";
+import { makeDirs, reasonOf } from "../outputPath";
 import { githubWorkflows } from "./githubWorkflows";
 import type { WorkflowTarget } from "./repository";
 import { CiSettings, requiredSettings } from "./settings";
@@ -24,11 +24,17 @@ const WHAT: Readonly<Record<string, string>> = {
 /** Writes both workflows (each replaced whole, never half-written) and prints what they need. */
 export function writeWorkflows(io: CliIo, target: WorkflowTarget, s: CiSettings): void {
     const files = githubWorkflows(s);
-    makeDirs(path.dirname(target.files.pullRequest));
-    writeFileAtomic(target.files.pullRequest, files.pullRequest.text, 0o644);
-    writeFileAtomic(target.files.push, files.push.text, 0o644);
-
     const shown = (f: string) => path.relative(io.projectDir, f) || f;
+    for (const [file, text] of [[target.files.pullRequest, files.pullRequest.text], [target.files.push, files.push.text]] as const) {
+        try {
+            makeDirs(path.dirname(file));
+            writeFileAtomic(file, text, 0o644);
+        } catch (e) {
+            // Checked before anything was done, so only a change since (a full disk, a permission) gets here.
+            throw new CliError(`cannot write ${shown(file)}: ${reasonOf(e)}; the stack's settings are written, so run the same mara init --ci command again once it can be`);
+        }
+    }
+
     line(io.stdout, `Wrote the GitHub Actions workflows of stack "${s.stack}":`);
     const review = s.reviewStacks ? `, and a review stack ${s.stack}-pr-<number> per pull request, destroyed when it closes` : "";
     line(io.stdout, `  ${shown(target.files.pullRequest)}: pull requests run mara validate and pulumi preview (the plan as a comment)${review}`);

@@ -42,6 +42,11 @@ describe("the flags", () => {
             expect(r.code, value).toBe(2);
             expect(r.stderr).toContain(`--ci ${JSON.stringify(value)}: not a CI system mara writes workflows for; use --ci github`);
         }
+        // A huge value: one short line.
+        const huge = await run(["--stack", "dev", "--ci", "x".repeat(100_000), ...AWS]);
+        expect(huge.code).toBe(2);
+        expect(huge.stderr.length).toBeLessThan(400);
+        expect(huge.stderr).toContain("(100000 characters)");
         expect(s.calls()).toEqual([]);
         expect(written()).toEqual([]);
     });
@@ -172,15 +177,18 @@ describe("the workflow files", () => {
         expect((parse(read("mara-dev-push.yml", root())) as { on: { push: { branches: string[] } } }).on.push.branches).toEqual(["release\\+1"]);
     });
 
-    it("refuses a project folder whose name GitHub would read as an expression", async () => {
+    it("refuses a project folder whose name GitHub would read as an expression, or holds a line break", async () => {
         fs.mkdirSync(path.join(root(), ".git"));
-        const odd = path.join(root(), "${{ secrets.X }}");
-        fs.mkdirSync(odd);
-        fs.copyFileSync(path.join(s.projectDir, "Pulumi.yaml"), path.join(odd, "Pulumi.yaml"));
-        const r = await run(["--stack", "dev", "--ci", "github", ...AWS], {}, odd);
-        expect(r.code).toBe(2);
-        expect(r.stderr).toContain('cannot be named in a GitHub workflow: its name holds "${{" or a control character; rename the folder');
+        for (const name of ["${{ secrets.X }}", "infra\nprod"]) {
+            const odd = path.join(root(), name);
+            fs.mkdirSync(odd);
+            fs.copyFileSync(path.join(s.projectDir, "Pulumi.yaml"), path.join(odd, "Pulumi.yaml"));
+            const r = await run(["--stack", "dev", "--ci", "github", ...AWS], {}, odd);
+            expect(r.code, name).toBe(2);
+            expect(r.stderr).toContain('cannot be named in a GitHub workflow: its name holds "${{" or a control character; rename the folder');
+        }
         expect(s.calls()).toEqual([]);
+        expect(written(root())).toEqual([]);
     });
 });
 
