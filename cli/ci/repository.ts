@@ -29,7 +29,9 @@ export interface WorkflowTarget {
 /** The branch when the repository names none (git's and GitHub's default for new repositories). */
 export const DEFAULT_BRANCH = "main";
 /** How long asking git for the default branch may take: it reads a file, so only a broken git takes longer. */
-const GIT_TIMEOUT_MS = 10_000;
+export const GIT_TIMEOUT_MS = 10_000;
+/** What git may print in answer: a branch name. */
+export const GIT_MAX_BYTES = 64 * 1024;
 
 /**
  * Finds where the workflows of `stack` go, and checks that they can be written there.
@@ -89,7 +91,7 @@ function findGitRoot(dir: string): string | undefined {
 
 /** The branch origin/HEAD names (what `git clone` records as the remote's default), or undefined. */
 function originHead(root: string): string | undefined {
-    const r = spawnSync("git", ["-C", root, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"], { encoding: "utf8", timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 });
+    const r = spawnSync("git", ["-C", root, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"], { encoding: "utf8", timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BYTES });
     if (r.status !== 0 || typeof r.stdout !== "string") return undefined;
     const name = r.stdout.trim().replace(/^origin\//, "");
     // git's own names never hold these; anything else is not a branch this can name.

@@ -177,6 +177,20 @@ describe("the workflow files", () => {
         expect((parse(read("mara-dev-push.yml", root())) as { on: { push: { branches: string[] } } }).on.push.branches).toEqual(["release\\+1"]);
     });
 
+    it("falls back to main when git prints what is not a branch, or does not answer within its bound", async () => {
+        fs.mkdirSync(path.join(root(), ".git"));
+        s.addTool("git", 'printf "origin/two words\\n"');
+        const garbage = await run(["--stack", "dev", "--ci", "github", ...AWS]);
+        expect(garbage.code, garbage.stderr).toBe(0);
+        expect(garbage.stdout).toContain("pushes to main run pulumi up (main: the repository names no default branch (no origin/HEAD))");
+
+        // git symbolic-ref starts no process of its own: a git that hangs is one process, which the bound kills.
+        s.addTool("git", "exec sleep 300");
+        const hung = await run(["--stack", "dev", "--ci", "github", "--force", ...AWS]);
+        expect(hung.code, hung.stderr).toBe(0);
+        expect(hung.stdout).toContain("pushes to main run pulumi up");
+    }, 90_000);
+
     it("refuses a project folder whose name GitHub would read as an expression, or holds a line break", async () => {
         fs.mkdirSync(path.join(root(), ".git"));
         for (const name of ["${{ secrets.X }}", "infra\nprod"]) {
