@@ -150,6 +150,9 @@ export function ciSettings(
 ): { settings: CiSettings; warnings: string[] } {
     const warnings: string[] = [];
     const { infra, backend, secrets } = facts;
+    if (facts.stack.split("/").some((part) => part.startsWith("-"))) {
+        throw new CliError(`--ci: the stack name "${facts.stack}" starts a part with '-', which the workflow's commands (pulumi, mara validate) would take for an option; use a stack whose name starts with a letter or digit`, EXIT.usage);
+    }
     if (reviewStacks) reviewStackProblems(facts);
 
     const awsInfra = infra.type === "aws";

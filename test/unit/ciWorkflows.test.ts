@@ -178,6 +178,12 @@ describe("stack names", () => {
         }
     });
 
+    it("that start with '-' are refused: the workflow's commands would take them for options", () => {
+        for (const stack of ["-dev", "org/-dev", "org/proj/--x"]) {
+            expect(() => ciSettings(factsOf("aws", { kind: "cloud", custom: false }, undefined, stack), PLACE, false)).toThrow(`--ci: the stack name "${stack}" starts a part with '-'`);
+        }
+    });
+
     it("name the workflow files after the stack's own name", () => {
         const { settings } = ciSettings(factsOf("aws", { kind: "cloud", custom: false }, undefined, "acme/mara/prod.eu-1"), PLACE, false);
         const w = githubWorkflows(settings);
