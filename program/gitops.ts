@@ -64,6 +64,7 @@ function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: Ki
         ...(cfg.sirius.hostname ?? cfg.fqdn ? { fqdn: cfg.sirius.hostname ?? cfg.fqdn } : {}),
         ...(registry ? { registry } : {}),
         kicImage: kicImage || cfg.kic.imageName,
+        ...(cfg.gitops.fleet ? { fleet: cfg.gitops.fleet } : {}),
     }));
 }
 

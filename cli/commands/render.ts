@@ -14,6 +14,7 @@ import { PATTERNS } from "../../contracts/patterns";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { renderPlatform, RenderResult } from "../render/render";
 import { REPOSITORY_FOLDER } from "../render/repositorySecret";
+import { FLEET_FOLDER } from "../../components/argocd/applicationSet";
 import { EscStore, remoteKeyPrefixProblem, remoteKeyProblem, SecretHandling, STORE_PROVIDERS, StoreProvider } from "../render/secrets";
 import { ESC_DEFAULT_PREFIX, ESC_ENVIRONMENT_ALLOWED, ESC_PREFIX_ALLOWED, escPrefixProblem, parseEscEnvironment } from "../render/escPaths";
 import { ESC_STORE_FOLDER, ESC_TOKEN_DEFAULTS, tokenSecretCommands, writesEscStore } from "../render/escStore";
@@ -260,6 +261,13 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     const where = written.viaLink ? `${opts.out} (a link to ${written.real})` : opts.out;
     line(io.stdout, `Wrote ${objects.length} objects in ${components.size} components to ${where} (charts rendered for Kubernetes ${result.kubeVersion}).`);
     if (apps > 0) line(io.stdout, `Wrote ${apps} Argo CD Applications, one per component, to ${path.join(opts.out, "argocd")}; the root Application syncs them in their waves.`);
+    if (result.files.has(`${FLEET_FOLDER}/kustomization.yaml`)) {
+        const folder = path.join(opts.out, FLEET_FOLDER);
+        line(
+            io.stdout,
+            `For the fleet "${checked.config.gitops.fleet}", the ApplicationSet is in ${folder}: apply it on the hub in place of the root Application (kubectl apply -k ${folder}); it syncs this render to every cluster registered there with the labels mara.nginx.com/fleet=${checked.config.gitops.fleet} and mara.nginx.com/infra-type=${checked.config.infra.type}.`,
+        );
+    }
     if (result.files.has(`${REPOSITORY_FOLDER}/kustomization.yaml`)) {
         line(
             io.stdout,

@@ -19,6 +19,7 @@ import { filePaths, layoutFiles, PlacedObject, withWave } from "./layout";
 import { podRestartsForGitOps } from "./podRestarts";
 import { applicationFiles, componentWaves } from "./applications";
 import { repositorySecretFiles } from "./repositorySecret";
+import { fleetFiles } from "./fleet";
 import { asOneSync, checkSyncObjects } from "./sync/check";
 import { syncObjectOf } from "./sync/objects";
 import { DEFAULT_ENVIRONMENT, SyncEnvironment } from "./sync/replay";
@@ -198,11 +199,19 @@ export async function renderPlatform(req: RenderRequest): Promise<RenderResult> 
     if (writesEscStore(req.secrets)) for (const [file, text] of escStoreFiles(req.secrets, secretNamespaces, header)) files.set(file, text);
     // Delivered by Argo CD: an Application per component folder, in the order their needs give (applications.ts).
     const gitops = req.config.gitops;
+    let fleetWhole = false;
     const apps = gitops.delivery === "pulumi" ? new Map<string, number>() : componentWaves(output);
     if (gitops.delivery !== "pulumi") {
         const source = { repoUrl: gitops.repoUrl!, revision: gitops.revision, path: gitops.path! };
         const destination = gitops.argoCd === "install" ? { inCluster: true as const } : { clusterName: req.config.clusterName };
         for (const [file, text] of applicationFiles(output, source, destination, header)) files.set(file, text);
+        // A hub's fleet: an ApplicationSet syncs the whole folder to each cluster, so the folder must also sync as one.
+        if (gitops.argoCd === "external" && gitops.fleet) {
+            const infra = req.config.infra as { type: string; region?: string };
+            const stack = { fleet: gitops.fleet, infraType: infra.type, clusterName: req.config.clusterName, ...(infra.region ? { region: infra.region } : {}), source };
+            for (const [file, text] of fleetFiles(stack, header)) files.set(file, text);
+            fleetWhole = true;
+        }
         // Argo CD's repository Secret from the store, unless Pulumi writes it from the stack's credential (repositorySecret.ts).
         if (req.secrets.mode === "external" && !gitops.repository) {
             const repository = repositorySecretFiles(source.repoUrl, req.secrets, header);
@@ -213,6 +222,7 @@ export async function renderPlatform(req: RenderRequest): Promise<RenderResult> 
     // Secrets left out are the user's to create before the sync.
     const omitted = req.secrets.mode === "omit" ? secrets.map((e) => ({ group: "", kind: "Secret", namespace: e.namespace, name: e.secret })) : [];
     assertSyncs(output, waves, apps, { ...DEFAULT_ENVIRONMENT, objects: omitted });
+    if (fleetWhole) assertSyncs(output, waves, new Map(), { ...DEFAULT_ENVIRONMENT, objects: omitted });
     const list = secretListFile(secrets, req.secrets);
     files.set(list.name, list.text);
 
