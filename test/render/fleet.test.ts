@@ -130,6 +130,9 @@ describe("the fleet's ApplicationSet in the sync model's replay of Argo CD's clu
         // A name that normalizes to nothing leaves "mara-", which the API server refuses: that Application alone.
         const empty = generateFromClusters(appSet, { secrets: [clusterSecret("___", "https://10.0.0.1:6443"), clusterSecret("ok", "https://10.0.1.1:6443")] });
         expect(empty).toEqual({ applications: [expect.objectContaining({ metadata: expect.objectContaining({ name: "mara-ok" }) })], refused: [{ name: "mara-", reason: 'the API server refuses the name "mara-": a DNS-1123 subdomain is required' }] });
+        // SanitizeName trims only the ends: "b {{ .server }}" keeps a label that ends with '-' ("mara-b----.server").
+        const inner = generateFromClusters(appSet, { secrets: [clusterSecret("b {{ .server }}", "https://10.0.0.1:6443")] });
+        expect(inner).toEqual({ applications: [], refused: [{ name: "mara-b----.server", reason: 'the API server refuses the name "mara-b----.server": a DNS-1123 subdomain is required' }] });
     });
 
     it("why the template reads only what every cluster has: under missingkey=error a key one Secret lacks stops the whole ApplicationSet", () => {
