@@ -21,6 +21,7 @@ import { validateConfig, type RawConfig } from "../../config";
 import type { KubeObject } from "../../cli/render/charts";
 import { parsePropertyPath } from "../../cli/render/escPaths";
 import { renderPlatform } from "../../cli/render/render";
+import { fleetFiles } from "../../cli/render/fleet";
 import { checkSyncObjects } from "../../cli/render/sync/check";
 import { generateFromClusters, sanitizeName, selects } from "../../cli/render/sync/clusterGenerator";
 import { executeGoTemplate, GoTemplateError, GoTemplateUnsupported, missingKeyOption } from "../../cli/render/sync/goTemplate";
@@ -176,6 +177,14 @@ describe("the model's parts, at the rules of their sources", () => {
         expect(() => executeGoTemplate("{{ .name | upper }}", data, "error")).toThrow(GoTemplateUnsupported);
         expect(missingKeyOption(["missingkey=error"])).toBe("error");
         expect(() => missingKeyOption(["missingkey=oops"])).toThrow("unrecognized option");
+    });
+
+    it("the ApplicationSet's file reads the same in YAML 1.1 (kubectl's) for a fleet named like a boolean or a date", () => {
+        for (const fleet of ["on", "no", "2001-12-14", "1"]) {
+            const text = fleetFiles({ fleet, infraType: "aws", clusterName: "c", source: SOURCE }, "").get(`${FLEET_FOLDER}/applicationset-mara-${fleet}.yaml`)!;
+            const read = parse(text, { version: "1.1" }) as { spec: { generators: { clusters: { selector: { matchLabels: Record<string, unknown> } } }[] } };
+            expect(read.spec.generators[0]!.clusters.selector.matchLabels["mara.nginx.com/fleet"], fleet).toBe(fleet);
+        }
     });
 
     it("a literal written with goTemplateLiteral prints as itself, whatever braces it holds", () => {
