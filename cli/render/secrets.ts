@@ -2,8 +2,9 @@
  * What `mara render` does with Kubernetes Secrets, whether the program declares them or a chart renders them: their
  * values never reach a file. Each Secret with data becomes an External Secrets Operator `ExternalSecret` that
  * fills a Secret of the same name, type, labels and annotations from a store the user names: one entry in the store
- * per Secret, named as the store's provider allows, holding the Secret's keys (a JSON object, or a Vault KV entry's
- * fields), each read with `property`; or, with `--secrets=omit`, it is left out. Either way the Secret is listed,
+ * per Secret, named as the store's provider allows, holding the Secret's keys (a JSON object, a Vault KV entry's
+ * fields, or a Pulumi ESC object's properties), each read with `property` (or, for Pulumi ESC, at its whole property
+ * path: escPaths.ts); or, with `--secrets=omit`, it is left out. Either way the Secret is listed,
  * so the user knows which entries and keys the store must hold (or which Secrets to create some other way).
  *
  * A Secret without data (a service-account token, or a certificate Secret an operator fills in) holds nothing to

@@ -119,6 +119,7 @@ describe("mara render refuses before rendering", () => {
             [[...env, "--esc-token-secret", "eso/"], `the Secret's name "" is empty`],
             [[...env, "--esc-token-key", "token key"], `--esc-token-key "token key" is not a key a Secret can hold. Allowed: letters, digits, '-', '_' and '.' (not '.' alone, not starting with '..'), at most 253 characters. Fix: --esc-token-key PULUMI_ACCESS_TOKEN`],
             [[...env, "--esc-token-key", "..token"], "is not a key a Secret can hold"],
+            [[...env, "--esc-token-key", "k".repeat(254)], `--esc-token-key "${"k".repeat(60)}… (254 characters)" is not a key a Secret can hold`],
             [[...env, "--remote-key-prefix", "mara/"], `--remote-key-prefix "mara/" has the name "mara/", which Pulumi's property path grammar does not read as one plain name: with --secret-store-provider pulumi it is the property path of the environment's values that holds the platform's Secrets. Allowed: a Pulumi property path of plain names`],
             [[...env, "--remote-key-prefix", "imports"], "starts with imports, which esc env set writes to the environment's imports, not its values"],
         ];
