@@ -146,6 +146,19 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
         expect(JSON.parse(secret.stringData.config)).toMatchObject({ awsAuthConfig: { clusterName: secret.stringData.name } });
         const root = parse(String(await outputValue(outputs.argocd_root_application))) as { spec: { source: { path: string } } };
         expect(root.spec.source.path).toBe("deploy/prod/argocd");
+        expect((secret as unknown as { metadata: { labels: Record<string, string> } }).metadata.labels["mara.nginx.com/fleet"]).toBeUndefined();
+
+        // In a fleet, the Secret carries its label, which the fleet's ApplicationSet selects by (test/render/fleet.test.ts).
+        const fleet = await runProgram(stack("gitops", { "mara:gitopsArgoCd": "external", "mara:gitopsFleet": "prod-eu" }));
+        expect(fleet.error).toBeUndefined();
+        const labelled = parse(String(await outputValue((fleet.outputs as Record<string, unknown>).argocd_cluster_secret))) as { metadata: { labels: Record<string, string> } };
+        expect(labelled.metadata.labels).toMatchObject({ "argocd.argoproj.io/secret-type": "cluster", "mara.nginx.com/fleet": "prod-eu", "mara.nginx.com/infra-type": "aws" });
+        // A fleet named as YAML 1.1 writes a boolean or a date: kubectl reads the output as YAML 1.1, and must read a string.
+        for (const name of ["on", "y", "2001-12-14"]) {
+            const odd = await runProgram(stack("gitops", { "mara:gitopsArgoCd": "external", "mara:gitopsFleet": name }));
+            const text = String(await outputValue((odd.outputs as Record<string, unknown>).argocd_cluster_secret));
+            expect((parse(text, { version: "1.1" }) as { metadata: { labels: Record<string, unknown> } }).metadata.labels["mara.nginx.com/fleet"], name).toBe(name);
+        }
     });
 
     it("writes a private repository's credential into Argo CD's repository Secret, all of it secret in the state; an SSH key for an SSH URL; no Secret without a credential", async () => {
