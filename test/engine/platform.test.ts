@@ -29,12 +29,14 @@ let settings: Record<string, string>;
 /**
  * Every secret key this stack can take, set to a marker before the first `up`, so the state can be searched for each.
  * Left out: other providers' keys (digitalocean:, linode:), mara:registryPassword (it needs a registry's server,
- * repository and user, which would pull the images from it), and the repository's SSH key (it excludes the password).
+ * repository and user, which would pull the images from it), the repository's SSH key (it excludes the password),
+ * and the keys the program warns this stack does not use (the Harbor VM's passwords; the NGINX Plus JWT without Plus).
  * The characters need escaping in JSON, YAML and a shell.
  */
+const UNTAKEN: string[] = [KEYS.registryPassword.key, KEYS.gitopsRepoSshPrivateKey.key, KEYS.harborAdminPassword.key, KEYS.harborDbPassword.key, KEYS.harborSudoPassword.key, KEYS.nginxJwt.key];
 const SECRET_MARKERS = new Map<string, string>(
     (Object.values(KEYS) as KeySpec<unknown>[])
-        .filter((s) => s.secret && s.key.startsWith("mara:") && s.key !== KEYS.registryPassword.key && s.key !== KEYS.gitopsRepoSshPrivateKey.key)
+        .filter((s) => s.secret && s.key.startsWith("mara:") && !UNTAKEN.includes(s.key))
         .map((s, i) => [s.key, `mk-${s.key.split(":")[1]}-${i}-Zq"9'$x\\`]),
 );
 
