@@ -108,7 +108,8 @@ export class Prometheus extends pulumi.ComponentResource {
         for (const [key, size] of [["storageSize", args.storageSize], ["dashboardStorageSize", args.dashboardStorageSize]] as const) {
             if (size !== undefined) requireMatch("Prometheus", key, size, PATTERNS.volumeSize);
         }
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.prometheus.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
+        // Privileged: the node exporter reads the host's /proc, /sys and / with its network and PID namespaces (docs/policy.md).
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.prometheus.namespace, "privileged", {}, { parent: this, dependsOn: opts?.dependsOn });
         const admin = new k8s.core.v1.Secret(
             `${name}-grafana-admin`,
             {

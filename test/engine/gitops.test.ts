@@ -31,7 +31,7 @@ import { clusterSecretManifest } from "../../components/argocd/clusterSecret";
 import { rawConfig } from "../support/config";
 import { ENGINE_BIN, ROOT, startCluster, TestCluster } from "./cluster";
 import { getOrUndefined, request } from "./kubeApi";
-import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
+import { mara, pulumi, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
 import { airGappedCharts, baseConfig, createStack, TierStack } from "./stack";
 
 let cluster: TestCluster;
@@ -175,6 +175,36 @@ describe("a render Argo CD delivers, on a real API server", () => {
         expect(stack, "the stack of the test before").toBeDefined();
         const r = await stack!.pulumi(["preview", "--expect-no-changes", "--diff"]);
         expect(r.code, tail(r, 120)).toBe(0);
+    });
+
+    it("two pulumi up at once on the stack: the second is refused by the backend's lock, the first completes, and the state is intact", async () => {
+        expect(stack, "the stack of the tests before").toBeDefined();
+        // The local (DIY) backend locks a stack for an update by writing .pulumi/locks/<stack>/<id>.json and then
+        // looking for any other lock file; it refuses with "the stack is currently locked by N lock(s)" (pulumi/pulumi,
+        // pkg/backend/diy/lock.go, diyBackend.Lock and checkForLock; taken in diyBackend.Update). It is on by default.
+        const locks = path.join(sandbox!.dir, "state", ".pulumi", "locks");
+        const lockFiles = (): string[] => (fs.existsSync(locks) ? (fs.readdirSync(locks, { recursive: true }) as string[]).filter((f) => f.endsWith(".json")) : []);
+        expect(lockFiles()).toEqual([]);
+        const first = stack!.pulumi(["up", "--yes", "--skip-preview"]);
+        // The second starts once the first holds the lock: two that start in the same instant can both see the
+        // other's file and both give up (the lock is write-then-check), which refuses both, never runs both.
+        const deadline = Date.now() + 300_000;
+        while (lockFiles().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(lockFiles(), "the first up holds the stack's lock").toHaveLength(1);
+        const second = await pulumi(["up", "--yes", "--skip-preview", "--stack", stack!.name, "--non-interactive"], sandbox!.env);
+        const firstDone = await first;
+        expect(second.code, tail(second)).not.toBe(0);
+        expect(`${second.stdout}${second.stderr}`).toMatch(/the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`/);
+        expect(firstDone.code, tail(firstDone, 80)).toBe(0);
+        expect(lockFiles(), "the lock is released").toEqual([]);
+
+        const state = await stack!.pulumi(["stack", "export"]);
+        expect(state.code, tail(state)).toBe(0);
+        const resources = (JSON.parse(state.stdout) as { deployment: { resources?: unknown[]; pending_operations?: unknown[] } }).deployment;
+        expect(resources.pending_operations ?? []).toEqual([]);
+        expect(resources.resources?.length).toBeGreaterThan(5);
+        const preview = await stack!.pulumi(["preview", "--expect-no-changes"]);
+        expect(preview.code, tail(preview, 80)).toBe(0);
     });
 
     it("mara doctor afterwards (as the next mara up runs it) takes the platform's Argo CD, its namespace and CRDs for its own", async () => {

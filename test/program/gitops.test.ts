@@ -19,6 +19,7 @@ import { CHARTS } from "../../contracts";
 import { fixture } from "../support/config";
 import { plainStrings, unwrapSecrets, type Registration } from "../support/mocks";
 import { runProgram } from "../support/program";
+import { podSecurityLabels } from "../../components/podSecurity";
 
 const GITOPS = { "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/prod", "mara:fqdn": "mara.example.com" };
 const withValues = (raw: RawConfig, values: Record<string, string>): RawConfig => ({ ...raw, values: { ...raw.values, ...values } });
@@ -91,7 +92,7 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
         // Labelled as the platform's: mara doctor, run before every mara up, takes an unlabelled argocd namespace for another installation's.
         expect((named("kubernetes:core/v1:Namespace", "argocd-namespace").inputs as { metadata: unknown }).metadata).toEqual({
             name: "argocd",
-            labels: { "app.kubernetes.io/part-of": "mara" },
+            labels: { "app.kubernetes.io/part-of": "mara", ...podSecurityLabels("restricted") },
             annotations: { "mara.nginx.com/stack": "mara/dev" },
         });
         const release = named("kubernetes:helm.sh/v3:Release", "argocd-release");
