@@ -1,3 +1,4 @@
+import * as os from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -9,6 +10,9 @@ export default defineConfig({
     setupFiles: ["test/support/requireTs.ts"],
     // First: on a Node.js older than package.json's "engines", one line saying what to run, and no tests.
     globalSetup: ["test/support/requireSupportedNode.ts"],
+    // vitest's default, one test file per core but one, is a single file at a time on a two-core machine: files wait on
+    // Helm, the CLI's child processes and deadlines, so two run at once there (measured: docs/testing.md, "Test time").
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Whole-program tests register a few hundred mocked resources; give them room on 2-core CI machines.
     testTimeout: 30_000,
     hookTimeout: 60_000,

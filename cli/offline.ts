@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RawConfig } from "../config";
-import { answerCalls, waitForRegistrations } from "./mockRuntime";
+import { answerCalls, useLinearStructs, waitForRegistrations } from "./mockRuntime";
 import { invokeAnswer } from "./simulatedCloud";
 
 /** One resource the program registered. */
@@ -90,6 +90,7 @@ export async function runOffline(raw: RawConfig, program: () => unknown, project
             return {};
         },
     };
+    useLinearStructs();
     pulumi.runtime.setAllConfig({ ...raw.values }, [...raw.secretKeys]);
     await pulumi.runtime.setMocks(mocks, raw.project, raw.stack, preview);
     recordRegistrations(resources, mocks);

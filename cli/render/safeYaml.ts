@@ -7,6 +7,11 @@
  */
 import { Document, parse, Scalar, visit } from "yaml";
 
+/** What YAML's own parser said of a short string, by string: a render writes the same keys and values thousands of times. */
+const parsed = new Map<string, boolean>();
+/** Strings remembered at most; past it the memory starts again (a long-lived process renders many stacks). */
+const MAX_PARSED = 50_000;
+
 /** Whether a YAML 1.1 or YAML 1.2 reader would take `s`, written as a plain scalar, for something other than that string. */
 export function readsAsOtherType(s: string): boolean {
     // Longer strings, and those with line breaks or surrounding spaces, are never plain booleans, numbers, nulls or dates.
@@ -14,6 +19,17 @@ export function readsAsOtherType(s: string): boolean {
     if (s === "<<" || s === "=") return true;
     // Only these can start a plain boolean, number, null or date; anything else is a string to every reader.
     if (!/^[-+.~0-9A-Za-z]/.test(s)) return false;
+    let verdict = parsed.get(s);
+    if (verdict === undefined) {
+        verdict = parsesAsOtherType(s);
+        if (parsed.size >= MAX_PARSED) parsed.clear();
+        parsed.set(s, verdict);
+    }
+    return verdict;
+}
+
+/** Whether YAML 1.1 or 1.2 parses `s` as a null, boolean, number or date. */
+function parsesAsOtherType(s: string): boolean {
     for (const version of ["1.1", "1.2"] as const) {
         let value: unknown;
         try {

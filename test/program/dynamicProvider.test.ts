@@ -14,6 +14,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostedFailure, HostedRun, runHosted, runtimeOptionsOf } from "../../bench/lib/pulumiHost";
+import { useLinearStructs } from "../../cli/mockRuntime";
 import { EBS_CSI_DRIVER } from "../../components/drain/aws";
 import { DO_CSI_DRIVER, DO_LB_ID_ANNOTATION } from "../../components/drain/digitalocean";
 import { LINODE_CSI_DRIVER } from "../../components/drain/linode";
@@ -39,6 +40,9 @@ const PROJECT = parse(fs.readFileSync(path.join(ROOT, "Pulumi.yaml"), "utf8")) a
 
 /** Runs the program once per fixture, each in a fresh process as each `pulumi preview` or `pulumi up` does. */
 async function programRuns(fixtures: string[]): Promise<Run[]> {
+    // The engine's side, the SDK's mock monitor in this process, answers with Structs built in one pass; the program's
+    // process builds its requests with the SDK's own code, as under `pulumi up`.
+    useLinearStructs();
     const runs: Run[] = [];
     for (const name of fixtures) {
         const config = fixture(name, { secrets: SECRETS });

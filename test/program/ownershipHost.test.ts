@@ -14,6 +14,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostedFailure, runHosted, runtimeOptionsOf } from "../../bench/lib/pulumiHost";
+import { useLinearStructs } from "../../cli/mockRuntime";
 import { fixture } from "../support/config";
 import { unwrapSecrets } from "../support/mocks";
 import { ProviderHost, ROOT, startProviderHost } from "../support/providerHost";
@@ -75,6 +76,9 @@ const cluster = async (objects: Record<string, Record<string, unknown>> = {}) =>
 const on = (c: LoopbackCluster, token?: string): Inputs => ({ ...guard, kubeconfig: c.kubeconfig(token), context: "loop" });
 
 async function guardInputs(): Promise<Inputs> {
+    // The engine's side, the SDK's mock monitor in this process, answers with Structs built in one pass; the program's
+    // process builds its requests with the SDK's own code, as under `pulumi up`.
+    useLinearStructs();
     const config = fixture("mara-kubeconfig");
     const run = await runHosted({ dir: ROOT, main: PROJECT.main ?? ".", runtime: runtimeOptionsOf(PROJECT), config, env: config.env as Record<string, string>, recordInputs: true });
     if (run.exitCode !== 0) throw new Error(`program run failed: ${hostedFailure(run)}`);

@@ -47,6 +47,27 @@ interface Rendered {
 /** Remote `$ref`s of values schemas that cannot be fetched offline, by chart: replaced by "anything" and listed here. */
 export const SKIPPED_SCHEMA_REFS = new Map<string, Set<string>>();
 
+/** Manifests already parsed in this process, by their text: most releases render the same in every fixture. */
+const parsedManifests = new Map<string, KubeObject[]>();
+
+/** The objects of a manifest, parsed once per text; frozen, since every run that renders the same text shares them. */
+function parsedManifest(manifest: string): KubeObject[] {
+    let objects = parsedManifests.get(manifest);
+    if (!objects) {
+        objects = deepFreeze(parseManifest(manifest));
+        parsedManifests.set(manifest, objects);
+    }
+    return objects;
+}
+
+function deepFreeze<T>(value: T): T {
+    if (value && typeof value === "object" && !Object.isFrozen(value)) {
+        Object.values(value).forEach(deepFreeze);
+        Object.freeze(value);
+    }
+    return value;
+}
+
 /** Renders a release as Helm would install it. */
 async function render(spec: ReleaseSpec, values: Record<string, unknown>, archive: string) {
     const schema = chartContents(archive).schema;
@@ -304,7 +325,7 @@ export async function checkRun(regs: Registration[], opts: CheckOptions = {}): P
                 add("helm-template", subject, `helm template fails: ${result.error}`);
                 return;
             }
-            const objects = parseManifest(result.manifest);
+            const objects = parsedManifest(result.manifest);
             rendered.push({ spec, objects });
             if (opts.probeIgnoredKeys !== false && spec.placeholders.length === 0) {
                 for (const key of await ignoredKeys(spec, archive, result.manifest)) {

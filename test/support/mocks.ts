@@ -8,7 +8,7 @@
  * subnet IDs) is unknown.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
+import { answerCalls, useLinearStructs, waitForRegistrations } from "../../cli/mockRuntime";
 import { computedState, invokeAnswer } from "../../cli/simulatedCloud";
 import { isWrappedSecret, unwrapSecrets } from "../../cli/render/collect";
 
@@ -91,6 +91,7 @@ export async function installMocks(o: MockOptions = {}) {
             return answer;
         },
     };
+    useLinearStructs();
     pulumi.runtime.setAllConfig(o.config ?? {}, o.secretKeys);
     await pulumi.runtime.setMocks(mocks, o.project ?? "mara", o.stack ?? "dev", preview);
 
