@@ -57,6 +57,8 @@ const ADDED_SINCE_RECORDING: readonly { type: string; name: RegExp; why: string 
     { type: "kubernetes:batch/v1:Job", name: /^platform-logstore-kibana-setup$/, why: "Kibana's saved objects" },
     { type: "aws:kms/key:Key", name: /^eks-secrets$/, why: "EKS Secrets encrypted with a KMS key (the aws-eks-secrets-encryption rule)" },
     { type: "pulumi-nodejs:dynamic:Resource", name: /^platform-ownership$/, why: "the ownership guard every Kubernetes object waits for (components/ownership/)" },
+    { type: "kubernetes:monitoring.coreos.com/v1:PrometheusRule", name: /^(platform-prometheus|bank-of-sirius)-alerts-[a-z]+$/, why: "the platform's alert rules (docs/alerts.md)" },
+    { type: "kubernetes:monitoring.coreos.com/v1:ServiceMonitor", name: /^platform-prometheus-cert-manager$/, why: "cert-manager scraped for the certificate alerts" },
 ];
 
 /**
