@@ -16,9 +16,10 @@ export const LOCAL_BACKEND = "file://~/.pulumi-mara";
  * Returns the backend URL the CLI is logged in to, logging in to {@link LOCAL_BACKEND} when asked to
  * (`--local`) or when the user accepts it after `pulumi whoami` failed.
  *
+ * @param offerLocal - whether a local backend may be offered (not for a stack CI will run: no runner reads it).
  * @throws CliError (pre-flight) when there is no backend and none may be chosen.
  */
-export async function ensureBackend(io: CliIo, ws: LocalWorkspace, local: boolean): Promise<string> {
+export async function ensureBackend(io: CliIo, ws: LocalWorkspace, local: boolean, offerLocal = true): Promise<string> {
     if (local) return loginLocal(io, ws);
     try {
         const who = await ws.whoAmI();
@@ -26,6 +27,9 @@ export async function ensureBackend(io: CliIo, ws: LocalWorkspace, local: boolea
         return who.url ?? "";
     } catch (err) {
         const why = errorText(err).split("\n")[0];
+        if (!offerLocal) {
+            throw new CliError(`not logged in to a Pulumi backend (${why}); for a stack CI runs, log in to one a runner can reach: pulumi login (the Pulumi Cloud), or pulumi login s3://<bucket> (or gs://, azblob://)`, EXIT.preflight);
+        }
         if (!io.prompter.interactive) {
             throw new CliError(`not logged in to a Pulumi backend (${why}); run \`pulumi login\`, or pass --local to keep state in ${LOCAL_BACKEND}`, EXIT.preflight);
         }

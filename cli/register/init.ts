@@ -13,7 +13,9 @@ export function register(program: Command, ctx: CommandContext): void {
         .option("--set <key=value>", "a setting, canonical or MARA key; repeatable", collect)
         .option("--non-interactive", "never prompt: take values from --set and the environment, and list what is missing")
         .option("--local", "keep state on this machine (pulumi login file://~/.pulumi-mara)")
-        .option("--force", "allow changing the stack's infrastructure type")
+        .option("--force", "allow changing the stack's infrastructure type, and replacing workflow files --ci wrote before")
+        .option("--ci <system>", "also write the stack's CI workflows: github (pull requests: validate and preview; the default branch: up)")
+        .option("--review-stacks", "with --ci: a short-lived review stack per pull request, destroyed when it closes")
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         .action(action(ctx, (opts: InitOptions) => (require("../commands/init") as typeof import("../commands/init")).init(opts, ctx)));
 }

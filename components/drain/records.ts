@@ -80,8 +80,34 @@ export async function listAll<T>(page: (token: string | undefined) => Promise<{ 
     return all;
 }
 
-/** A {@link ClusterClient} for the cluster of a kubeconfig, with the official Kubernetes client. */
-export function kubernetesClusterClient(kubeconfig: string, context?: string): ClusterClient {
+/** How long one call of the drain's Kubernetes client may take, every page of a list included. */
+export const KUBERNETES_CALL_DEADLINE_MS = 120_000;
+
+/**
+ * `call`, or an error naming it and the API server once `ms` have passed without its whole answer: an API server that
+ * never answers, or answers a byte at a time, fails the destroy step with a message instead of holding it until the
+ * engine gives up. The request itself is left to the client (it cannot be aborted through the generated API); the
+ * dynamic provider's host ends with the step. Every list is paged ({@link KUBERNETES_PAGE_SIZE} items a page), which
+ * bounds what one answer holds.
+ */
+async function withDeadline<T>(what: string, server: string, ms: number, call: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Kubernetes API at ${server}: ${what} got no complete answer within ${ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`}, so the step stops rather than decide on a guess; check that the cluster's API server is reachable and answering, then run the command again`)), ms);
+    });
+    try {
+        return await Promise.race([call(), deadline]);
+    } finally {
+        clearTimeout(timer);
+    }
+}
+
+/**
+ * A {@link ClusterClient} for the cluster of a kubeconfig, with the official Kubernetes client.
+ *
+ * @param deadlineMs - how long one call may take ({@link KUBERNETES_CALL_DEADLINE_MS} by default; tests inject a small one).
+ */
+export function kubernetesClusterClient(kubeconfig: string, context?: string, deadlineMs: number = KUBERNETES_CALL_DEADLINE_MS): ClusterClient {
     // require, not import(): this runs in Pulumi's dynamic-provider host, whose evaluated code cannot import().
     // Node 22+ loads this ES module synchronously.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -94,7 +120,9 @@ export function kubernetesClusterClient(kubeconfig: string, context?: string): C
     const limit = KUBERNETES_PAGE_SIZE;
     const split = (ref: string) => ref.split("/") as [string, string];
     const notFound = (e: unknown) => (e as { code?: number }).code === 404;
-    return {
+    const server = kc.getCurrentCluster()?.server ?? "(the kubeconfig names no server)";
+    const bounded = <T>(what: string, call: () => Promise<T>) => withDeadline(what, server, deadlineMs, call);
+    const client: ClusterClient = {
         async persistentVolumes() {
             const pvs = await listAll((_continue) => core.listPersistentVolume({ limit, _continue }));
             return pvs.map((pv) => ({
@@ -147,5 +175,14 @@ export function kubernetesClusterClient(kubeconfig: string, context?: string): C
                 k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
             );
         },
+    };
+    // Every call under the same deadline, so no call the drain makes can be the one that hangs.
+    return {
+        persistentVolumes: () => bounded("listing PersistentVolumes", () => client.persistentVolumes()),
+        loadBalancerServices: () => bounded("listing Services", () => client.loadBalancerServices()),
+        deleteService: (service) => bounded(`deleting Service ${service}`, () => client.deleteService(service)),
+        customResourceDefinitions: () => bounded("listing CustomResourceDefinitions", () => client.customResourceDefinitions()),
+        deleteCustomResourceDefinition: (name) => bounded(`deleting CustomResourceDefinition ${name}`, () => client.deleteCustomResourceDefinition(name)),
+        retainPersistentVolume: (pv) => bounded(`setting PersistentVolume ${pv} to Retain`, () => client.retainPersistentVolume(pv)),
     };
 }

@@ -5,9 +5,11 @@
 #   kwok/      kwok (sigs.k8s.io/kwok), which plays the kubelet of nodes that run no containers
 #   pulumi/    the Pulumi CLI (github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
 #   provider/  Pulumi's Kubernetes resource provider (github.com/pulumi/pulumi-kubernetes/provider/v4)
+#   actionlint/ actionlint (github.com/rhysd/actionlint), which checks the GitHub workflows `mara init --ci` writes
 # into $MARA_ENGINE_DIR/bin (default: .cache/engine/bin in the repository, ignored by git). Go's own module and
 # build caches make a rebuild after a fresh clone a matter of linking; a stamp of the inputs skips even that when
 # nothing changed. Nothing is downloaded but Go modules through the module proxy.
+# Arguments name the parts to build (`bash test/engine/build.sh actionlint`); none builds them all.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -92,7 +94,21 @@ build_provider() {
         -o "$out/" ./cmd/pulumi-resource-kubernetes)
 }
 
-for part in kube kwok pulumi provider; do
+build_actionlint() {
+    (cd "$here/actionlint" && go build -trimpath -ldflags="-s -w" -o "$out/" github.com/rhysd/actionlint/cmd/actionlint)
+}
+
+all=(kube kwok pulumi provider actionlint)
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=("${all[@]}")
+for part in "${parts[@]}"; do
+    if [[ ! " ${all[*]} " =~ " $part " ]]; then
+        echo "test/engine/build.sh: no part named \"$part\"; the parts are: ${all[*]}" >&2
+        exit 2
+    fi
+done
+
+for part in "${parts[@]}"; do
     want=$(stamp "$part")
     if [ -f "$out/.$part.stamp" ] && [ "$(cat "$out/.$part.stamp")" = "$want" ]; then
         echo "test/engine/build.sh: $part binaries are up to date"

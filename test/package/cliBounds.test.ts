@@ -5,6 +5,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
+import { GIT_MAX_BYTES, GIT_TIMEOUT_MS } from "../../cli/ci/repository";
 import { MAX_OUTPUTS_BYTES } from "../../cli/commands/verify";
 import { OPEN_BOUND_MS } from "../../cli/commands/open";
 import { LIST_MAX_BYTES, OBJECT_MAX_BYTES, REQUEST_TIMEOUT_MS } from "../../cli/doctor/kubeClient";
@@ -60,6 +61,8 @@ const EXPECTED: [string, string][] = [
     [`${PULUMI} | each Pulumi CLI query (\`version\`, stack selection, configuration, outputs, \`stack export\`, \`login\`)`, s(PULUMI_QUERY_TIMEOUT_MS)],
     [`${PULUMI} | what a Pulumi CLI query prints`, b(PULUMI_QUERY_MAX_BYTES)],
     ["`up` | `docker version`", s(DOCKER_CHECK_TIMEOUT_MS)],
+    ["`init --ci` | `git symbolic-ref` (the repository's default branch)", s(GIT_TIMEOUT_MS)],
+    ["`init --ci` | what `git symbolic-ref` prints", b(GIT_MAX_BYTES)],
 ];
 
 describe("docs/cli.md's bounds", () => {

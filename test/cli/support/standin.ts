@@ -155,7 +155,8 @@ switch (cmd) {
         } else if (sub === "init") {
             const name = args[2];
             if (state.stacks[name]) fail("error: stack '" + name + "' already exists");
-            const passphrase = (state.backend || "").startsWith("file://");
+            // Self-managed backends (file://, s3://, ...) default to a passphrase, as the CLI does; the Pulumi Cloud to its own.
+            const passphrase = !(state.backend || "").startsWith("https://");
             state.stacks[name] = { config: {}, outputs: {}, passphrase };
             needPassphrase(state.stacks[name]);
             state.current = name;

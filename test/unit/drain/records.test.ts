@@ -1,6 +1,7 @@
 /** The cluster's records read with the official Kubernetes client from a fake API server: every page, the right fields. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kubernetesClusterClient, readRecords } from "../../../components/drain/records";
+import { KUBERNETES_CALL_DEADLINE_MS, kubernetesClusterClient, readRecords } from "../../../components/drain/records";
+import { hostileServer } from "../../support/hostileServer";
 import { FakeKubernetes, helmMarks } from "../../support/fakeClouds";
 import { FakeApiServer, serveKubernetes } from "../../support/fakeKubernetesServer";
 
@@ -62,5 +63,39 @@ describe("cluster records through the Kubernetes API", () => {
         expect(k8s.deletedServices).toEqual(["b/nlb"]);
         expect(k8s.deletedCrds).toEqual(["c.example.com"]);
         expect(k8s.pvs[0]!.reclaimPolicy).toBe("Retain");
+    });
+});
+
+describe("an API server that never gives a whole answer", () => {
+    /** A kubeconfig for a plain-HTTP server on loopback (the client talks to it as to any API server). */
+    const kubeconfigFor = (url: string) =>
+        `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${url}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`;
+
+    for (const kind of ["silent", "drip"] as const) {
+        it(`(${kind}) fails every call of the drain's client at its deadline, naming the call and the server`, async () => {
+            const server = await hostileServer(() => ({ kind }));
+            try {
+                // A small injected deadline, seen firing by its message; the default is KUBERNETES_CALL_DEADLINE_MS.
+                const client = kubernetesClusterClient(kubeconfigFor(server.url), undefined, 300);
+                const calls: [string, () => Promise<unknown>][] = [
+                    ["listing PersistentVolumes", () => client.persistentVolumes()],
+                    ["listing Services", () => client.loadBalancerServices()],
+                    ["deleting Service a/b", () => client.deleteService("a/b")],
+                    ["listing CustomResourceDefinitions", () => client.customResourceDefinitions()],
+                    ["deleting CustomResourceDefinition x.example.com", () => client.deleteCustomResourceDefinition("x.example.com")],
+                    ["setting PersistentVolume pv-1 to Retain", () => client.retainPersistentVolume("pv-1")],
+                ];
+                for (const [what, call] of calls) {
+                    await expect(call()).rejects.toThrow(`Kubernetes API at ${server.url}: ${what} got no complete answer within 300 ms`);
+                }
+                expect(server.requests.length).toBe(calls.length);
+            } finally {
+                await server.close();
+            }
+        });
+    }
+
+    it("keeps a deadline far above a normal answer by default", () => {
+        expect(KUBERNETES_CALL_DEADLINE_MS).toBeGreaterThanOrEqual(60_000);
     });
 });
