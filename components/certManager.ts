@@ -31,8 +31,12 @@ export { ACME_ISSUER, SELF_SIGNED_ISSUER } from "./clusterNames";
 export const CERT_MANAGER_RELEASE = "certmgr";
 /** The controller's metrics Service (port `http-metrics`, 9402), which a ServiceMonitor scrapes: the chart's fullname. */
 export const CERT_MANAGER_METRICS_SERVICE = `${CERT_MANAGER_RELEASE}-cert-manager`;
-/** Labels of the controller's metrics Service, which a ServiceMonitor selects. */
-export const CERT_MANAGER_METRICS_LABELS = { "app.kubernetes.io/name": "cert-manager", "app.kubernetes.io/instance": CERT_MANAGER_RELEASE, "app.kubernetes.io/component": "controller" } as const;
+/**
+ * Labels of the controller's metrics Service, which a ServiceMonitor selects. Not `app.kubernetes.io/instance`: Argo CD's
+ * label tracking overwrites it on what it syncs (docs/gitops.md), and the chart's other Services (webhook, cainjector)
+ * have names of their own.
+ */
+export const CERT_MANAGER_METRICS_LABELS = { "app.kubernetes.io/name": "cert-manager", "app.kubernetes.io/component": "controller" } as const;
 
 /**
  * cert-manager with its CRDs, a self-signed ClusterIssuer and, optionally, an ACME one. The issuers are

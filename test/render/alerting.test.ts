@@ -15,8 +15,13 @@ import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { ALERT_RECEIVERS, alertmanagerConfig, AlertingArgs, ALERTMANAGER_SECRETS_DIR, RECEIVER_SECRET_KEYS, RECEIVERS_SECRET, runbookAnchor } from "../../components/alerts";
+import { CERT_MANAGER_METRICS_LABELS, CERT_MANAGER_METRICS_SERVICE } from "../../components/certManager";
+import { KIC_METRICS_LABELS, KIC_METRICS_SERVICE } from "../../components/ingressController";
 import { prometheusValues } from "../../components/prometheus";
+import program from "../../index";
+import { validateConfig } from "../../config";
 import { releasesOf } from "../../cli/render/collect";
+import { renderPlatform } from "../../cli/render/render";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";
@@ -151,6 +156,24 @@ describe("the alert rules the program registers", () => {
         expect(read.filter((m) => !served.has(m))).toEqual([]);
     });
 
+    it("select the controller's and cert-manager's targets by the names their charts give the metrics Services (Prometheus's job label)", async () => {
+        const cases = [
+            ["nginx-ingress", KIC_METRICS_LABELS, KIC_METRICS_SERVICE, "prometheus"],
+            ["cert-manager", CERT_MANAGER_METRICS_LABELS, CERT_MANAGER_METRICS_SERVICE, "http-metrics"],
+        ] as const;
+        for (const [chart, labels, service, port] of cases) {
+            const release = releasesOf(regs).find((r) => r.chart === chart)!;
+            // nginx-ingress's values schema refers to definitions on the internet: Helm cannot fetch them offline (docs/testing.md).
+            const out = await helmTemplate({ release: release.release, namespace: release.namespace, chartPath: vendoredChart(release.chart, release.version)!, values: release.values, kubeVersion: TARGET_KUBE_VERSION, includeCrds: false, skipSchemaValidation: chart === "nginx-ingress" });
+            if (!out.ok) throw new Error(out.error);
+            const selected = parseManifest(out.manifest).filter((o) => o.kind === "Service" && Object.entries(labels).every(([k, v]) => o.metadata?.labels?.[k] === v)) as (KubeObject & { spec: { ports: { name: string }[] } })[];
+            expect(selected.map((o) => o.metadata!.name), chart).toEqual([service]);
+            expect(selected[0]!.spec.ports.map((p) => p.name), chart).toContain(port);
+        }
+        const rules = JSON.stringify(groups);
+        for (const service of [KIC_METRICS_SERVICE, CERT_MANAGER_METRICS_SERVICE]) expect(rules).toContain(`job=\\"${service}\\"`);
+    }, 120_000);
+
     it("carry a severity, a component, a summary, a description and a runbook that docs/alerts.md has a section for", () => {
         const doc = fs.readFileSync(path.join(ROOT, "docs", "alerts.md"), "utf8");
         const anchors = new Set([...doc.matchAll(/^### (\w+)$/gm)].map((m) => runbookAnchor(m[1]!)));
@@ -194,6 +217,25 @@ describe("the Alertmanager configuration kube-prometheus-stack renders", () => {
         expect(kinds(ALERT_RECEIVERS.warning)).toEqual(["slack_configs", "webhook_configs"]);
         expect(kinds(ALERT_RECEIVERS.none)).toEqual([]);
     });
+
+    it("formats a Slack message Alertmanager can render: the alert, its severity and component, its summary and runbook", async () => {
+        const config = parse(fs.readFileSync(path.join(dir, "alertmanager.yaml"), "utf8")) as { receivers: { name: string; slack_configs?: { title: string; text: string }[] }[] };
+        const slack = config.receivers.find((r) => r.name === ALERT_RECEIVERS.critical)!.slack_configs![0]!;
+        // Alertmanager's template data (github.com/prometheus/alertmanager template.Data), for one firing alert.
+        const alert = { status: "firing", labels: { alertname: "NginxIngressControllerDown", severity: "critical", component: "ingress" }, annotations: { summary: "No NGINX Ingress Controller answers Prometheus", runbook_url: "docs/alerts.md#nginxingresscontrollerdown" }, startsAt: "2026-11-20T10:00:00Z", endsAt: "0001-01-01T00:00:00Z", generatorURL: "", fingerprint: "1" };
+        const data = path.join(dir, "data.json");
+        fs.writeFileSync(data, JSON.stringify({ receiver: "critical", status: "firing", alerts: [alert], groupLabels: { alertname: "NginxIngressControllerDown" }, commonLabels: alert.labels, commonAnnotations: alert.annotations, externalURL: "http://alertmanager:9093" }));
+        fs.writeFileSync(path.join(dir, "none.tmpl"), "");
+        const render = (text: string) => run(tool("amtool"), ["template", "render", `--template.glob=${path.join(dir, "*.tmpl")}`, `--template.data=${data}`, `--template.text=${text}`], dir);
+        const text = await render(slack.text);
+        expect(text.code, text.out).toBe(0);
+        expect(text.out.trim()).toBe("*NginxIngressControllerDown* (critical, ingress): No NGINX Ingress Controller answers Prometheus <docs/alerts.md#nginxingresscontrollerdown|runbook>");
+        const title = await render(slack.title);
+        expect(title.code, title.out).toBe(0);
+        expect(title.out).toContain("[FIRING:1] NginxIngressControllerDown");
+        // A broken template is refused: the check can fail.
+        expect((await render("{{ range .Alerts }")).code).not.toBe(0);
+    }, 120_000);
 
     it("names each credential's file in the mounted Secret, and holds none of them", () => {
         const text = fs.readFileSync(path.join(dir, "alertmanager.yaml"), "utf8");
@@ -248,4 +290,29 @@ describe("every combination of receivers, through amtool", () => {
         expect(await routeOf(file, ["severity=critical", "component=application"])).toBe(ALERT_RECEIVERS.critical);
         expect(config.route.repeat_interval).toBe(alerting.warningRepeatInterval ?? "12h");
     }, 120_000);
+});
+
+describe("mara render with the receivers configured", () => {
+    it("writes the receivers' Secret as an ExternalSecret with its four keys, and no credential into any file", async () => {
+        const raw = fixture("mara-kubeconfig");
+        const withReceivers = { ...raw, values: { ...raw.values, ...RECEIVER_KEYS }, secretKeys: new Set([...raw.secretKeys, ...SECRET_KEYS]) };
+        const config = validateConfig(withReceivers).config!;
+        const result = await renderPlatform({
+            raw: withReceivers,
+            config,
+            program,
+            secrets: { mode: "external", store: "mara", storeKind: "ClusterSecretStore", provider: "vault", remoteKeyPrefix: "mara/" },
+        });
+        for (const [file, text] of result.files) for (const m of MARKERS) expect(text, file).not.toContain(m);
+        const external = [...result.files.values()]
+            .flatMap((text) => text.split(/^---$/m).map((doc) => parse(doc) as KubeObject & { spec?: { data?: { secretKey: string }[] } }))
+            .find((o) => o?.kind === "ExternalSecret" && o.metadata?.name === RECEIVERS_SECRET);
+        expect(external?.metadata?.namespace).toBe("prometheus");
+        expect(external!.spec!.data!.map((d) => d.secretKey).sort()).toEqual(Object.values(RECEIVER_SECRET_KEYS).sort());
+        expect(result.secrets.filter((e) => e.secret === RECEIVERS_SECRET).map((e) => `${e.remoteKey} ${e.key}`).sort()).toEqual(
+            Object.values(RECEIVER_SECRET_KEYS).map((k) => `mara/prometheus/${RECEIVERS_SECRET} ${k}`).sort(),
+        );
+        // The chart's configuration Secret holds no credential, but the render treats it as every Secret with data.
+        expect(result.secrets.filter((e) => e.secret === ALERTMANAGER_CONFIG_SECRET).map((e) => e.key)).toEqual(["alertmanager.yaml"]);
+    }, 240_000);
 });
