@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../config";
 import { formatProblem } from "../../config/problems";
 import { alertingArgsFromConfig } from "../../program/platformArgs";
-import { aws } from "../support/config";
+import { aws, stackFile } from "../support/config";
 
 const SLACK = "https://hooks.slack.com/services/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2";
 const ROUTING_KEY = "r3FPuDvPagerDutyRoutingKey0042xy";
@@ -88,6 +88,18 @@ describe("the alerting keys", () => {
             "mara:alertPagerdutyRoutingKey is stored in plain text in the stack file; encrypt it: pulumi config set --secret mara:alertPagerdutyRoutingKey '<value>'",
         ]);
         for (const s of SECRETS) expect(everything(r)).not.toContain(s);
+    });
+
+    it("accept credentials stored encrypted, which a stack file read offline cannot show, and check them where Pulumi decrypts them", () => {
+        const secure = "AAABAGNpcGhlcnRleHQtb2YtYS1zZWNyZXQ=";
+        const file = (values: Record<string, string>) =>
+            `config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:alertWebhookUrl: https://hooks.example.com/a\n` +
+            ["mara:alertSlackWebhookUrl", "mara:alertPagerdutyRoutingKey", "mara:alertWebhookBearerToken"].map((k) => `  ${k}:\n    secure: ${secure}\n`).join("") +
+            Object.entries(values).map(([k, v]) => `  ${k}: ${v}\n`).join("");
+        expect(validateConfig(stackFile(file({}))).problems).toEqual([]);
+        // Decrypted, as the Pulumi CLI hands them to the program, the same values meet their rules.
+        const decrypted = stackFile(file({}), { secrets: { "mara:alertSlackWebhookUrl": "http://hooks.example.com/x", "mara:alertPagerdutyRoutingKey": "short", "mara:alertWebhookBearerToken": "a b" } });
+        expect(validateConfig(decrypted).problems.map((p) => p.key)).toEqual(["mara:alertSlackWebhookUrl", "mara:alertPagerdutyRoutingKey", "mara:alertWebhookBearerToken"]);
     });
 
     it("need the email receiver's recipients, sender and server together", () => {
