@@ -22,6 +22,8 @@ let stack: TierStack;
 let charts: string;
 let initOutput: string;
 let settings: Record<string, string>;
+const SLACK_WEBHOOK = "https://hooks.slack.com/services/T0ENGINE0/B0ENGINE0/EngineSlackMarker";
+const PAGERDUTY_KEY = "EngineMarkerPagerDutyRoutingKey0";
 
 beforeAll(async () => {
     cluster = await startCluster();
@@ -33,6 +35,9 @@ beforeAll(async () => {
         "mara:metallbAddresses": '["192.168.77.240-192.168.77.250"]',
         "mara:nfsServer": "192.168.77.10",
         "mara:nfsPath": "/srv/nfs/mara",
+        // Two of Alertmanager's receivers: mara init stores their credentials encrypted (docs/alerts.md).
+        "mara:alertSlackWebhookUrl": SLACK_WEBHOOK,
+        "mara:alertPagerdutyRoutingKey": PAGERDUTY_KEY,
     };
     ({ stack, output: initOutput } = await initStack(sandbox, `engine-${process.pid}`, settings));
 });
@@ -132,6 +137,30 @@ describe("the platform on an existing cluster, by the real engine", () => {
             ingress_controller_status: "deployed",
             cert_manager_status: "deployed",
         });
+    });
+
+    it("Alertmanager's receivers: the credentials in the Secret it mounts and nowhere else, the configuration naming their files, the alert rules accepted", async () => {
+        const secret = await request<{ data: Record<string, string> }>(cluster, "GET", "/api/v1/namespaces/prometheus/secrets/alertmanager-receivers");
+        const decoded = Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]));
+        expect(decoded).toEqual({ "slack-webhook-url": SLACK_WEBHOOK, "pagerduty-routing-key": PAGERDUTY_KEY });
+        // The Prometheus operator mounts the Secrets the Alertmanager resource lists; Helm rendered it from the values.
+        const am = await request<{ spec: { secrets?: string[] } }>(cluster, "GET", "/apis/monitoring.coreos.com/v1/namespaces/prometheus/alertmanagers/prometheus-kube-prometheus-alertmanager");
+        expect(am.spec.secrets).toEqual(["alertmanager-receivers"]);
+        const config = await request<{ data: Record<string, string> }>(cluster, "GET", "/api/v1/namespaces/prometheus/secrets/alertmanager-prometheus-kube-prometheus-alertmanager");
+        const yaml = Buffer.from(config.data["alertmanager.yaml"]!, "base64").toString("utf8");
+        expect(yaml).toContain("api_url_file: /etc/alertmanager/secrets/alertmanager-receivers/slack-webhook-url");
+        expect(yaml).toContain("routing_key_file: /etc/alertmanager/secrets/alertmanager-receivers/pagerduty-routing-key");
+        for (const credential of [SLACK_WEBHOOK, PAGERDUTY_KEY]) expect(yaml).not.toContain(credential);
+        // The API server took every PrometheusRule through the operator's CRD.
+        const rules = (await request<{ items: any[] }>(cluster, "GET", "/apis/monitoring.coreos.com/v1/prometheusrules")).items.map((r) => `${r.metadata.namespace}/${r.metadata.name}`);
+        expect(rules).toEqual(expect.arrayContaining(["bos/mara-application", "bos/mara-database", "prometheus/mara-certificates", "prometheus/mara-ingress", "prometheus/mara-logstore"]));
+        // The state holds them encrypted, and the stack file too.
+        const state = await stack.pulumi(["stack", "export"]);
+        expect(state.code, tail(state)).toBe(0);
+        for (const credential of [SLACK_WEBHOOK, PAGERDUTY_KEY]) {
+            expect(state.stdout).not.toContain(credential);
+            expect(fs.readFileSync(stack.file, "utf8")).not.toContain(credential);
+        }
     });
 
     it("pulumi preview --expect-no-changes right after: no permanent diff", async () => {
