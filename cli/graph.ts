@@ -212,7 +212,12 @@ export function transitiveReduction(edges: [string, string][]): [string, string]
         while (stack.length > 0) {
             const cur = stack.pop()!;
             if (cur === to) return true;
-            for (const n of next.get(cur) ?? []) if (!seen.has(n)) (seen.add(n), stack.push(n));
+            for (const n of next.get(cur) ?? []) {
+                if (!seen.has(n)) {
+                    seen.add(n);
+                    stack.push(n);
+                }
+            }
         }
         return false;
     };

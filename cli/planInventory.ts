@@ -74,7 +74,7 @@ function valueImages(values: unknown, out: string[] = []): string[] {
     if (Array.isArray(values)) values.forEach((v) => valueImages(v, out));
     else if (values && typeof values === "object") {
         const v = values as Record<string, unknown>;
-        if (isKnown(v.repository) && (isKnown(v.tag) || isKnown(v.digest))) out.push(isKnown(v.digest) ? `${v.repository}@${v.digest}` : `${v.repository}:${v.tag}`);
+        if (isKnown(v.repository) && (isKnown(v.tag) || isKnown(v.digest))) out.push(isKnown(v.digest) ? `${v.repository}@${v.digest}` : `${v.repository}:${v.tag as string}`);
         else Object.values(v).forEach((x) => valueImages(x, out));
     }
     return out;
@@ -92,7 +92,7 @@ type ChartSource = Pick<PlannedRelease, "chart" | "version" | "repository" | "ar
  * they are the pinned ones); the archive's name (`<chart>-<version>.tgz`) stands in when it cannot be read.
  */
 function chartSource(inputs: Record<string, unknown>): ChartSource {
-    const chart = String(inputs.chart ?? "");
+    const chart = typeof inputs.chart === "string" ? inputs.chart : "";
     if (!inputs.repositoryOpts && path.isAbsolute(chart) && chart.endsWith(".tgz")) {
         let inside: ReturnType<typeof readArchivedChart> | undefined;
         try {
@@ -107,7 +107,7 @@ function chartSource(inputs: Record<string, unknown>): ChartSource {
     const repo = dig(inputs, "repositoryOpts", "repo");
     return {
         chart: chart.split("/").pop()!,
-        version: String(inputs.version ?? ""),
+        version: typeof inputs.version === "string" ? inputs.version : "",
         repository: chart.startsWith("oci://") ? chart : isKnown(repo) ? repo : undefined,
     };
 }

@@ -83,7 +83,8 @@ export class Application extends pulumi.ComponentResource {
     constructor(name: string, args: ApplicationArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:app:Application", name, {}, guardedOptions(name, opts));
         const a = validateApplicationArgs(args);
-        const ns = platformNamespace(`${name}-ns`, a.namespace, { "app.kubernetes.io/name": "bank-of-sirius" }, { parent: this, dependsOn: opts?.dependsOn });
+        // Baseline, not restricted: the Bank of Sirius images set no securityContext (docs/policy.md).
+        const ns = platformNamespace(`${name}-ns`, a.namespace, "baseline", { "app.kubernetes.io/name": "bank-of-sirius" }, { parent: this, dependsOn: opts?.dependsOn });
         const scope: SiriusScope = { name, parent: this, namespace: ns.metadata.name };
 
         const settings = siriusSettings(scope, a);

@@ -100,7 +100,7 @@ export class ArgoCd extends pulumi.ComponentResource {
         const appName = args.applicationName ?? DEFAULTS.argoCd.applicationName;
         // Labelled as the platform's, as every namespace it creates is: `mara doctor` (run before every `mara up`)
         // takes an unlabelled `argocd` namespace for another installation's.
-        const ns = platformNamespace(`${name}-namespace`, ARGOCD_NAMESPACE, {}, { parent: this });
+        const ns = platformNamespace(`${name}-namespace`, ARGOCD_NAMESPACE, "restricted", {}, { parent: this });
 
         const release = helmRelease(
             `${name}-release`,

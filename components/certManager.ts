@@ -57,7 +57,7 @@ export class CertManager extends pulumi.ComponentResource {
     constructor(name: string, args: CertManagerArgs = {}, opts?: pulumi.ComponentResourceOptions) {
         super("mara:addons:CertManager", name, {}, guardedOptions(name, opts));
         if (args.acme) requireMatch("CertManager", "acme.email", args.acme.email, PATTERNS.email);
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.certManager.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.certManager.namespace, "restricted", {}, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(
             `${name}-release`,
             { release: CERT_MANAGER_RELEASE, namespace: ns.metadata.name, chart: args.chart ?? CHARTS.certManager, values: certManagerValues() },

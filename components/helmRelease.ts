@@ -75,13 +75,19 @@ function decoded(part: string): string {
 }
 
 export { PLATFORM_LABELS } from "./ownership/marks";
+import { PodSecurityLevel, podSecurityLabels } from "./podSecurity";
 
-/** A namespace with the platform's labels plus `labels`. Its name is fixed: other components address Services in it. */
+/**
+ * A namespace with the platform's labels, the Pod Security Standards labels of `podSecurity` (the highest level every
+ * workload in it meets, see components/podSecurity.ts), plus `labels`. Its name is fixed: other components address
+ * Services in it.
+ */
 export function platformNamespace(
     name: string,
     namespace: string,
+    podSecurity: PodSecurityLevel,
     labels: Record<string, string>,
     opts: pulumi.CustomResourceOptions,
 ): k8s.core.v1.Namespace {
-    return new k8s.core.v1.Namespace(name, { metadata: { name: namespace, labels: { ...PLATFORM_LABELS, ...labels } } }, opts);
+    return new k8s.core.v1.Namespace(name, { metadata: { name: namespace, labels: { ...PLATFORM_LABELS, ...podSecurityLabels(podSecurity), ...labels } } }, opts);
 }

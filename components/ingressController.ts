@@ -116,7 +116,7 @@ export class IngressController extends pulumi.ComponentResource {
         if (args.imageTag === undefined && args.imageDigest === undefined) throw new Error("IngressController: give imageTag or imageDigest, the image to run from imageRepository.");
 
         const nsName = args.namespace ?? DEFAULTS.ingressController.namespace;
-        const ns = platformNamespace(`${name}-ns`, nsName, { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
+        const ns = platformNamespace(`${name}-ns`, nsName, "restricted", { prometheus: "scrape" }, { parent: this, dependsOn: opts?.dependsOn });
         const dependsOn: pulumi.Resource[] = [ns];
         const pullSecret = args.registryCredentials || args.nginxJwt;
         if (pullSecret) {

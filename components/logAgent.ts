@@ -64,7 +64,8 @@ export class LogAgent extends pulumi.ComponentResource {
             const why = hostPathProblem(value ?? "");
             if (why) throw new Error(`LogAgent: ${key} "${value}" ${why}; it is mounted from every node. Allowed: ${HOST_PATH_ALLOWED}.`);
         }
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logAgent.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
+        // Privileged: Fluent Bit reads the node's container logs through host paths (docs/policy.md).
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logAgent.namespace, "privileged", {}, { parent: this, dependsOn: opts?.dependsOn });
         const credentials = new k8s.core.v1.Secret(
             `${name}-credentials`,
             {

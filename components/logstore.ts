@@ -85,7 +85,8 @@ export class Logstore extends pulumi.ComponentResource {
         super("mara:observability:Logstore", name, {}, guardedOptions(name, opts));
         const replicas = validateLogstoreArgs(args);
         const version = args.version ?? DEFAULTS.logstore.version;
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logstore.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
+        // Baseline: ECK's operator and the Elasticsearch and Kibana pods it starts set no seccomp profile (docs/policy.md).
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.logstore.namespace, "baseline", {}, { parent: this, dependsOn: opts?.dependsOn });
         const operator = helmRelease(
             `${name}-operator`,
             {

@@ -61,13 +61,8 @@ export class MetalLb extends pulumi.ComponentResource {
         checkArgs(args);
         const namespace = args.namespace ?? DEFAULTS.metalLb.namespace;
         // The speaker needs the host network and raw sockets (ARP, BGP): the namespace must allow privileged pods
-        // where Pod Security admission enforces a baseline by default (RKE2's CIS profile).
-        const ns = platformNamespace(
-            `${name}-ns`,
-            namespace,
-            { "pod-security.kubernetes.io/enforce": "privileged", "pod-security.kubernetes.io/audit": "privileged", "pod-security.kubernetes.io/warn": "privileged" },
-            { parent: this, dependsOn: opts?.dependsOn },
-        );
+        // where Pod Security admission enforces a baseline by default (RKE2's CIS profile). docs/policy.md.
+        const ns = platformNamespace(`${name}-ns`, namespace, "privileged", {}, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(`${name}-release`, { release: "metallb", namespace: ns.metadata.name, chart: args.chart ?? CHARTS.metallb, values: metalLbValues((args.bgpPeers ?? []).length > 0) }, { parent: this });
         const after = { parent: this, dependsOn: [release] };
         const meta = (n: string) => ({ name: n, namespace: ns.metadata.name });

@@ -57,7 +57,8 @@ export class NfsStorage extends pulumi.ComponentResource {
         if (!args.server?.trim()) throw new Error("NfsStorage: server must be the NFS server's host name or address; got none.");
         if (!args.path?.startsWith("/")) throw new Error(`NfsStorage: path must be the exported directory as an absolute path; got "${args.path ?? ""}".`);
         const nsName = args.namespace ?? DEFAULTS.nfsStorage.namespace;
-        const ns = platformNamespace(`${name}-ns`, nsName, {}, { parent: this, dependsOn: opts?.dependsOn });
+        // Baseline: the provisioner mounts the NFS export as an nfs volume, which restricted does not allow (docs/policy.md).
+        const ns = platformNamespace(`${name}-ns`, nsName, "baseline", {}, { parent: this, dependsOn: opts?.dependsOn });
         // The chart's cluster-wide objects have fixed names (NFS_RELEASE): claimed, so a neighbour's of the same name stops
         // the run before anything is created rather than when Helm meets it halfway.
         const chartRelease = { name: NFS_RELEASE, namespace: nsName };

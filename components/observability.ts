@@ -62,7 +62,8 @@ export class Observability extends pulumi.ComponentResource {
             if (taken) throw new Error(`Observability: ${key} ${port} is the collector's ${taken} port; choose another.`);
         }
         if (grpcPort === httpPort) throw new Error(`Observability: grpcPort and httpPort must differ; both are ${grpcPort}.`);
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.observability.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
+        // Baseline: the operator starts the collector's pods with no securityContext (docs/policy.md).
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.observability.namespace, "baseline", {}, { parent: this, dependsOn: opts?.dependsOn });
         const operator = helmRelease(
             `${name}-operator`,
             {

@@ -130,7 +130,8 @@ export class Prometheus extends pulumi.ComponentResource {
         }
         const problems = args.alerting ? alertingProblems(args.alerting) : [];
         if (problems.length > 0) throw new Error(`Prometheus: ${problems.join(" ")}`);
-        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.prometheus.namespace, {}, { parent: this, dependsOn: opts?.dependsOn });
+        // Privileged: the node exporter reads the host's /proc, /sys and / with its network and PID namespaces (docs/policy.md).
+        const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.prometheus.namespace, "privileged", {}, { parent: this, dependsOn: opts?.dependsOn });
         const admin = new k8s.core.v1.Secret(
             `${name}-grafana-admin`,
             {

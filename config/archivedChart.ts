@@ -380,6 +380,7 @@ function readFrom(next: (into: Uint8Array) => number): ArchivedChartRead {
         return done();
     }
     // fflate is loaded only when an archive is read: `mara validate` otherwise starts without it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Gunzip } = require("fflate") as typeof import("fflate");
     const gunzip = new Gunzip((chunk) => scan.feed(chunk));
     try {

@@ -52,6 +52,7 @@ const MAX_ARCHIVE_BYTES = HELM_MAX_CHART_BYTES + 16 * 1024 * 1024;
 /** The SHA-256 digest of a file, read in pieces (an archive may be larger than one read can return). */
 function sha256(file: string): string {
     // crypto is loaded only when a folder is checked: `mara validate` otherwise starts without it (test/cli/startup.test.ts).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const hash = (require("crypto") as typeof import("crypto")).createHash("sha256");
     const fd = fs.openSync(file, "r");
     try {

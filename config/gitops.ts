@@ -10,7 +10,7 @@
  *   the two;
  * - keys that do nothing on this stack are named in a warning instead of being checked: every GitOps key while
  *   `mara:delivery` is `pulumi`, Argo CD's chart and the repository credential when Argo CD runs elsewhere
- *   (`mara:gitopsArgoCd: external`).
+ *   (`mara:gitopsArgoCd: external`), the hub's fleet when Argo CD runs in the cluster (`install`).
  */
 import { REPOSITORY_CREDENTIALS_DOCS, RepositoryCredentials, repositoryTransport, repoUrlCredential, repoUrlWithoutCredential } from "../contracts/gitSource";
 import { KEYS, KeyId } from "./keys";
@@ -22,6 +22,8 @@ import { Findings, secretOutput } from "./resolve";
 const DELIVERY_KEYS: readonly KeyId[] = ["gitopsRepoUrl", "gitopsRevision", "gitopsPath", "gitopsArgoCd"];
 /** Keys read only when Pulumi installs Argo CD (`mara:gitopsArgoCd: install`): its chart and the repository's credential. */
 const INSTALL_KEYS: readonly KeyId[] = ["argoCdChartVersion", "argoCdHelmRepoUrl", "argoCdHelmTimeout", "gitopsRepoUsername", "gitopsRepoPassword", "gitopsRepoSshPrivateKey"];
+/** Keys read only when a hub's Argo CD delivers the platform (`mara:gitopsArgoCd: external`): the hub's fleet. */
+const HUB_KEYS: readonly KeyId[] = ["gitopsFleet"];
 
 /** The delivery settings that decide which GitOps keys are read. */
 interface DeliveryMode {
@@ -36,9 +38,10 @@ interface DeliveryMode {
  */
 export function gitopsKeyUnread(id: KeyId, delivery: () => string, argoCd: () => string): boolean {
     const install = INSTALL_KEYS.includes(id);
-    if (!install && !DELIVERY_KEYS.includes(id)) return false;
+    const hub = HUB_KEYS.includes(id);
+    if (!install && !hub && !DELIVERY_KEYS.includes(id)) return false;
     if (delivery() === "pulumi") return true;
-    return install && argoCd() === "external";
+    return (install && argoCd() === "external") || (hub && argoCd() === "install");
 }
 
 /** Checks the GitOps keys together; see the module comment. */
@@ -148,13 +151,20 @@ function checkCredentialKeys(k: Lookup, url: string, findings: Findings): void {
 function warnUnread(k: Lookup, mode: DeliveryMode, findings: Findings): void {
     const set = (ids: readonly KeyId[]) => ids.filter((id) => k.r(id).source !== undefined && gitopsKeyUnread(id, () => mode.delivery, () => mode.argoCd)).map((id) => k.keyOf(id));
     if (mode.delivery === "pulumi") {
-        const keys = set([...DELIVERY_KEYS, ...INSTALL_KEYS]);
+        const keys = set([...DELIVERY_KEYS, ...HUB_KEYS, ...INSTALL_KEYS]);
         if (keys.length === 0) return;
         findings.warn(
             `${keys.join(", ")} ${keys.length === 1 ? "does" : "do"} nothing while ${k.keyOf("delivery")} is pulumi (Pulumi delivers the platform itself), so ${keys.length === 1 ? "its value is" : "their values are"} not checked: ` +
                 `${keys.length === 1 ? "it is" : "they are"} read once ${KEYS.delivery.key} is handover or gitops (docs/gitops.md). Keep ${keys.length === 1 ? "it" : "them"} for that switch, or remove ${keys.length === 1 ? "it" : "them"} with pulumi config rm <key>.`,
         );
         return;
+    }
+    const hub = set(HUB_KEYS);
+    if (hub.length > 0) {
+        findings.warn(
+            `${hub.join(", ")} does nothing with ${k.keyOf("gitopsArgoCd")} install: a fleet is the clusters a hub's Argo CD delivers to, and this cluster's own Argo CD delivers to this cluster alone. ` +
+                `Set ${KEYS.gitopsArgoCd.key} external to register the cluster with a hub (docs/gitops.md#fleets-one-hub-many-clusters), or remove it with pulumi config rm ${hub[0]}.`,
+        );
     }
     const keys = set(INSTALL_KEYS);
     if (keys.length === 0) return;

@@ -13,6 +13,7 @@ import {
     REPO_FOLDER_ALLOWED,
     repoFolderProblem,
 } from "../contracts/gitSource";
+import { kubernetesNameAllowed, kubernetesNameProblem } from "../contracts/names";
 import type { ParseResult, ValueType } from "./valueTypes";
 
 const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
@@ -40,6 +41,14 @@ export const gitRevision = () => ruled(GIT_REVISION_ALLOWED, gitRevisionProblem)
 
 /** A folder of the repository, relative to its root; a trailing slash is dropped. */
 export const repoFolder = () => ruled(REPO_FOLDER_ALLOWED, repoFolderProblem, normalRepoFolder);
+
+/**
+ * A fleet's name: the value of the cluster Secret's `mara.nginx.com/fleet` label, which the fleet's ApplicationSet
+ * selects clusters by, and part of the ApplicationSet's name (`mara-<fleet>`). A DNS label (apimachinery
+ * `IsDNS1123Label`), which is also a label value (`IsValidLabelValue`) and keeps the name valid; lower case only, so two
+ * spellings of one fleet cannot select different clusters.
+ */
+export const fleetName = () => ruled(`${kubernetesNameAllowed("label").replace("a Kubernetes object name", "a fleet name")}, such as prod`, (v) => kubernetesNameProblem(v, "label"));
 
 /** An HTTP basic user name: RFC 7617 allows no ':' in it (the user-id ends at the first colon). */
 export const repoUsername = () =>

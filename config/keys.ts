@@ -29,7 +29,7 @@ import {
     kubernetesName,
     nfsServer,
 } from "./valueTypes";
-import { gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
+import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
 import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
@@ -1167,6 +1167,14 @@ export const KEYS = {
         default: "install",
         description:
             "With mara:delivery gitops: install Argo CD in the cluster (a Helm release of the argo-cd chart, mara:argoCdChartVersion; a root Application; the cluster's facts as an Argo CD cluster Secret), or leave the platform to an Argo CD elsewhere (a hub), for which the stack outputs the cluster Secret and root Application to apply there.",
+        group: "GitOps",
+    }),
+    gitopsFleet: spec({
+        key: "mara:gitopsFleet",
+        type: fleetName(),
+        description:
+            "With mara:gitopsArgoCd external: the fleet of the hub this cluster belongs to. The cluster Secret carries it as the label mara.nginx.com/fleet, and mara render writes an ApplicationSet (argocd/fleet/) whose cluster generator delivers this render to every cluster registered on the hub with that label and this stack's infrastructure type, in place of the root Application.",
+        example: "prod",
         group: "GitOps",
     }),
 

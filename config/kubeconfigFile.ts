@@ -165,7 +165,7 @@ function credentialsIn(users: unknown): string[] {
             found.add("an auth-provider token");
         }
         const env = (u.exec as { env?: unknown } | undefined)?.env;
-        if (Array.isArray(env) && env.some((e) => /token|secret|password|key/i.test(String((e as { name?: unknown })?.name ?? "")) && present((e as { value?: unknown })?.value))) {
+        if (Array.isArray(env) && env.some((e) => typeof (e as { name?: unknown })?.name === "string" && /token|secret|password|key/i.test((e as { name: string }).name) && present((e as { value?: unknown })?.value))) {
             found.add("a credential in an exec plugin's environment");
         }
     }

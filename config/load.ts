@@ -31,7 +31,9 @@ export function runtimeRawConfig(env: Readonly<Record<string, string | undefined
  */
 export function loadConfig(raw: RawConfig = runtimeRawConfig()): MaraConfig {
     const result = validateConfig(raw);
-    for (const warning of result.warnings) log.warn(warning);
+    // Not awaited: loadConfig is synchronous, and the SDK keeps the program running until the message is sent
+    // (rpcKeepAlive) and catches the send's own failure.
+    for (const warning of result.warnings) void log.warn(warning);
     if (!result.config) throw new ConfigError(result.problems);
     return result.config;
 }

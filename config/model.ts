@@ -231,6 +231,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly revision: string;
         readonly path?: string;
         readonly argoCd: "install" | "external";
+        /** The hub's fleet this cluster belongs to (`mara:gitopsFleet`), read only with `argoCd` external. */
+        readonly fleet?: string;
         /** Argo CD's chart, installed when `argoCd` is `install` and the delivery is `gitops`. */
         readonly argoCdChart: ChartSettings;
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */

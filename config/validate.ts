@@ -241,6 +241,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             revision: d("gitopsRevision"),
             path: v("gitopsPath"),
             argoCd: d("gitopsArgoCd"),
+            fleet: gitopsKeyUnread("gitopsFleet", () => d("delivery"), () => d("gitopsArgoCd")) ? undefined : v("gitopsFleet"),
             argoCdChart: chart("argoCd"),
             repository: repositoryCredentialsOf({ r, d }),
         },

@@ -64,8 +64,17 @@ function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: Ki
         ...(cfg.sirius.hostname ?? cfg.fqdn ? { fqdn: cfg.sirius.hostname ?? cfg.fqdn } : {}),
         ...(registry ? { registry } : {}),
         kicImage: kicImage || cfg.kic.imageName,
+        ...(cfg.gitops.fleet ? { fleet: cfg.gitops.fleet } : {}),
     }));
 }
+
+/**
+ * An object as the YAML a user applies with kubectl on the hub: kubectl and Argo CD read YAML as YAML 1.1 does (go-yaml),
+ * where a label value such as `on`, `y` or `2001-12-14` (a valid fleet or cluster name) written plain is a boolean or a
+ * date, which the API server refuses as a label. Written for YAML 1.1, every such string is quoted, and reads the same
+ * in YAML 1.2.
+ */
+const manifestYaml = (o: unknown) => stringify(o, { version: "1.1" });
 
 /** The resources and outputs of GitOps delivery, beside the cluster: Argo CD installed, or what a hub's Argo CD needs. */
 export function gitopsDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure, image: KicImage | undefined): Record<string, pulumi.Input<unknown>> {
@@ -80,7 +89,7 @@ export function gitopsDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure, 
     const root = applicationManifest(DEFAULTS.argoCd.applicationName, folderPath(source, APPLICATIONS_FOLDER), source, { inCluster: true });
     return {
         ...common,
-        argocd_cluster_secret: facts.apply((f) => stringify(clusterSecretManifest({ ...f, source }, "hub"))),
-        argocd_root_application: stringify(root),
+        argocd_cluster_secret: facts.apply((f) => manifestYaml(clusterSecretManifest({ ...f, source }, "hub"))),
+        argocd_root_application: manifestYaml(root),
     };
 }

@@ -182,7 +182,7 @@ export function simulatedDuration(r: Registered): { minutes: number; rule?: Dura
         return { minutes: rule.minutes, rule };
     }
     if (r.type === "kubernetes:helm.sh/v3:Release") {
-        const chart = String(r.inputs?.chart ?? "").split("/").pop()!;
+        const chart = (typeof r.inputs?.chart === "string" ? r.inputs.chart : "").split("/").pop()!;
         const rule = BY_CHART[chart];
         if (rule) return { minutes: rule.minutes, rule };
     }

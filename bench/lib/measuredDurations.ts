@@ -28,7 +28,7 @@ export interface Keyed {
  */
 export function durationKey(r: Keyed): string {
     // A chart from a repository is named; one from an archive (mara:chartArchiveDir) is a path to <chart>-<version>.tgz.
-    if (r.type === "kubernetes:helm.sh/v3:Release") return `chart ${String(r.inputs?.chart ?? "").split("/").pop()!.replace(/-v?\d+\.\d+\.\d+[^/]*\.tgz$/, "")}`;
+    if (r.type === "kubernetes:helm.sh/v3:Release") return `chart ${(typeof r.inputs?.chart === "string" ? r.inputs.chart : "").split("/").pop()!.replace(/-v?\d+\.\d+\.\d+[^/]*\.tgz$/, "")}`;
     if (r.type === "kubernetes:core/v1:Service") {
         const type = (r.inputs?.spec as Record<string, unknown> | undefined)?.type;
         return type === "LoadBalancer" ? "service LoadBalancer" : "service ClusterIP";

@@ -71,10 +71,10 @@ export interface KubeClient {
     readonly context: string;
     /** The kubeconfig's entry for the user (credentials), for the expiry check. */
     readonly user: KubeUser | null;
-    get<T = any>(path: string): Promise<T>;
+    get<T = unknown>(path: string): Promise<T>;
     /** GET that answers undefined for 404 (a kind the cluster does not serve, an object that does not exist). */
-    find<T = any>(path: string): Promise<T | undefined>;
-    post<T = any>(path: string, body: unknown): Promise<T>;
+    find<T = unknown>(path: string): Promise<T | undefined>;
+    post<T = unknown>(path: string, body: unknown): Promise<T>;
 }
 
 /** How long one request may take, from connecting to the answer's last byte. */

@@ -89,7 +89,7 @@ export async function runExecPlugin(exec: ExecConfig, cluster: KubeCluster, opts
     try {
         run = await runBounded({ file: exec.command, args: exec.args, env, cwd: opts.cwd, deadlineMs: opts.deadlineMs, maxStdoutBytes: EXEC_PLUGIN_MAX_BYTES });
     } catch (e) {
-        throw processError(e as ProcessFailure, exec, name, opts.deadlineMs);
+        throw processError(e, exec, name, opts.deadlineMs);
     }
     if (run.code !== 0) {
         const said = stderrTail(run.stderrTail);
@@ -101,7 +101,7 @@ export async function runExecPlugin(exec: ExecConfig, cluster: KubeCluster, opts
     return checkCredential(run.stdout, apiVersion, name, opts.now ?? new Date());
 }
 
-function processError(e: ProcessFailure, exec: ExecConfig, name: string, deadlineMs: number): ExecPluginError {
+function processError(e: unknown, exec: ExecConfig, name: string, deadlineMs: number): ExecPluginError {
     if (!(e instanceof ProcessFailure)) throw e;
     switch (e.kind) {
         case "not-found":

@@ -94,7 +94,7 @@ function execConfig(body: unknown, owner: string, baseDir: string): ExecConfig |
         // client-go resolves the command against the kubeconfig's directory only when it names a path.
         command: command.includes("/") ? resolvePath(command, baseDir)! : command,
         args: args as string[],
-        env: (env as Doc[]).map((e) => ({ name: e.name as string, value: String(e.value ?? "") })),
+        env: (env as Doc[]).map((e) => ({ name: e.name as string, value: (e.value as string | null | undefined) ?? "" })),
         installHint: str(body, "installHint", `${owner} exec`),
         interactiveMode: str(body, "interactiveMode", `${owner} exec`),
         provideClusterInfo: body.provideClusterInfo === true,

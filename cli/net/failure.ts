@@ -74,7 +74,8 @@ export function classifyNetworkError(err: unknown, url: URL): NetworkFailure {
     const e = (err as { cause?: unknown; code?: unknown })?.code === undefined && (err as { cause?: unknown })?.cause ? (err as { cause: unknown }).cause : err;
     const code = typeof (e as { code?: unknown })?.code === "string" ? ((e as { code: string }).code as string) : undefined;
     const where = hostPort(url);
-    const message = String((e as { message?: unknown })?.message ?? "");
+    const said = (e as { message?: unknown })?.message;
+    const message = typeof said === "string" ? said : "";
     // OpenSSL's reason, read (never shown) to tell a server that does not speak TLS from other broken handshakes.
     const notTls = code === "EPROTO" && /wrong version number|packet length too long|http request/i.test(message);
     const tls = code ? (notTls ? "tls-not-tls" : TLS_CODES[code] ?? (code.startsWith("ERR_SSL_") || code === "EPROTO" ? "tls-handshake" : undefined)) : undefined;

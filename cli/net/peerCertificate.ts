@@ -38,7 +38,8 @@ export function peerCertificate(url: URL, servername: string | undefined, deadli
         socket.once("secureConnect", () => {
             const c = socket.getPeerCertificate();
             if (!c || !c.valid_to) return done(undefined);
-            const dn = (x: Record<string, unknown> | undefined) => (x?.CN ? `CN=${String(x.CN)}` : Object.entries(x ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(", "));
+            // Node gives a repeated attribute (two OUs) as a list.
+            const dn = (x: Record<string, string | string[] | undefined> | undefined) => (x?.CN ? `CN=${String(x.CN)}` : Object.entries(x ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(", "));
             done({ subject: dn(c.subject as never), issuer: dn(c.issuer as never), validFrom: new Date(c.valid_from), validTo: new Date(c.valid_to), ...(c.subjectaltname ? { altNames: c.subjectaltname } : {}) });
         });
         socket.once("error", () => done(undefined));

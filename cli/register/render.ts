@@ -9,7 +9,7 @@ function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {
 }
 
 /** The providers cli/render/secrets.ts names entries for (kept here so the registration loads nothing heavy). */
-const STORE_PROVIDERS = ["vault", "aws-secrets-manager", "aws-parameter-store", "gcp-secret-manager"] as const;
+const STORE_PROVIDERS = ["vault", "aws-secrets-manager", "aws-parameter-store", "gcp-secret-manager", "pulumi"] as const;
 
 function storeProvider(value: string): (typeof STORE_PROVIDERS)[number] {
     if ((STORE_PROVIDERS as readonly string[]).includes(value)) return value as (typeof STORE_PROVIDERS)[number];
@@ -33,7 +33,10 @@ export function register(cli: Command, ctx: CommandContext): void {
         .option("--secret-store <name>", "each Secret becomes an ExternalSecret reading from this External Secrets Operator store")
         .option("--secret-store-kind <kind>", "SecretStore or ClusterSecretStore (default)", storeKind)
         .option("--secret-store-provider <provider>", `what the store is, which decides how its entries are named: ${STORE_PROVIDERS.join(", ")}`, storeProvider)
-        .option("--remote-key-prefix <prefix>", "prefix of every remote key in the store (default mara/; /mara/ for aws-parameter-store, mara_ for gcp-secret-manager)")
+        .option("--remote-key-prefix <prefix>", "prefix of every remote key in the store (default mara/; /mara/ for aws-parameter-store, mara_ for gcp-secret-manager, the property path mara for pulumi)")
+        .option("--esc-environment <org/project/env>", "with --secret-store-provider pulumi: the Pulumi ESC environment the store opens (the render writes the store, to secret-store/)")
+        .option("--esc-token-secret <[namespace/]name>", "with --secret-store-provider pulumi: the Secret holding the Pulumi access token (default external-secrets/pulumi-access-token; a name alone for a SecretStore)")
+        .option("--esc-token-key <key>", "with --secret-store-provider pulumi: the key of that Secret that holds the token (default PULUMI_ACCESS_TOKEN)")
         .option("--secrets <mode>", "omit: leave Secrets out and list them, instead of ExternalSecrets", secretsMode)
         .option("--kube-version <version>", "Kubernetes minor version the charts render for (default: the stack's cluster version)")
         // eslint-disable-next-line @typescript-eslint/no-require-imports

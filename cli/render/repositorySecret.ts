@@ -14,7 +14,8 @@ import { repositoryTransport } from "../../contracts/gitSource";
 import type { KubeObject } from "./charts";
 import { toYaml } from "./layout";
 import { RenderError } from "./errors";
-import { EXTERNAL_SECRET_API, remoteKey, remoteKeyProblem, SecretHandling, SecretKeyEntry } from "./secrets";
+import { escStoreFile, escStoreHeader, escStoreObjects, writesEscStore } from "./escStore";
+import { EXTERNAL_SECRET_API, remoteKey, remoteKeyProblem, remoteRef, SecretHandling, SecretKeyEntry } from "./secrets";
 
 /** The folder of a render that holds the repository Secret's ExternalSecret. */
 export const REPOSITORY_FOLDER = `${APPLICATIONS_FOLDER}/repository`;
@@ -22,7 +23,6 @@ export const REPOSITORY_FOLDER = `${APPLICATIONS_FOLDER}/repository`;
 /** The ExternalSecret that fills Argo CD's repository Secret from the store: the URL as written, the credential by reference. */
 export function repositoryExternalSecret(repoUrl: string, handling: Extract<SecretHandling, { mode: "external" }>): KubeObject {
     const meta = repositorySecretMetadata();
-    const key = remoteKey(handling, meta.namespace, meta.name);
     const credential = repositoryCredentialKeys(repositoryTransport(repoUrl));
     return {
         apiVersion: EXTERNAL_SECRET_API,
@@ -43,7 +43,7 @@ export function repositoryExternalSecret(repoUrl: string, handling: Extract<Secr
                     data: { ...repositorySecretFields(repoUrl), ...Object.fromEntries(credential.map((k) => [k, `{{ .${k} }}`])) },
                 },
             },
-            data: credential.map((k) => ({ secretKey: k, remoteRef: { key, property: k } })),
+            data: credential.map((k) => ({ secretKey: k, remoteRef: remoteRef(handling, meta.namespace, meta.name, k) })),
         },
     };
 }
@@ -63,11 +63,14 @@ export function repositorySecretFiles(repoUrl: string, handling: Extract<SecretH
         "# Argo CD's repository Secret, for a private repository: apply this folder once where Argo CD runs (kubectl apply -k <this folder>),\n" +
         "# before the root Application; Argo CD cannot read it from Git without the credential it holds. A public repository needs none of it.\n";
     const source = "Argo CD's repository credential (mara:gitopsRepoUrl)";
+    const files = new Map([[`${REPOSITORY_FOLDER}/${file}`, `${header}${how}${toYaml(object)}`]]);
+    // A Pulumi ESC store is the render's (escStore.ts): where Argo CD runs, which may be a hub, the folder brings its own.
+    const stores = writesEscStore(handling) ? escStoreObjects(handling, [meta.namespace]) : [];
+    const storeHow = writesEscStore(handling) ? escStoreHeader(handling, [meta.namespace]) : "";
+    for (const store of stores) files.set(`${REPOSITORY_FOLDER}/${escStoreFile(store)}`, `${header}${storeHow}${toYaml(store)}`);
+    files.set(`${REPOSITORY_FOLDER}/kustomization.yaml`, `${header}${toYaml({ apiVersion: "kustomize.config.k8s.io/v1beta1", kind: "Kustomization", resources: [...stores.map(escStoreFile), file] })}`);
     return {
-        files: new Map([
-            [`${REPOSITORY_FOLDER}/${file}`, `${header}${how}${toYaml(object)}`],
-            [`${REPOSITORY_FOLDER}/kustomization.yaml`, `${header}${toYaml({ apiVersion: "kustomize.config.k8s.io/v1beta1", kind: "Kustomization", resources: [file] })}`],
-        ]),
+        files,
         entries: repositoryCredentialKeys(repositoryTransport(repoUrl)).map((key) => ({ namespace: meta.namespace, secret: meta.name, key, remoteKey: remoteKey(handling, meta.namespace, meta.name), source })),
     };
 }

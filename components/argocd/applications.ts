@@ -63,14 +63,21 @@ export function applicationManifest(name: string, path: string, source: Pick<Git
             source: { repoURL: source.repoUrl, targetRevision: source.revision, path },
             // Every object of a render names its namespace; the Applications need none of their own.
             destination: "inCluster" in destination ? { server: "https://kubernetes.default.svc" } : { name: destination.clusterName },
-            syncPolicy: {
-                automated: { prune: true, selfHeal: true },
-                syncOptions: ["ServerSideApply=true"],
-                retry: { limit: 5, backoff: { duration: "10s", factor: 2, maxDuration: "5m" } },
-            },
+            syncPolicy: APPLICATION_SYNC_POLICY,
         },
     };
 }
+
+/**
+ * How the platform's Applications sync: automatically, pruning what leaves the folder and undoing changes made on the
+ * cluster, with server-side apply (kube-prometheus-stack's CRDs exceed client-side apply's annotation), retrying with
+ * backoff.
+ */
+export const APPLICATION_SYNC_POLICY = {
+    automated: { prune: true, selfHeal: true },
+    syncOptions: ["ServerSideApply=true"],
+    retry: { limit: 5, backoff: { duration: "10s", factor: 2, maxDuration: "5m" } },
+} as const;
 
 /** A folder of a render in the repository: the render's path, then the folder. */
 export const folderPath = (source: GitSource, folder: string) => [source.path.replace(/^\/+|\/+$/g, ""), folder].filter(Boolean).join("/");

@@ -29,10 +29,20 @@ export interface ClusterFacts {
     kicImage?: string;
     /** The repository, revision and folder of the platform's render. */
     source: GitSource;
+    /** The hub's fleet the cluster belongs to (`mara:gitopsFleet`, a DNS label), which the fleet's ApplicationSet selects by. */
+    fleet?: string;
 }
 
 /** The prefix of the label and annotation keys the facts are written under. */
 const KEY = "mara.nginx.com";
+
+/** The labels of the cluster Secret that ApplicationSets' cluster generators select by (applicationSet.ts). */
+export const CLUSTER_LABELS = {
+    clusterName: `${KEY}/cluster-name`,
+    infraType: `${KEY}/infra-type`,
+    region: `${KEY}/region`,
+    fleet: `${KEY}/fleet`,
+} as const;
 
 /**
  * A label value: at most 63 characters of letters, digits, `-`, `_` and `.`, starting and ending with one of the first
@@ -63,9 +73,10 @@ export function clusterSecretManifest(facts: ClusterFacts, where: "inCluster" | 
             namespace: ARGOCD_NAMESPACE,
             labels: {
                 "argocd.argoproj.io/secret-type": "cluster",
-                [`${KEY}/cluster-name`]: asLabel(facts.clusterName),
-                [`${KEY}/infra-type`]: asLabel(facts.infraType),
-                ...(facts.region ? { [`${KEY}/region`]: asLabel(facts.region) } : {}),
+                [CLUSTER_LABELS.clusterName]: asLabel(facts.clusterName),
+                [CLUSTER_LABELS.infraType]: asLabel(facts.infraType),
+                ...(facts.region ? { [CLUSTER_LABELS.region]: asLabel(facts.region) } : {}),
+                ...(facts.fleet ? { [CLUSTER_LABELS.fleet]: facts.fleet } : {}),
             },
             annotations: {
                 [`${KEY}/cluster-name`]: facts.clusterName,

@@ -38,7 +38,7 @@ export const ebsEncrypted: ResourceRule = {
             return mappings.filter((m) => m.ebs && !truthy(m.ebs.encrypted)).map((m) => `launch template "${name}" device ${m.deviceName ?? "(unnamed)"} is not encrypted: set ebs.encrypted: "true"`);
         }
         const devices = [props.rootBlockDevice as Props | undefined, ...((props.ebsBlockDevices ?? []) as Props[])].filter((d): d is Props => d !== undefined);
-        return devices.filter((d) => !truthy(d.encrypted)).map((d) => `instance "${name}" device ${String(d.deviceName ?? "root")} is not encrypted: set encrypted: true`);
+        return devices.filter((d) => !truthy(d.encrypted)).map((d) => `instance "${name}" device ${typeof d.deviceName === "string" ? d.deviceName : "root"} is not encrypted: set encrypted: true`);
     },
     examples: {
         pass: [

@@ -114,14 +114,26 @@ const CLASSES: Record<string, Case[]> = {
             expect: { valid: true, warning: "mara:gitopsRepoPassword does nothing with mara:gitopsArgoCd external: Pulumi installs no Argo CD" },
         },
     ],
+    "the hub's fleet": [
+        { name: "capitals", config: { ...GITOPS, "mara:gitopsArgoCd": "external", "mara:gitopsFleet": "Prod" }, expect: { problem: `mara:gitopsFleet = "Prod": has characters or a form Kubernetes refuses in a name` } },
+        { name: "an underscore (a label value, but no name)", config: { ...GITOPS, "mara:gitopsArgoCd": "external", "mara:gitopsFleet": "prod_eu" }, expect: { problem: "Allowed: a fleet name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters, such as prod" } },
+        { name: "64 characters", config: { ...GITOPS, "mara:gitopsArgoCd": "external", "mara:gitopsFleet": "f".repeat(64) }, expect: { problem: "is 64 characters long (at most 63)" } },
+        { name: "a template", config: { ...GITOPS, "mara:gitopsArgoCd": "external", "mara:gitopsFleet": "{{.name}}" }, expect: { problem: `mara:gitopsFleet = "{{.name}}": has characters or a form Kubernetes refuses in a name` } },
+        { name: "63 characters, on a hub: the ApplicationSet in argocd/fleet/", config: { ...GITOPS, "mara:gitopsArgoCd": "external", "mara:gitopsFleet": `p${"0".repeat(62)}` }, expect: { valid: true }, render: true },
+        {
+            name: "with Argo CD in the cluster, named as doing nothing",
+            config: { ...GITOPS, "mara:gitopsFleet": "Not-Checked" },
+            expect: { valid: true, warning: "mara:gitopsFleet does nothing with mara:gitopsArgoCd install: a fleet is the clusters a hub's Argo CD delivers to" },
+        },
+    ],
     "GitOps keys while Pulumi delivers the platform": [
         {
             name: "the repository, revision, folder and Argo CD's chart",
-            config: { ...AWS, "mara:gitopsRepoUrl": REPO, "mara:gitopsRevision": "release", "mara:gitopsPath": "deploy/prod", "mara:gitopsArgoCd": "external", "mara:argoCdChartVersion": "10.9.0" },
+            config: { ...AWS, "mara:gitopsRepoUrl": REPO, "mara:gitopsRevision": "release", "mara:gitopsPath": "deploy/prod", "mara:gitopsArgoCd": "external", "mara:gitopsFleet": "prod", "mara:argoCdChartVersion": "10.9.0" },
             expect: {
                 valid: true,
                 warning:
-                    "mara:gitopsRepoUrl, mara:gitopsRevision, mara:gitopsPath, mara:gitopsArgoCd, mara:argoCdChartVersion do nothing while mara:delivery is pulumi (Pulumi delivers the platform itself), so their values are not checked: they are read once mara:delivery is handover or gitops",
+                    "mara:gitopsRepoUrl, mara:gitopsRevision, mara:gitopsPath, mara:gitopsArgoCd, mara:gitopsFleet, mara:argoCdChartVersion do nothing while mara:delivery is pulumi (Pulumi delivers the platform itself), so their values are not checked: they are read once mara:delivery is handover or gitops",
             },
             render: true,
         },
@@ -202,6 +214,8 @@ for (const [klass, cases] of Object.entries(CLASSES)) {
                         if (c.expect.warning) expect(render.stderr).toContain(c.expect.warning);
                         // Pulumi delivers: no Applications and no repository Secret, whatever the GitOps keys say.
                         expect(fs.existsSync(path.join(out, "argocd"))).toBe(c.config["mara:delivery"] !== undefined && c.config["mara:delivery"] !== "pulumi");
+                        // A fleet's ApplicationSet only for a stack a hub delivers, in a fleet.
+                        expect(fs.existsSync(path.join(out, "argocd", "fleet", `applicationset-mara-${c.config["mara:gitopsFleet"]}.yaml`))).toBe(c.config["mara:gitopsArgoCd"] === "external" && c.config["mara:delivery"] === "gitops");
                     }
                     const run = await program(c);
                     expect(run.error).toBeUndefined();

@@ -30,7 +30,7 @@ describe("runOffline", () => {
             const group = new Group("g");
             const first = new Thing("first", { size: 1 }, { parent: group, provider });
             new Thing("second", { from: first.id }, { parent: group, provider, dependsOn: [provider] });
-            pulumi.log.warn("careful");
+            void pulumi.log.warn("careful"); // as a program does: the SDK keeps the run open until the message is sent
         });
         expect(run.error).toBeUndefined();
         expect(seen).toEqual({ dryRun: true, config: "v", env: "yes" });

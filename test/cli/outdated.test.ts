@@ -260,8 +260,9 @@ describe("the mara executable", () => {
             `require(${JSON.stringify(path.join(ROOT, "cli", "register", "outdated.ts"))});`,
             `console.log(JSON.stringify(Object.keys(require.cache)));`,
         ].join("\n");
+        // Node's ExecFileException is an Error; its type, built with Omit, no longer says so.
         const loaded = await new Promise<string[]>((resolve, reject) =>
-            execFile(process.execPath, ["-e", script], { cwd: ROOT }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as string[]))),
+            execFile(process.execPath, ["-e", script], { cwd: ROOT }, (err, stdout) => (err ? reject(err as Error) : resolve(JSON.parse(stdout) as string[]))),
         );
         expect(loaded.some((f) => f.includes(`${path.sep}register${path.sep}outdated.ts`))).toBe(true);
         expect(loaded.filter((f) => /[\\/](outdated[\\/]|js-yaml|semver|@pulumi)/.test(f))).toEqual([]);

@@ -57,10 +57,10 @@ describe("mara render refuses before rendering", () => {
         const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out", "--secret-store", "mara"];
         const none = await runMara(base, { cwd: tmp() });
         expect(none.code).toBe(2);
-        expect(none.stderr).toContain("--secret-store needs --secret-store-provider (vault, aws-secrets-manager, aws-parameter-store, gcp-secret-manager)");
+        expect(none.stderr).toContain("--secret-store needs --secret-store-provider (vault, aws-secrets-manager, aws-parameter-store, gcp-secret-manager, pulumi)");
         const unknown = await runMara([...base, "--secret-store-provider", "azure"], { cwd: tmp() });
         expect(unknown.code).toBe(2);
-        expect(unknown.stderr).toContain(`must be one of vault, aws-secrets-manager, aws-parameter-store, gcp-secret-manager, not "azure"`);
+        expect(unknown.stderr).toContain(`must be one of vault, aws-secrets-manager, aws-parameter-store, gcp-secret-manager, pulumi, not "azure"`);
         const prefix = await runMara([...base, "--secret-store-provider", "aws-parameter-store", "--remote-key-prefix", "mara/"], { cwd: tmp() });
         expect(prefix.code).toBe(2);
         expect(prefix.stderr).toContain(`--remote-key-prefix mara/: remote keys such as "mara/ns/name" is not a valid aws-parameter-store name: a leading '/'`);
@@ -102,6 +102,52 @@ describe("mara render refuses before rendering", () => {
         expect(remoteKeyPrefixProblem("/mara/")).toBeUndefined();
         expect(remoteKeyPrefixProblem("")).toBeUndefined();
     });
+
+    it("with --secret-store-provider pulumi: no environment, one esc names otherwise, the token's Secret where the store cannot read it, a prefix that is no property path", async () => {
+        const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out", "--secret-store", "mara", "--secret-store-provider", "pulumi"];
+        const env = ["--esc-environment", "acme/platform/prod"];
+        const cases: [string[], string][] = [
+            [[], "mara: --secret-store-provider pulumi needs --esc-environment <organization>/<project>/<environment>: the Pulumi ESC environment the store opens"],
+            [["--esc-environment", "acme/prod"], `--esc-environment "acme/prod" names no project: the External Secrets Operator's store needs the organization, the project and the environment (esc's <org>/<env> means the project "default": write <org>/default/<env>). Allowed: <organization>/<project>/<environment>`],
+            [["--esc-environment", "acme/platform/prod@4"], `--esc-environment "acme/platform/prod@4" names a version of the environment ("prod@4")`],
+            [["--esc-environment", "acme/../prod"], `has the project "..", which would name another path of the ESC API`],
+            [["--esc-environment", `acme/platform/${"e".repeat(5000)} x`], "with characters a Pulumi ESC name does not hold"],
+            [[...env, "--esc-token-secret", "pulumi-access-token"], `--esc-token-secret "pulumi-access-token" names no namespace, and a ClusterSecretStore reads its token from a Secret in a namespace it must name (the External Secrets Operator refuses it otherwise: "cluster store requires namespace"). Allowed: <namespace>/<name>. Fix: --esc-token-secret external-secrets/pulumi-access-token`],
+            [[...env, "--secret-store-kind", "SecretStore", "--esc-token-secret", "eso/token"], `--esc-token-secret "eso/token" names the namespace "eso", and a SecretStore reads its token only from its own namespace (the External Secrets Operator refuses another)`],
+            [[...env, "--esc-token-secret", "Eso/token"], `--esc-token-secret "Eso/token": the namespace "Eso" has characters or a form Kubernetes refuses in a name`],
+            [[...env, "--esc-token-secret", "eso/a/b"], `--esc-token-secret "eso/a/b": the Secret's name "a/b" has characters or a form Kubernetes refuses in a name`],
+            [[...env, "--esc-token-secret", "eso/"], `the Secret's name "" is empty`],
+            [[...env, "--esc-token-key", "token key"], `--esc-token-key "token key" is not a key a Secret can hold. Allowed: letters, digits, '-', '_' and '.' (not '.' alone, not starting with '..'), at most 253 characters. Fix: --esc-token-key PULUMI_ACCESS_TOKEN`],
+            [[...env, "--esc-token-key", "..token"], "is not a key a Secret can hold"],
+            [[...env, "--esc-token-key", "k".repeat(254)], `--esc-token-key "${"k".repeat(60)}… (254 characters)" is not a key a Secret can hold`],
+            [[...env, "--remote-key-prefix", "mara/"], `--remote-key-prefix "mara/" has the name "mara/", which Pulumi's property path grammar does not read as one plain name: with --secret-store-provider pulumi it is the property path of the environment's values that holds the platform's Secrets. Allowed: a Pulumi property path of plain names`],
+            [[...env, "--remote-key-prefix", "imports"], "starts with imports, which esc env set writes to the environment's imports, not its values"],
+        ];
+        for (const [flags, message] of cases) {
+            const dir = tmp();
+            const r = await runMara([...base, ...flags], { cwd: dir });
+            expect(r.code, flags.join(" ")).toBe(2);
+            expect(r.stderr, flags.join(" ")).toContain(message);
+            expect(r.stderr.length, "one screen").toBeLessThan(2000);
+            expect(fs.readdirSync(dir)).toEqual([]);
+        }
+    }, 120_000);
+
+    it("with the Pulumi ESC flags for another provider, or without a store (they would do nothing)", async () => {
+        const base = ["render", "--config-file", fixture("mara-lke"), "--out", "out"];
+        const cases: [string[], string][] = [
+            [["--secret-store", "mara", "--secret-store-provider", "vault", "--esc-environment", "acme/platform/prod"], `mara: --esc-environment "acme/platform/prod" describes a Pulumi ESC store, and --secret-store-provider is vault, so it would do nothing. Fix: --secret-store-provider pulumi for a Pulumi ESC environment, or leave it out`],
+            [["--secret-store", "mara", "--secret-store-provider", "aws-secrets-manager", "--esc-token-secret", "a/b", "--esc-token-key", "k"], `--esc-token-secret "a/b" and --esc-token-key "k" describe a Pulumi ESC store, and --secret-store-provider is aws-secrets-manager, so they would do nothing`],
+            [["--secrets", "omit", "--esc-environment", "acme/platform/prod"], `--esc-environment "acme/platform/prod" describes the store of --secret-store, which is not given (--secrets=omit writes no ExternalSecret)`],
+        ];
+        for (const [flags, message] of cases) {
+            const dir = tmp();
+            const r = await runMara([...base, ...flags], { cwd: dir });
+            expect(r.code, flags.join(" ")).toBe(2);
+            expect(r.stderr).toContain(message);
+            expect(fs.readdirSync(dir)).toEqual([]);
+        }
+    }, 120_000);
 
     it("into a folder that holds something else, leaving it as it was", async () => {
         const dir = tmp();

@@ -6,6 +6,7 @@ import { ACCESS_LOG_FIELDS } from "../../components/ingressController";
 import { logParsers, NGINX_ACCESS_PARSER } from "../../components/logFormats";
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
+import { podSecurityLabels } from "../../components/podSecurity";
 import { find, installMocks, isWrappedSecret, ofType, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
@@ -177,7 +178,7 @@ describe("IngressController on a host-name platform, with a private registry", (
     it("creates the nginx-ingress namespace, labelled for Prometheus scraping and marked as this stack's", () => {
         expect(find(regs, NAMESPACE, "ingress-controller-ns").inputs!.metadata).toEqual({
             name: "nginx-ingress",
-            labels: { "app.kubernetes.io/part-of": "mara", prometheus: "scrape" },
+            labels: { "app.kubernetes.io/part-of": "mara", ...podSecurityLabels("restricted"), prometheus: "scrape" },
             annotations: { "mara.nginx.com/stack": "mara/dev" },
         });
     });

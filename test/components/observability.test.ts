@@ -4,6 +4,7 @@ import { collectorConfig, CollectorVariant, Observability } from "../../componen
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";
 import { find, installMocks, promiseOf, Registration, settle } from "../support/mocks";
+import { podSecurityLabels } from "../../components/podSecurity";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
 const COLLECTOR = "kubernetes:opentelemetry.io/v1beta1:OpenTelemetryCollector";
@@ -104,7 +105,7 @@ describe("Observability", () => {
     it("creates the observability namespace, marked as this stack's", () => {
         expect(inputs(find(regs, NAMESPACE, "observability-ns")).metadata).toEqual({
             name: "observability",
-            labels: { "app.kubernetes.io/part-of": "mara" },
+            labels: { "app.kubernetes.io/part-of": "mara", ...podSecurityLabels("baseline") },
             annotations: { "mara.nginx.com/stack": "mara/dev" },
         });
     });

@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as fs from "fs";
 import { admissionPolicies, kubernetesFixtures, type KubeObject } from "../../policy";
+import type { ServerVersion } from "../../cli/doctor/access";
 import { checkAdmission } from "../../cli/doctor/admission";
 import { kubeClient, kubeConfigFrom } from "../../cli/doctor/kubeClient";
 import { doctorPlan } from "../../cli/doctor/plan";
@@ -162,7 +163,7 @@ describe("the admission policies' scope in a real API server", () => {
 
     it("mara doctor's check lists the neighbour's objects a cluster-wide scope would refuse, and warns when that scope is chosen in deny mode", async () => {
         const client = kubeClient(kubeConfigFrom(fs.readFileSync(cluster.kubeconfig, "utf8")));
-        const version = await client.get("/version");
+        const version = await client.get<ServerVersion>("/version");
         const plan = { ...doctorPlan(), namespaces: [PLATFORM], admissionPolicies: true, admissionMode: "deny" as const, admissionScope: "platform" as const };
         const findings = await checkAdmission(client, plan, version);
         expect(findings.find((f) => f.id === "admission-policies-api")).toMatchObject({ verdict: "pass" });

@@ -5,13 +5,15 @@
  * test/charts, as an air-gapped install does) and the root Application, and the render's Applications, which the
  * API server must accept. kubectl reads YAML as YAML 1.1 does, so a CRD whose enum of `on` and `off` were written
  * unquoted fails here. No container runs (kwok nodes) and admission webhooks are off, so what this shows is what the
- * API server accepts, in the order the sync model gives; the model itself covers health.
+ * API server accepts, in the order the sync model gives; the model itself covers health. Last, a fleet on that Argo CD:
+ * the ApplicationSet, two cluster Secrets and the Applications the sync model's generator makes of what the API server
+ * stored, all accepted (no ApplicationSet controller runs: the model stands in for it).
  */
 import { execFile } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
@@ -21,10 +23,15 @@ import { renderPlatform, RenderResult } from "../../cli/render/render";
 import { applicationWaves, asOneSync } from "../../cli/render/sync/check";
 import { argoOrder } from "../../cli/render/sync/replay";
 import { syncObjectsOf } from "../../cli/render/sync/objects";
+import { generateFromClusters } from "../../cli/render/sync/clusterGenerator";
+import { fleetFiles } from "../../cli/render/fleet";
+import type { KubeObject } from "../../cli/render/charts";
+import { FLEET_FOLDER } from "../../components/argocd/applicationSet";
+import { clusterSecretManifest } from "../../components/argocd/clusterSecret";
 import { rawConfig } from "../support/config";
 import { ENGINE_BIN, ROOT, startCluster, TestCluster } from "./cluster";
 import { getOrUndefined, request } from "./kubeApi";
-import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
+import { mara, pulumi, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
 import { airGappedCharts, baseConfig, createStack, TierStack } from "./stack";
 
 let cluster: TestCluster;
@@ -170,6 +177,36 @@ describe("a render Argo CD delivers, on a real API server", () => {
         expect(r.code, tail(r, 120)).toBe(0);
     });
 
+    it("two pulumi up at once on the stack: the second is refused by the backend's lock, the first completes, and the state is intact", async () => {
+        expect(stack, "the stack of the tests before").toBeDefined();
+        // The local (DIY) backend locks a stack for an update by writing .pulumi/locks/<stack>/<id>.json and then
+        // looking for any other lock file; it refuses with "the stack is currently locked by N lock(s)" (pulumi/pulumi,
+        // pkg/backend/diy/lock.go, diyBackend.Lock and checkForLock; taken in diyBackend.Update). It is on by default.
+        const locks = path.join(sandbox!.dir, "state", ".pulumi", "locks");
+        const lockFiles = (): string[] => (fs.existsSync(locks) ? (fs.readdirSync(locks, { recursive: true }) as string[]).filter((f) => f.endsWith(".json")) : []);
+        expect(lockFiles()).toEqual([]);
+        const first = stack!.pulumi(["up", "--yes", "--skip-preview"]);
+        // The second starts once the first holds the lock: two that start in the same instant can both see the
+        // other's file and both give up (the lock is write-then-check), which refuses both, never runs both.
+        const deadline = Date.now() + 300_000;
+        while (lockFiles().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(lockFiles(), "the first up holds the stack's lock").toHaveLength(1);
+        const second = await pulumi(["up", "--yes", "--skip-preview", "--stack", stack!.name, "--non-interactive"], sandbox!.env);
+        const firstDone = await first;
+        expect(second.code, tail(second)).not.toBe(0);
+        expect(`${second.stdout}${second.stderr}`).toMatch(/the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`/);
+        expect(firstDone.code, tail(firstDone, 80)).toBe(0);
+        expect(lockFiles(), "the lock is released").toEqual([]);
+
+        const state = await stack!.pulumi(["stack", "export"]);
+        expect(state.code, tail(state)).toBe(0);
+        const resources = (JSON.parse(state.stdout) as { deployment: { resources?: unknown[]; pending_operations?: unknown[] } }).deployment;
+        expect(resources.pending_operations ?? []).toEqual([]);
+        expect(resources.resources?.length).toBeGreaterThan(5);
+        const preview = await stack!.pulumi(["preview", "--expect-no-changes"]);
+        expect(preview.code, tail(preview, 80)).toBe(0);
+    });
+
     it("mara doctor afterwards (as the next mara up runs it) takes the platform's Argo CD, its namespace and CRDs for its own", async () => {
         expect(stack, "the stack of the tests before").toBeDefined();
         const r = await mara(["doctor", "--stack", stack!.name, "--json"], sandbox!.env);
@@ -177,5 +214,39 @@ describe("a render Argo CD delivers, on a real API server", () => {
         const findings = (JSON.parse(r.stdout) as { findings: { id: string; verdict: string; detail: string }[] }).findings;
         expect(findings.find((f) => f.id === "conflict-argo-cd")).toMatchObject({ verdict: "pass", detail: "applications.argoproj.io is the platform's own" });
         expect(findings.find((f) => f.id === "namespaces")).toMatchObject({ verdict: "pass", detail: expect.stringContaining(ARGOCD_NAMESPACE) });
+    });
+
+    it("a fleet on this Argo CD: the ApplicationSet a hub's render writes, two clusters' Secrets as their stacks output them, and the Applications the generator makes of them (the sync model's replay, from what the API server stored) are accepted", async () => {
+        expect(stack, "Argo CD's CRDs, from the tests before").toBeDefined();
+        const source = { repoUrl: GITOPS["mara:gitopsRepoUrl"], revision: "feature/{{.name}}", path: GITOPS["mara:gitopsPath"] };
+        const files = fleetFiles({ fleet: "engine", infraType: "kubeconfig", clusterName: "engine-a", source }, "");
+        const appSet = files.get(`${FLEET_FOLDER}/applicationset-mara-engine.yaml`)!;
+        const secrets = ["engine-a", "Engine_B {{server}}"].map((name, i) =>
+            stringify(clusterSecretManifest({ clusterName: name, infraType: "kubeconfig", apiServer: `https://192.0.2.${10 + i}:6443`, source, fleet: "engine" }, "hub")),
+        );
+        try {
+            // Strict field validation (kubectl's default): a field the CRD does not know is an error, not dropped.
+            const unknown = await apply("fleet-unknown", [appSet.replace("goTemplateOptions:", "goTemplateOptionz:")]);
+            expect(unknown.code, unknown.out).not.toBe(0);
+            expect(unknown.out).toContain("goTemplateOptionz");
+            const r = await apply("fleet", [appSet, ...secrets]);
+            expect(r.code, r.out).toBe(0);
+            const stored = await request<KubeObject>(cluster, "GET", `/apis/argoproj.io/v1alpha1/namespaces/${ARGOCD_NAMESPACE}/applicationsets/mara-engine`);
+            expect(stored.spec).toEqual(parse(appSet).spec);
+            const listed = await request<{ items: KubeObject[] }>(cluster, "GET", `/api/v1/namespaces/${ARGOCD_NAMESPACE}/secrets`);
+            const generated = generateFromClusters(stored, { secrets: listed.items.map((s) => ({ ...s, apiVersion: "v1", kind: "Secret" })) });
+            if ("error" in generated) throw new Error(generated.error);
+            expect(generated.refused).toEqual([]);
+            expect(generated.applications.map((a) => [a.metadata!.name, (a.spec as { destination: { server: string } }).destination.server])).toEqual([
+                ["mara-engine-a", "https://192.0.2.10:6443"],
+                ["mara-engine-b---server", "https://192.0.2.11:6443"],
+            ]);
+            const apps = await apply("fleet-applications", generated.applications.map((a) => stringify(a)));
+            expect(apps.code, apps.out).toBe(0);
+            const app = await request<KubeObject>(cluster, "GET", `/apis/argoproj.io/v1alpha1/namespaces/${ARGOCD_NAMESPACE}/applications/mara-engine-a`);
+            expect(app.spec).toMatchObject({ source: { repoURL: source.repoUrl, targetRevision: "feature/{{.name}}", path: "deploy/engine" }, destination: { server: "https://192.0.2.10:6443" } });
+        } finally {
+            await kubectl(["delete", "-n", ARGOCD_NAMESPACE, "--ignore-not-found", "applicationset/mara-engine", "application/mara-engine-a", "application/mara-engine-b---server", "secret/mara-cluster-engine-a", "secret/mara-cluster-engine-b-server"]);
+        }
     });
 });

@@ -7,8 +7,11 @@
  * cluster without a cloud needs: MetalLB for the ingress Service's address and the NFS provisioner for volumes
  * (the tier's stand-ins play MetalLB's controller and the provisioner's pod, see standins.ts).
  */
+import { execFile } from "child_process";
+import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCluster, TestCluster } from "./cluster";
+import { KEYS, KeySpec } from "../../config";
+import { ENGINE_BIN, startCluster, TestCluster } from "./cluster";
 import { getOrUndefined, mergePatch, request } from "./kubeApi";
 import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
 import * as fs from "fs";
@@ -22,8 +25,37 @@ let stack: TierStack;
 let charts: string;
 let initOutput: string;
 let settings: Record<string, string>;
-const SLACK_WEBHOOK = "https://hooks.slack.com/services/T0ENGINE0/B0ENGINE0/EngineSlackMarker";
-const PAGERDUTY_KEY = "EngineMarkerPagerDutyRoutingKey0";
+
+/**
+ * Every secret key this stack can take, set to a marker before the first `up`, so the state can be searched for each.
+ * Left out: other providers' keys (digitalocean:, linode:), mara:registryPassword (it needs a registry's server,
+ * repository and user, which would pull the images from it), the repository's SSH key (it excludes the password),
+ * and the keys the program warns this stack does not use (the Harbor VM's passwords; the NGINX Plus JWT without Plus).
+ * The characters need escaping in JSON, YAML and a shell.
+ */
+const UNTAKEN: string[] = [KEYS.registryPassword.key, KEYS.gitopsRepoSshPrivateKey.key, KEYS.harborAdminPassword.key, KEYS.harborDbPassword.key, KEYS.harborSudoPassword.key, KEYS.nginxJwt.key];
+/** Markers in the form a credential's key checks, where it checks one: Alertmanager's receivers (docs/alerts.md). */
+const FORMED: Readonly<Record<string, (i: number) => string>> = {
+    [KEYS.alertSlackWebhookUrl.key]: (i) => `https://hooks.slack.com/services/mk${i}Zq9x/EngineSlackMarker`,
+    [KEYS.alertPagerdutyRoutingKey.key]: (i) => `mk${i}Zq9xEngineMarker`.padEnd(32, "Q"),
+    [KEYS.alertWebhookBearerToken.key]: (i) => `mk-${i}-Zq9x~engine.token`,
+};
+const SECRET_MARKERS = new Map<string, string>(
+    (Object.values(KEYS) as KeySpec<unknown>[])
+        .filter((s) => s.secret && s.key.startsWith("mara:") && !UNTAKEN.includes(s.key))
+        .map((s, i) => [s.key, FORMED[s.key]?.(i) ?? `mk-${s.key.split(":")[1]}-${i}-Zq"9'$x\\`]),
+);
+/** The receivers' credentials among the markers: the render of the same stack takes them too, for the same Secret. */
+const RECEIVER_CREDENTIALS = Object.fromEntries([...SECRET_MARKERS].filter(([k]) => k.startsWith("mara:alert")));
+
+/** `kubectl <args>` against the test cluster: its exit code, and stdout and stderr apart (warnings go to stderr). */
+function kubectl(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+        execFile(path.join(ENGINE_BIN, "kubectl"), ["--kubeconfig", cluster.kubeconfig, ...args], { maxBuffer: 16 * 1024 * 1024, timeout: 120_000 }, (err, stdout, stderr) =>
+            resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+    });
+}
 
 beforeAll(async () => {
     cluster = await startCluster();
@@ -35,11 +67,15 @@ beforeAll(async () => {
         "mara:metallbAddresses": '["192.168.77.240-192.168.77.250"]',
         "mara:nfsServer": "192.168.77.10",
         "mara:nfsPath": "/srv/nfs/mara",
-        // Two of Alertmanager's receivers: mara init stores their credentials encrypted (docs/alerts.md).
-        "mara:alertSlackWebhookUrl": SLACK_WEBHOOK,
-        "mara:alertPagerdutyRoutingKey": PAGERDUTY_KEY,
+        // Alertmanager's receivers (docs/alerts.md): their credentials are among the markers set below.
+        "mara:alertEmailTo": "oncall@engine.test",
+        "mara:alertEmailFrom": "alertmanager@engine.test",
+        "mara:alertEmailSmarthost": "smtp.engine.test:587",
+        "mara:alertEmailUsername": "alertmanager",
+        "mara:alertWebhookUrl": "https://hooks.engine.test/alertmanager",
     };
     ({ stack, output: initOutput } = await initStack(sandbox, `engine-${process.pid}`, settings));
+    for (const [key, marker] of SECRET_MARKERS) await stack.set(key, marker, true);
 });
 
 afterAll(async () => {
@@ -139,28 +175,93 @@ describe("the platform on an existing cluster, by the real engine", () => {
         });
     });
 
-    it("Alertmanager's receivers: the credentials in the Secret it mounts and nowhere else, the configuration naming their files, the alert rules accepted", async () => {
+    it("Alertmanager's receivers: the credentials in the Secret it mounts, the configuration naming their files, the alert rules accepted", async () => {
         const secret = await request<{ data: Record<string, string> }>(cluster, "GET", "/api/v1/namespaces/prometheus/secrets/alertmanager-receivers");
         const decoded = Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]));
-        expect(decoded).toEqual({ "slack-webhook-url": SLACK_WEBHOOK, "pagerduty-routing-key": PAGERDUTY_KEY });
+        expect(decoded).toEqual({
+            "slack-webhook-url": SECRET_MARKERS.get(KEYS.alertSlackWebhookUrl.key),
+            "pagerduty-routing-key": SECRET_MARKERS.get(KEYS.alertPagerdutyRoutingKey.key),
+            "email-password": SECRET_MARKERS.get(KEYS.alertEmailPassword.key),
+            "webhook-bearer-token": SECRET_MARKERS.get(KEYS.alertWebhookBearerToken.key),
+        });
         // The Prometheus operator mounts the Secrets the Alertmanager resource lists; Helm rendered it from the values.
         const am = await request<{ spec: { secrets?: string[] } }>(cluster, "GET", "/apis/monitoring.coreos.com/v1/namespaces/prometheus/alertmanagers/prometheus-kube-prometheus-alertmanager");
         expect(am.spec.secrets).toEqual(["alertmanager-receivers"]);
         const config = await request<{ data: Record<string, string> }>(cluster, "GET", "/api/v1/namespaces/prometheus/secrets/alertmanager-prometheus-kube-prometheus-alertmanager");
         const yaml = Buffer.from(config.data["alertmanager.yaml"]!, "base64").toString("utf8");
-        expect(yaml).toContain("api_url_file: /etc/alertmanager/secrets/alertmanager-receivers/slack-webhook-url");
-        expect(yaml).toContain("routing_key_file: /etc/alertmanager/secrets/alertmanager-receivers/pagerduty-routing-key");
-        for (const credential of [SLACK_WEBHOOK, PAGERDUTY_KEY]) expect(yaml).not.toContain(credential);
+        for (const [field, key] of [["api_url_file", "slack-webhook-url"], ["routing_key_file", "pagerduty-routing-key"], ["auth_password_file", "email-password"], ["credentials_file", "webhook-bearer-token"]]) {
+            expect(yaml).toContain(`${field}: /etc/alertmanager/secrets/alertmanager-receivers/${key}`);
+        }
+        for (const credential of Object.values(RECEIVER_CREDENTIALS)) {
+            expect(yaml).not.toContain(credential);
+            expect(fs.readFileSync(stack.file, "utf8")).not.toContain(credential);
+        }
         // The API server took every PrometheusRule through the operator's CRD.
         const rules = (await request<{ items: any[] }>(cluster, "GET", "/apis/monitoring.coreos.com/v1/prometheusrules")).items.map((r) => `${r.metadata.namespace}/${r.metadata.name}`);
         expect(rules).toEqual(expect.arrayContaining(["bos/mara-application", "bos/mara-database", "prometheus/mara-certificates", "prometheus/mara-ingress", "prometheus/mara-logstore"]));
-        // The state holds them encrypted, and the stack file too.
-        const state = await stack.pulumi(["stack", "export"]);
-        expect(state.code, tail(state)).toBe(0);
-        for (const credential of [SLACK_WEBHOOK, PAGERDUTY_KEY]) {
-            expect(state.stdout).not.toContain(credential);
-            expect(fs.readFileSync(stack.file, "utf8")).not.toContain(credential);
+    });
+
+    it("pulumi stack export (secrets not shown) holds no secret key's value, no kubeconfig credential and no generated password in any form: only ciphertext", async () => {
+        const exported = await stack.pulumi(["stack", "export"]);
+        expect(exported.code, tail(exported)).toBe(0);
+        const state = exported.stdout;
+        // The generated passwords (components/secrets.ts: 24 letters and digits) and keys as the cluster holds them, in
+        // the platform's own Secrets; the log agent's password is always generated, so there is at least one.
+        const generated = new Set<string>();
+        for (const ns of await PLATFORM_NAMESPACES()) {
+            for (const secret of (await request<{ items: any[] }>(cluster, "GET", `/api/v1/namespaces/${ns}/secrets`)).items) {
+                if (secret.type === "helm.sh/release.v1") continue;
+                for (const v of Object.values<string>(secret.data ?? {})) {
+                    const text = Buffer.from(v, "base64").toString("utf8");
+                    if (/^[A-Za-z0-9]{24}$/.test(text)) generated.add(text);
+                    // A generated private key (Bank of Sirius's JWT signing key): the key, and a line of its body
+                    // alone, in case the state holds it in another PEM layout.
+                    if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) generated.add(text).add(text.split("\n")[1]!);
+                }
+            }
         }
+        expect(generated.size, "the cluster holds the generated passwords").toBeGreaterThan(0);
+        const credentials = [...SECRET_MARKERS.values(), ...generated, cluster.token];
+        const forms = (v: string) => [v, JSON.stringify(v).slice(1, -1), JSON.stringify(JSON.stringify(v)).slice(1, -1), Buffer.from(v).toString("base64"), encodeURIComponent(v)];
+        const found = credentials.flatMap((c) => forms(c).filter((f) => state.includes(f)).map((f) => `${c === cluster.token ? "the kubeconfig's token" : c} as ${f}`));
+        expect(found).toEqual([]);
+        // What is secret is there as ciphertext (the passphrase provider's), not left out.
+        expect(state).toContain('"ciphertext"');
+        const outputs = await stack.pulumi(["stack", "output", "--json"]);
+        expect(outputs.code, tail(outputs)).toBe(0);
+        expect(credentials.flatMap(forms).filter((f) => outputs.stdout.includes(f))).toEqual([]);
+    });
+
+    it("each platform namespace carries Pod Security labels, and the API server's PodSecurity admission finds no pod below its enforce level; each below restricted has a pod that needs it", async () => {
+        const namespaces = (await request<{ items: any[] }>(cluster, "GET", "/api/v1/namespaces?labelSelector=app.kubernetes.io%2Fpart-of%3Dmara")).items;
+        expect(namespaces.length).toBeGreaterThan(5);
+        const ORDER = ["privileged", "baseline", "restricted"];
+        // Pods the render holds none of: the OpenTelemetry operator starts the collector's, which set no
+        // securityContext (baseline). No operator runs here, so the stricter level has nothing to warn about.
+        const operatorMade = new Set(["observability"]);
+        const problems: string[] = [];
+        for (const ns of namespaces) {
+            const name = ns.metadata.name as string;
+            const labels = ns.metadata.labels ?? {};
+            const level = labels["pod-security.kubernetes.io/enforce"];
+            expect(ORDER, `${name}: enforce label`).toContain(level);
+            expect({ warn: labels["pod-security.kubernetes.io/warn"], audit: labels["pod-security.kubernetes.io/audit"] }, name).toEqual({ warn: "restricted", audit: "restricted" });
+            const pods = (await request<{ items: any[] }>(cluster, "GET", `/api/v1/namespaces/${name}/pods`)).items;
+            // The admission evaluates the namespace's pods only when the enforce level or version changes
+            // (k8s.io/pod-security-admission admission/admission.go ValidateNamespace, EvaluatePodsInNamespace): pin the
+            // version to the server's, at the labelled level, as a server-side dry run.
+            const at = async (l: string) => kubectl(["label", "--dry-run=server", "--overwrite", "namespace", name, `pod-security.kubernetes.io/enforce=${l}`, "pod-security.kubernetes.io/enforce-version=v1.35"]);
+            const same = await at(level);
+            expect(same.code, same.stderr).toBe(0);
+            if (/Warning:/.test(same.stderr)) problems.push(`${name} (${pods.length} pods) at ${level}: ${same.stderr.trim()}`);
+            const stricter = ORDER[ORDER.indexOf(level) + 1];
+            if (stricter !== undefined && !operatorMade.has(name)) {
+                const up = await at(stricter);
+                expect(up.code, up.stderr).toBe(0);
+                if (!up.stderr.includes(`existing pods in namespace "${name}" violate the new PodSecurity enforce level "${stricter}:v1.35"`)) problems.push(`${name} (${pods.length} pods): labelled ${level}, but every pod meets ${stricter}`);
+            }
+        }
+        expect(problems).toEqual([]);
     });
 
     it("pulumi preview --expect-no-changes right after: no permanent diff", async () => {
@@ -178,7 +279,7 @@ describe("the platform on an existing cluster, by the real engine", () => {
     it("mara render of the same stack applies server-side to a fresh cluster, and holds the objects pulumi up created", async () => {
         const fresh = await startCluster();
         try {
-            const errors = await renderAndApply(rawConfig({ "mara:infraType": "kubeconfig", ...settings }), fresh);
+            const errors = await renderAndApply(rawConfig({ "mara:infraType": "kubeconfig", ...settings, ...RECEIVER_CREDENTIALS }), fresh);
             expect(errors).toEqual([]);
             const [up, rendered] = await Promise.all([inventory(cluster), inventory(fresh)]);
             const onlyUp = [...up.keys()].filter((k) => !rendered.has(k)).sort();

@@ -16,8 +16,9 @@ async function main(): Promise<void> {
         await cluster.stop();
         process.exit(0);
     };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    // A stop that fails is an unhandled rejection, which ends the process with its error.
+    process.on("SIGINT", () => void stop());
+    process.on("SIGTERM", () => void stop());
 }
 
 main().catch((e) => {

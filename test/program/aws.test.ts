@@ -96,7 +96,7 @@ describe.each(FIXTURES)("stack file %s", (name) => {
         expect(await value("kic_image_source")).toMatch(/^nginx\/nginx-ingress:/);
         expect(await value("kic_make_target")).toBeUndefined();
         expect(await value("kic_image_repository")).toBe(repo);
-        expect(await value("kic_image")).toBe(`${repo}:${await value("kic_image_tag")}`);
+        expect(await value("kic_image")).toBe(`${repo}:${String(await value("kic_image_tag"))}`);
         expect(await value("kic_image_digest")).toBe(`sha256:${"ab".repeat(32)}`);
         expect(await value("kic_image_ref")).toBe(`${repo}@sha256:${"ab".repeat(32)}`);
     });

@@ -5,6 +5,7 @@
  * inputs, same warnings, same errors. A difference means a default in Pulumi.yaml changes what `pulumi up` does.
  */
 import * as fs from "fs";
+import { inspect } from "util";
 import { describe, expect, it } from "vitest";
 import { applyProjectConfig, formatProblem, parseStackFile, ProjectConfigError, RawConfig, validateConfig } from "../../config";
 import { configDeclarations } from "../../tools/pulumiYaml";
@@ -32,7 +33,7 @@ function comparable(value: unknown): unknown {
 /** What a run did, in a form two runs can be compared by. */
 function behaviour(run: ProgramRun) {
     return {
-        error: run.error === undefined ? undefined : String(run.error),
+        error: run.error === undefined ? undefined : run.error instanceof Error ? String(run.error) : inspect(run.error),
         warnings: run.warnings,
         // Sorted: the order in which the SDK's asynchronous registrations reach the engine is not behaviour.
         resources: [...run.registrations].sort((a, b) => a.urn!.localeCompare(b.urn!)).map((r) => ({

@@ -66,7 +66,7 @@ let second: Run;
 const world: { doApi?: FakeDigitalOcean; linode?: FakeLinode } = {};
 let clouds: { url: string; close(): Promise<void> };
 let moto: Moto;
-let motoMissing: unknown;
+let motoMissing: Error | undefined;
 let host: ProviderHost;
 const servers: FakeApiServer[] = [];
 
@@ -77,7 +77,7 @@ beforeAll(async () => {
     second = b[0]!;
     clouds = await serveFakeClouds(world);
     // Without moto only the AWS tests fail (each throws why), not the whole file as skipped tests.
-    moto = await startMoto().catch((e: unknown) => ((motoMissing = e), undefined as unknown as Moto));
+    moto = await startMoto().catch((e: unknown) => ((motoMissing = e instanceof Error ? e : new Error(String(e))), undefined as unknown as Moto));
     host = await startProviderHost(clouds.url, moto?.endpoint ?? "http://127.0.0.1:9");
 }, 600_000);
 

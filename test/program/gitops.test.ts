@@ -19,6 +19,7 @@ import { CHARTS } from "../../contracts";
 import { fixture } from "../support/config";
 import { plainStrings, unwrapSecrets, type Registration } from "../support/mocks";
 import { runProgram } from "../support/program";
+import { podSecurityLabels } from "../../components/podSecurity";
 
 const GITOPS = { "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/prod", "mara:fqdn": "mara.example.com" };
 const withValues = (raw: RawConfig, values: Record<string, string>): RawConfig => ({ ...raw, values: { ...raw.values, ...values } });
@@ -91,7 +92,7 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
         // Labelled as the platform's: mara doctor, run before every mara up, takes an unlabelled argocd namespace for another installation's.
         expect((named("kubernetes:core/v1:Namespace", "argocd-namespace").inputs as { metadata: unknown }).metadata).toEqual({
             name: "argocd",
-            labels: { "app.kubernetes.io/part-of": "mara" },
+            labels: { "app.kubernetes.io/part-of": "mara", ...podSecurityLabels("restricted") },
             annotations: { "mara.nginx.com/stack": "mara/dev" },
         });
         const release = named("kubernetes:helm.sh/v3:Release", "argocd-release");
@@ -146,6 +147,19 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
         expect(JSON.parse(secret.stringData.config)).toMatchObject({ awsAuthConfig: { clusterName: secret.stringData.name } });
         const root = parse(String(await outputValue(outputs.argocd_root_application))) as { spec: { source: { path: string } } };
         expect(root.spec.source.path).toBe("deploy/prod/argocd");
+        expect((secret as unknown as { metadata: { labels: Record<string, string> } }).metadata.labels["mara.nginx.com/fleet"]).toBeUndefined();
+
+        // In a fleet, the Secret carries its label, which the fleet's ApplicationSet selects by (test/render/fleet.test.ts).
+        const fleet = await runProgram(stack("gitops", { "mara:gitopsArgoCd": "external", "mara:gitopsFleet": "prod-eu" }));
+        expect(fleet.error).toBeUndefined();
+        const labelled = parse(String(await outputValue((fleet.outputs as Record<string, unknown>).argocd_cluster_secret))) as { metadata: { labels: Record<string, string> } };
+        expect(labelled.metadata.labels).toMatchObject({ "argocd.argoproj.io/secret-type": "cluster", "mara.nginx.com/fleet": "prod-eu", "mara.nginx.com/infra-type": "aws" });
+        // A fleet named as YAML 1.1 writes a boolean or a date: kubectl reads the output as YAML 1.1, and must read a string.
+        for (const name of ["on", "y", "2001-12-14"]) {
+            const odd = await runProgram(stack("gitops", { "mara:gitopsArgoCd": "external", "mara:gitopsFleet": name }));
+            const text = String(await outputValue((odd.outputs as Record<string, unknown>).argocd_cluster_secret));
+            expect((parse(text, { version: "1.1" }) as { metadata: { labels: Record<string, unknown> } }).metadata.labels["mara.nginx.com/fleet"], name).toBe(name);
+        }
     });
 
     it("writes a private repository's credential into Argo CD's repository Secret, all of it secret in the state; an SSH key for an SSH URL; no Secret without a credential", async () => {

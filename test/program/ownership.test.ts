@@ -71,7 +71,7 @@ describe.each(Object.keys(STACKS))("the ownership guard in the program (%s)", { 
                 : []),
             { apiVersion: "networking.k8s.io/v1", kind: "IngressClass", resource: "ingressclasses", name: "nginx", origin: "chart", release: { name: "kic", namespace: "nginx-ingress" } },
         ]);
-        const releases = run.registrations.filter((r) => r.type === RELEASE_TYPE).map((r) => `${r.inputs!.namespace}/${r.inputs!.name}`);
+        const releases = run.registrations.filter((r) => r.type === RELEASE_TYPE).map((r) => `${String(r.inputs!.namespace)}/${String(r.inputs!.name)}`);
         expect(inputs.releases.map((r) => `${r.namespace}/${r.name}`).sort()).toEqual(releases.sort());
         expect(new Set(inputs.objects.map(key)).size, "no name claimed twice").toBe(inputs.objects.length);
     });

@@ -46,7 +46,7 @@ describe("platform on AWS", () => {
     });
 
     it("installs each add-on as a Helm release from the catalogue, nothing rendered on the provider side", () => {
-        expect(ofType(regs, "kubernetes:helm.sh/v3:Release").map((r) => `${r.inputs!.name}:${r.inputs!.chart}@${r.inputs!.version}`).sort()).toEqual([
+        expect(ofType(regs, "kubernetes:helm.sh/v3:Release").map((r) => `${String(r.inputs!.name)}:${String(r.inputs!.chart)}@${String(r.inputs!.version)}`).sort()).toEqual([
             "accountsdbmon:prometheus-postgres-exporter@8.2.0",
             "certmgr:cert-manager@v1.21.1",
             "eck-operator:eck-operator@3.5.0",

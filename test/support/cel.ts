@@ -6,7 +6,6 @@
  */
 import type { KubeObject } from "../../policy/rule";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type CelModule = { Environment: new (opts: Record<string, unknown>) => { evaluate(expr: string, ctx: Record<string, unknown>): unknown; check(expr: string): { valid: boolean; error?: Error } } };
 
 let celModule: Promise<CelModule> | undefined;

@@ -75,7 +75,7 @@ describe("the version check", () => {
 
 describe("the plan's numbers", () => {
     it("Elasticsearch's memory per role is what the Logstore sets", () => {
-        const spec = elasticsearchSpec("9.5.0", { master: 1, data: 1, ingest: 1, coordinating: 1 }, "10Gi", undefined, {}) as { nodeSets: { name: string; podTemplate: any }[] };
+        const spec = elasticsearchSpec("9.5.0", { master: 1, data: 1, ingest: 1, coordinating: 1 }, "10Gi", undefined, {}) as { nodeSets: { name: string; podTemplate: { spec: { containers: { resources: { requests: unknown } }[] } } }[] };
         for (const set of spec.nodeSets) {
             const requests = set.podTemplate.spec.containers[0].resources.requests;
             expect(requests, set.name).toEqual({ memory: LOGSTORE_MEMORY[set.name as keyof typeof LOGSTORE_MEMORY], cpu: LOGSTORE_MEMORY.cpu });

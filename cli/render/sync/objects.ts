@@ -73,11 +73,16 @@ export function waveOf(o: KubeObject): number {
     return integer(a["argocd.argoproj.io/sync-wave"]) ?? integer(a["helm.sh/hook-weight"]) ?? 0;
 }
 
-/** The objects of a render's files: every YAML file in a component folder except the kustomizations (and not the Applications in `argocd/`). */
+/** The objects of a render's files: every YAML file in a component folder the root kustomization lists, except the kustomizations (so not the Applications in `argocd/`). */
 export function syncObjectsOf(files: ReadonlyMap<string, string>): SyncObject[] {
     const out: SyncObject[] = [];
+    // A sync applies what the root kustomization lists: not argocd/, nor the folders applied by hand before it (a
+    // Pulumi ESC store, secret-store/). A render written without one (a test's) is all component folders.
+    const root = files.get("kustomization.yaml");
+    const listed = root === undefined ? undefined : new Set(((parse(root) as { resources?: unknown } | null)?.resources as string[] | undefined) ?? []);
     for (const [file, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
         if (!file.includes("/") || !file.endsWith(".yaml") || file.endsWith("kustomization.yaml") || file.startsWith(`${APPLICATIONS_FOLDER}/`)) continue;
+        if (listed && !listed.has(file.split("/")[0]!)) continue;
         const object = parse(text) as KubeObject;
         if (!isMap(object)) continue;
         out.push(syncObjectOf(object, file));

@@ -33,10 +33,10 @@ const provisioned = (name: string, handle: string, extra: Partial<FakePv> = {}):
 vi.setConfig({ testTimeout: 120_000 });
 
 let moto: Moto;
-let missing: unknown;
+let missing: Error | undefined;
 beforeAll(async () => {
     // Kept for each test to throw, so that every test fails (a failed beforeAll only marks them skipped).
-    moto = await startMoto().catch((e: unknown) => ((missing = e), undefined as unknown as Moto));
+    moto = await startMoto().catch((e: unknown) => ((missing = e instanceof Error ? e : new Error(String(e))), undefined as unknown as Moto));
 }, 120_000);
 afterAll(async () => {
     await moto?.stop();

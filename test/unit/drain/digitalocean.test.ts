@@ -113,7 +113,7 @@ describe("DigitalOcean drain among neighbours", () => {
     it("never sends the token anywhere but DigitalOcean's API", async () => {
         const calls: string[] = [];
         const client = digitalOceanHttpClient("do-token", async (url) => {
-            calls.push(String(url));
+            calls.push(url instanceof Request ? url.url : String(url));
             return new Response(JSON.stringify({ load_balancers: [], links: { pages: { next: "https://evil.example.com/v2/load_balancers?page=2" } } }), { status: 200 });
         });
         expect(await client.loadBalancers()).toEqual([]);
