@@ -51,9 +51,12 @@ export interface ApplicationArgs {
     statsdHost?: string;
     /**
      * The Prometheus component (or whatever installs the ServiceMonitor CRD). When given, the Postgres
-     * exporters and the Java services get ServiceMonitors, created after it.
+     * exporters and the Java services get ServiceMonitors, and the application and its databases their alert rules
+     * (PrometheusRules `mara-application` and `mara-database`), created after it.
      */
     prometheus?: pulumi.Resource;
+    /** Where each alert's `runbook_url` points: the address of docs/alerts.md, plus the alert's anchor. Default `docs/alerts.md`. */
+    alertRunbookUrl?: string;
     /** prometheus-postgres-exporter chart coordinates. Default: the catalogue entry. */
     postgresExporterChart?: ChartSettings;
 }

@@ -27,6 +27,17 @@ export interface CertManagerArgs {
 
 export { ACME_ISSUER, SELF_SIGNED_ISSUER } from "./clusterNames";
 
+/** Helm release name; the chart names its controller's metrics Service `certmgr-cert-manager` from it. */
+export const CERT_MANAGER_RELEASE = "certmgr";
+/** The controller's metrics Service (port `http-metrics`, 9402), which a ServiceMonitor scrapes: the chart's fullname. */
+export const CERT_MANAGER_METRICS_SERVICE = `${CERT_MANAGER_RELEASE}-cert-manager`;
+/**
+ * Labels of the controller's metrics Service, which a ServiceMonitor selects. Not `app.kubernetes.io/instance`: Argo CD's
+ * label tracking overwrites it on what it syncs (docs/gitops.md), and the chart's other Services (webhook, cainjector)
+ * have names of their own.
+ */
+export const CERT_MANAGER_METRICS_LABELS = { "app.kubernetes.io/name": "cert-manager", "app.kubernetes.io/component": "controller" } as const;
+
 /**
  * cert-manager with its CRDs, a self-signed ClusterIssuer and, optionally, an ACME one. The issuers are
  * created only after the release is complete, and the release completes only when the chart's
@@ -49,7 +60,7 @@ export class CertManager extends pulumi.ComponentResource {
         const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.certManager.namespace, "restricted", {}, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(
             `${name}-release`,
-            { release: "certmgr", namespace: ns.metadata.name, chart: args.chart ?? CHARTS.certManager, values: certManagerValues() },
+            { release: CERT_MANAGER_RELEASE, namespace: ns.metadata.name, chart: args.chart ?? CHARTS.certManager, values: certManagerValues() },
             { parent: this },
         );
         const issuerOpts = { parent: this, dependsOn: [release] };
@@ -84,6 +95,8 @@ export function certManagerValues(): Record<string, unknown> {
         crds: { enabled: true, keep: true },
         // The post-install hook that keeps the release pending until the webhook answers; slow clusters need more than 1m.
         startupapicheck: { enabled: true, timeout: "5m" },
+        // The metrics Service, without the chart's ServiceMonitor (its CRD comes with Prometheus, after cert-manager):
+        // the Prometheus component scrapes the Service with its own (certManagerMetrics), for the certificate alerts.
         prometheus: { enabled: true, servicemonitor: { enabled: false } },
     };
 }

@@ -1,6 +1,7 @@
 /** The components of the MARA platform, and the contracts they take: the library surface of this package. */
 export * from "../contracts";
 export * from "./admissionPolicies";
+export * from "./alerts";
 export * from "./application";
 export * from "./argoCd";
 export * from "./certManager";

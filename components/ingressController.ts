@@ -67,6 +67,8 @@ export interface IngressControllerArgs {
 export const KIC_RELEASE = "kic";
 /** Name of the controller's LoadBalancer Service (the name the chart would give it). */
 export const KIC_SERVICE = `${KIC_RELEASE}-nginx-ingress-controller`;
+/** The chart's metrics Service (port `prometheus`, 9113): Prometheus's `job` label of the controller's metrics. */
+export const KIC_METRICS_SERVICE = `${KIC_RELEASE}-nginx-ingress-prometheus-service`;
 /** Labels of the chart's metrics Service, which a ServiceMonitor selects. */
 export const KIC_METRICS_LABELS = { "app.kubernetes.io/instance": KIC_RELEASE, service: "nginx-ingress-prometheus-service" } as const;
 /** Name of the image pull secret (MARA's). */

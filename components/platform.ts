@@ -3,12 +3,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { AdmissionScope, ContainerRegistry, DEFAULTS, PlatformFacts, splitImageName } from "../contracts";
 import type { PolicyConfig, RuleConfig } from "../policy/config";
 import { AdmissionPolicies, AdmissionPoliciesArgs } from "./admissionPolicies";
-import { CertManager, CertManagerArgs } from "./certManager";
+import { certificateRules } from "./alerts/certificateRules";
+import { ingressRules } from "./alerts/ingressRules";
+import { logstoreRules } from "./alerts/logstoreRules";
+import { CERT_MANAGER_METRICS_LABELS, CERT_MANAGER_METRICS_SERVICE, CertManager, CertManagerArgs } from "./certManager";
 import { PLATFORM_STORAGE_CLASS } from "./clusterNames";
-import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS } from "./ingressController";
+import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS, KIC_METRICS_SERVICE } from "./ingressController";
 import type { KicImage, KicImageArgs } from "./kicImage";
 import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
-import { LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
+import { ELASTICSEARCH_NAME, LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
 import { MetalLb, MetalLbArgs } from "./metalLb";
 import { NfsStorage, NfsStorageArgs } from "./nfsStorage";
 import { collectorGrpcEndpoint, Observability, ObservabilityArgs } from "./observability";
@@ -37,8 +40,11 @@ export interface PlatformLogsArgs {
     agent?: Pick<LogAgentArgs, "chart">;
 }
 
-/** Metrics: kube-prometheus-stack and the statsd exporter, and their volume sizes. */
-export type PlatformMetricsArgs = Pick<PrometheusArgs, "chart" | "statsdChart" | "storageSize" | "dashboardStorageSize">;
+/**
+ * Metrics: kube-prometheus-stack and the statsd exporter, their volume sizes, and alerting: Alertmanager's receivers
+ * and where the runbooks of the platform's alerts are (the rules themselves come with the add-ons they watch).
+ */
+export type PlatformMetricsArgs = Pick<PrometheusArgs, "chart" | "statsdChart" | "storageSize" | "dashboardStorageSize" | "alerting" | "alertRunbookUrl">;
 
 /** Tracing: the OpenTelemetry operator's chart and the collector configuration. */
 export type PlatformTracingArgs = Pick<ObservabilityArgs, "chart" | "collectorVariant">;
@@ -240,6 +246,14 @@ export class Platform extends pulumi.ComponentResource {
                 // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
                 ingressControllerMetrics: { namespace: DEFAULTS.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
                 ingressControllerPlus: args.ingress?.nginxPlus ?? DEFAULTS.ingressController.nginxPlus,
+                // The certificates' own namespaces kept on cert-manager's metrics (certificateRules.ts).
+                certManagerMetrics: { namespace: DEFAULTS.certManager.namespace, selector: { ...CERT_MANAGER_METRICS_LABELS }, port: "http-metrics", honorLabels: true },
+                // The alerts on what the platform runs; the application ships its own (sirius/monitoring.ts).
+                alertRules: [
+                    ingressRules({ namespace: DEFAULTS.ingressController.namespace, job: KIC_METRICS_SERVICE }),
+                    certificateRules({ namespace: DEFAULTS.certManager.namespace, job: CERT_MANAGER_METRICS_SERVICE }),
+                    logstoreRules({ namespace: DEFAULTS.logstore.namespace, cluster: ELASTICSEARCH_NAME }),
+                ],
             },
             stateful("prometheus"),
         );

@@ -7,6 +7,9 @@ import { DASHBOARD_FOLDER_ANNOTATION, DASHBOARD_LABEL, grafanaDashboard } from "
 import { secretsRevision } from "./passwordRotation";
 import { helmRelease, platformNamespace } from "./helmRelease";
 import { guardedOptions } from "./ownership/guard";
+import { alertmanagerConfig } from "./alerts/alertmanagerConfig";
+import { AlertingArgs, alertingProblems, RECEIVERS_SECRET, receiverSecretData } from "./alerts/receivers";
+import { AlertRuleGroup, alertRules } from "./alerts/rules";
 
 /** A Service whose metrics Prometheus should scrape. */
 export interface ScrapeTarget {
@@ -18,6 +21,11 @@ export interface ScrapeTarget {
     port: string;
     /** Scrape interval. Default `15s`. */
     interval?: string;
+    /**
+     * Keep the labels the target serves where they collide with the target's own (`namespace`, `service`), instead of
+     * renaming them `exported_*`: for an exporter whose `namespace` label names what it reports on. Default false.
+     */
+    honorLabels?: boolean;
 }
 
 /** Arguments of {@link Prometheus}. */
@@ -49,6 +57,18 @@ export interface PrometheusArgs {
     ingressControllerMetrics?: ScrapeTarget;
     /** The ingress controller runs NGINX Plus: its dashboard is NGINX's Plus dashboard instead of the open-source one. Default false. */
     ingressControllerPlus?: boolean;
+    /** cert-manager's metrics Service, scraped through a ServiceMonitor when given (the certificate alerts read it). */
+    certManagerMetrics?: ScrapeTarget;
+    /**
+     * Alertmanager's receivers (Slack, PagerDuty, email, a webhook) and repeat intervals (docs/alerts.md). The
+     * credentials go into the Secret `alertmanager-receivers`, which Alertmanager reads as files. Default: no receiver
+     * (alerts are routed, and dropped).
+     */
+    alerting?: AlertingArgs;
+    /** Alert rules to install as PrometheusRules (`mara-<component>`), after the release that installs their CRD. Default none. */
+    alertRules?: readonly AlertRuleGroup[];
+    /** Where each alert's `runbook_url` points: the address of docs/alerts.md, plus the alert's anchor. Default `docs/alerts.md`. */
+    alertRunbookUrl?: string;
     /**
      * Which control-plane components to scrape (and alert on): only those the cluster exposes, or their "target
      * down" alerts fire from the first day. The cluster facts say which (`PlatformFacts.controlPlaneMetrics`).
@@ -108,6 +128,8 @@ export class Prometheus extends pulumi.ComponentResource {
         for (const [key, size] of [["storageSize", args.storageSize], ["dashboardStorageSize", args.dashboardStorageSize]] as const) {
             if (size !== undefined) requireMatch("Prometheus", key, size, PATTERNS.volumeSize);
         }
+        const problems = args.alerting ? alertingProblems(args.alerting) : [];
+        if (problems.length > 0) throw new Error(`Prometheus: ${problems.join(" ")}`);
         // Privileged: the node exporter reads the host's /proc, /sys and / with its network and PID namespaces (docs/policy.md).
         const ns = platformNamespace(`${name}-ns`, args.namespace ?? DEFAULTS.prometheus.namespace, "privileged", {}, { parent: this, dependsOn: opts?.dependsOn });
         const admin = new k8s.core.v1.Secret(
@@ -118,6 +140,16 @@ export class Prometheus extends pulumi.ComponentResource {
             },
             { parent: this },
         );
+        // The receivers' credentials, which Alertmanager reads as files from this Secret (components/alerts/receivers.ts).
+        const credentials = Object.entries(args.alerting ? receiverSecretData(args.alerting) : {});
+        const receivers =
+            credentials.length > 0
+                ? new k8s.core.v1.Secret(
+                      `${name}-alertmanager-receivers`,
+                      { metadata: { name: RECEIVERS_SECRET, namespace: ns.metadata.name }, stringData: Object.fromEntries(credentials.map(([k, v]) => [k, pulumi.secret(v)])) },
+                      { parent: this },
+                  )
+                : undefined;
         const chart = args.chart ?? CHARTS.prometheus;
         const crds = chartCrdResources(name, chart, { apply: args.applyCrds, crds: args.crds, component: "Prometheus" }, { parent: this, dependsOn: opts?.dependsOn });
         const release = helmRelease(
@@ -136,29 +168,22 @@ export class Prometheus extends pulumi.ComponentResource {
                         dashboardStorageSize: args.dashboardStorageSize ?? DEFAULTS.prometheus.dashboardStorageSize,
                         storageClassName,
                         controlPlaneMetrics: args.controlPlaneMetrics,
+                        alertmanagerConfig: alertmanagerConfig(args.alerting),
+                        alertmanagerSecrets: receivers ? [RECEIVERS_SECRET] : [],
                     }),
                 ),
             },
-            { parent: this, dependsOn: crds.resources },
+            // The Alertmanager pods mount the receivers' Secret: it exists before the operator starts them.
+            { parent: this, dependsOn: [...crds.resources, ...(receivers ? [receivers] : [])] },
         );
 
         if (args.ingressControllerMetrics) {
-            const t = args.ingressControllerMetrics;
-            new k8s.apiextensions.CustomResource(
-                `${name}-nginx-ingress`,
-                {
-                    apiVersion: "monitoring.coreos.com/v1",
-                    kind: "ServiceMonitor",
-                    metadata: { name: "nginx-ingress", namespace: ns.metadata.name },
-                    spec: {
-                        namespaceSelector: { matchNames: [t.namespace] },
-                        selector: { matchLabels: t.selector },
-                        endpoints: [{ port: t.port, interval: t.interval ?? DEFAULTS.prometheus.scrapeInterval, scheme: "http" }],
-                    },
-                },
-                { parent: this, dependsOn: [release] },
-            );
+            serviceMonitor(`${name}-nginx-ingress`, "nginx-ingress", ns.metadata.name, args.ingressControllerMetrics, { parent: this, dependsOn: [release] });
             grafanaDashboard(`${name}-dashboard-nginx`, args.ingressControllerPlus ? "nginx-plus-ingress-controller" : "nginx-ingress-controller", ns.metadata.name, { parent: this });
+        }
+        if (args.certManagerMetrics) serviceMonitor(`${name}-cert-manager`, "cert-manager", ns.metadata.name, args.certManagerMetrics, { parent: this, dependsOn: [release] });
+        for (const group of args.alertRules ?? []) {
+            alertRules(`${name}-alerts-${group.component}`, group, ns.metadata.name, args.alertRunbookUrl, { parent: this, dependsOn: [release] });
         }
         const statsd = helmRelease(
             `${name}-statsd`,
@@ -193,6 +218,24 @@ export class Prometheus extends pulumi.ComponentResource {
             statsdStatus: this.statsdStatus,
         });
     }
+}
+
+/** A ServiceMonitor in the monitoring namespace that scrapes `t`'s Service over HTTP. */
+function serviceMonitor(name: string, monitor: string, namespace: pulumi.Input<string>, t: ScrapeTarget, opts: pulumi.CustomResourceOptions): k8s.apiextensions.CustomResource {
+    return new k8s.apiextensions.CustomResource(
+        name,
+        {
+            apiVersion: "monitoring.coreos.com/v1",
+            kind: "ServiceMonitor",
+            metadata: { name: monitor, namespace },
+            spec: {
+                namespaceSelector: { matchNames: [t.namespace] },
+                selector: { matchLabels: t.selector },
+                endpoints: [{ port: t.port, interval: t.interval ?? DEFAULTS.prometheus.scrapeInterval, scheme: "http", ...(t.honorLabels ? { honorLabels: true } : {}) }],
+            },
+        },
+        opts,
+    );
 }
 
 /**
@@ -240,11 +283,16 @@ export interface PrometheusValuesInput {
     storageClassName?: string;
     /** Which control-plane components to scrape; none when undefined. */
     controlPlaneMetrics?: ControlPlaneMetrics;
+    /** Alertmanager's configuration (alerts/alertmanagerConfig.ts): file paths of credentials, never a credential. Default: the chart's. */
+    alertmanagerConfig?: Record<string, unknown>;
+    /** Secrets in the monitoring namespace that the Alertmanager pods mount under /etc/alertmanager/secrets/. Default none. */
+    alertmanagerSecrets?: readonly string[];
 }
 
 /**
  * kube-prometheus-stack values. No secret appears here: Grafana reads its admin password from a Secret, and its init
- * container from the same Secret (grafanaAdmin.ts).
+ * container from the same Secret (grafanaAdmin.ts); Alertmanager reads its receivers' credentials as files of a
+ * mounted Secret (alerts/receivers.ts).
  */
 export function prometheusValues(v: PrometheusValuesInput): Record<string, unknown> {
     const claim = (size: string) => ({
@@ -272,7 +320,10 @@ export function prometheusValues(v: PrometheusValuesInput): Record<string, unkno
                 storageSpec: claim(v.storageSize),
             },
         },
-        alertmanager: { alertmanagerSpec: { storage: claim(v.dashboardStorageSize) } },
+        alertmanager: {
+            ...(v.alertmanagerConfig ? { config: v.alertmanagerConfig } : {}),
+            alertmanagerSpec: { storage: claim(v.dashboardStorageSize), ...(v.alertmanagerSecrets?.length ? { secrets: [...v.alertmanagerSecrets] } : {}) },
+        },
         grafana: {
             admin: { existingSecret: v.grafanaAdminSecret, userKey: "admin-user", passwordKey: "admin-password" },
             // Grafana reads the admin password only when it creates its database: the init container applies the

@@ -30,6 +30,7 @@ import {
     nfsServer,
 } from "./valueTypes";
 import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
+import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 
@@ -81,6 +82,7 @@ export const KEY_GROUPS = [
     "Charts",
     "Logs",
     "Metrics",
+    "Alerts",
     "Tracing",
     "Bank of Sirius",
     "GitOps",
@@ -899,6 +901,111 @@ export const KEYS = {
         defaultNote: "generated",
         description: "Grafana administrator password.",
         group: "Metrics",
+    }),
+
+    // ---- Alerts ---------------------------------------------------------------------------------
+    alertSlackWebhookUrl: spec({
+        key: "mara:alertSlackWebhookUrl",
+        type: slackWebhookUrl(),
+        secret: true,
+        description:
+            "Slack incoming webhook (https://hooks.slack.com/services/…) that critical alerts and warnings are posted to. The URL is a credential: Pulumi writes it into the Secret alertmanager-receivers, which Alertmanager reads as a file (docs/alerts.md).",
+        group: "Alerts",
+    }),
+    alertSlackChannel: spec({
+        key: "mara:alertSlackChannel",
+        type: slackChannel(),
+        description: "Slack channel (#name or a channel ID) to post to instead of the webhook's own; webhooks made by a Slack app ignore it. Needs mara:alertSlackWebhookUrl.",
+        example: "#platform-alerts",
+        group: "Alerts",
+    }),
+    alertPagerdutyRoutingKey: spec({
+        key: "mara:alertPagerdutyRoutingKey",
+        type: pagerdutyRoutingKey(),
+        secret: true,
+        description: "Integration (routing) key of a PagerDuty Events API v2 integration: critical alerts page through it. Written into the Secret alertmanager-receivers, read by Alertmanager as a file.",
+        group: "Alerts",
+    }),
+    alertEmailTo: spec({
+        key: "mara:alertEmailTo",
+        type: emailAddresses(),
+        description:
+            "Recipients of alert email: critical alerts, and warnings when neither Slack nor a webhook is configured. Setting it configures the email receiver, which also needs mara:alertEmailFrom and mara:alertEmailSmarthost.",
+        example: "oncall@example.com",
+        group: "Alerts",
+    }),
+    alertEmailFrom: spec({
+        key: "mara:alertEmailFrom",
+        type: emailAddress(),
+        description: "Sender address of alert email.",
+        example: "alertmanager@example.com",
+        group: "Alerts",
+    }),
+    alertEmailSmarthost: spec({
+        key: "mara:alertEmailSmarthost",
+        type: smarthost(),
+        description: "SMTP server of alert email, as host:port (465 is implicit TLS; other ports use STARTTLS, see mara:alertEmailRequireTls).",
+        example: "smtp.example.com:587",
+        group: "Alerts",
+    }),
+    alertEmailUsername: spec({
+        key: "mara:alertEmailUsername",
+        type: smtpUsername(),
+        description: "User name Alertmanager authenticates to the SMTP server with; needs mara:alertEmailPassword.",
+        example: "alertmanager@example.com",
+        group: "Alerts",
+    }),
+    alertEmailPassword: spec({
+        key: "mara:alertEmailPassword",
+        type: secretText,
+        secret: true,
+        description: "Password of mara:alertEmailUsername. Written into the Secret alertmanager-receivers, read by Alertmanager as a file; never sent without TLS.",
+        group: "Alerts",
+    }),
+    alertEmailRequireTls: spec({
+        key: "mara:alertEmailRequireTls",
+        type: boolean(),
+        default: DEFAULTS.prometheus.alerting.emailRequireTls,
+        description:
+            "Send alert email only over TLS: Alertmanager refuses a server that offers no STARTTLS (port 465 always speaks TLS). Turning it off with a password is refused, since the password would travel in clear text.",
+        group: "Alerts",
+    }),
+    alertWebhookUrl: spec({
+        key: "mara:alertWebhookUrl",
+        type: webhookUrl(),
+        description:
+            "An https:// endpoint that receives critical alerts and warnings as Alertmanager's webhook payload (an incident tool, a chat bridge). Written in the configuration in plain text, so never with a credential in it: a token goes in mara:alertWebhookBearerToken.",
+        example: "https://hooks.example.com/alertmanager",
+        group: "Alerts",
+    }),
+    alertWebhookBearerToken: spec({
+        key: "mara:alertWebhookBearerToken",
+        type: bearerToken(),
+        secret: true,
+        description: "Token Alertmanager sends to mara:alertWebhookUrl as Authorization: Bearer. Written into the Secret alertmanager-receivers, read by Alertmanager as a file.",
+        group: "Alerts",
+    }),
+    alertCriticalRepeatInterval: spec({
+        key: "mara:alertCriticalRepeatInterval",
+        type: repeatInterval(),
+        default: DEFAULTS.prometheus.alerting.criticalRepeatInterval,
+        description: "How often a critical alert that keeps firing is sent again (5m to 120h).",
+        group: "Alerts",
+    }),
+    alertWarningRepeatInterval: spec({
+        key: "mara:alertWarningRepeatInterval",
+        type: repeatInterval(),
+        default: DEFAULTS.prometheus.alerting.warningRepeatInterval,
+        description: "How often a warning that keeps firing is sent again (5m to 120h; certificate warnings at most once a day).",
+        group: "Alerts",
+    }),
+    alertRunbookUrl: spec({
+        key: "mara:alertRunbookUrl",
+        type: runbookUrl(),
+        defaultNote: "docs/alerts.md, the page in this repository",
+        description: "Where your team reads docs/alerts.md (your repository's copy, or a wiki page with the same sections): each alert's runbook_url is this address and the alert's anchor.",
+        example: "https://github.com/your-org/platform/blob/main/docs/alerts.md",
+        group: "Alerts",
     }),
 
     // ---- Tracing --------------------------------------------------------------------------------

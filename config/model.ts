@@ -205,6 +205,24 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** Grafana admin password (secret), when configured; generated otherwise. */
         readonly grafanaAdminPassword?: pulumi.Output<string>;
     };
+    /** Alertmanager's receivers (credentials as secret Outputs), the route tree's intervals and the runbooks' address (docs/alerts.md). */
+    readonly alerting: {
+        readonly slack?: { readonly webhookUrl: pulumi.Output<string>; readonly channel?: string };
+        readonly pagerDuty?: { readonly routingKey: pulumi.Output<string> };
+        readonly email?: {
+            readonly to: readonly string[];
+            readonly from: string;
+            readonly smarthost: string;
+            readonly requireTls: boolean;
+            readonly username?: string;
+            readonly password?: pulumi.Output<string>;
+        };
+        readonly webhook?: { readonly url: string; readonly bearerToken?: pulumi.Output<string> };
+        readonly criticalRepeatInterval: string;
+        readonly warningRepeatInterval: string;
+        /** Where docs/alerts.md is read; undefined: the page's path in this repository. */
+        readonly runbookUrl?: string;
+    };
     readonly observability: { readonly otelOperatorChart: ChartSettings; readonly collectorVariant: "basic" | "debug" | "full" };
     /** Who delivers the platform (docs/gitops.md); the repository is set whenever the delivery is not pulumi. */
     readonly gitops: {

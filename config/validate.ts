@@ -5,6 +5,7 @@
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
 import { checkAdmissionPolicies } from "./admissionPolicies";
+import { alertingOf, checkAlertingSettings } from "./alerting";
 import { checkAcmeHostname, checkAcmeHostPublished, publishesHostname } from "./certificateNames";
 import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
@@ -154,6 +155,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
     checkGitOps({ r, v, d, keyOf }, findings);
+    checkAlertingSettings({ r, v, d, keyOf }, findings);
     // MetalLB's and the NFS provisioner's charts are installed only when asked for; Argo CD's only when Argo CD runs in the cluster it delivers to.
     const wanted = (id: ChartId) =>
         id === "metallb"
@@ -231,6 +233,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             dashboardStorageSize: d("dashboardStorageSize"),
             grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
         },
+        alerting: alertingOf({ r, v, d }),
         observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
         gitops: {
             delivery: d("delivery"),

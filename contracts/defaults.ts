@@ -51,7 +51,16 @@ export const DEFAULTS = {
         kibanaObjects: true,
     },
     logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
-    prometheus: { namespace: "prometheus", storageSize: "10Gi", dashboardStorageSize: "5Gi", scrapeInterval: "15s" },
+    prometheus: {
+        namespace: "prometheus",
+        storageSize: "10Gi",
+        dashboardStorageSize: "5Gi",
+        scrapeInterval: "15s",
+        // Where each alert's runbook_url points: docs/alerts.md, plus the alert's anchor.
+        alertRunbookUrl: "docs/alerts.md",
+        // The route tree's repeat intervals and the email receiver's TLS (components/alerts/receivers.ts, AlertingArgs).
+        alerting: { criticalRepeatInterval: "1h", warningRepeatInterval: "12h", emailRequireTls: true },
+    },
     observability: { namespace: "observability", collectorVariant: "basic", grpcPort: 9978, httpPort: 9979 },
     application: {
         namespace: "bos",

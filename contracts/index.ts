@@ -13,3 +13,4 @@ export * from "./crds";
 export * from "./kicSource";
 export * from "./guardrails";
 export * from "./gitSource";
+export * from "./alertReceivers";

@@ -2,6 +2,7 @@
  * The Platform's arguments from the validated configuration and the cluster the provider factory built:
  * the one place where `mara:*` settings become add-on arguments. Components never see the config.
  */
+import type { AlertingArgs } from "../components/alerts/receivers";
 import type { PlatformArgs } from "../components/platform";
 import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
@@ -48,6 +49,8 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             statsdChart: cfg.prometheus.statsdChart,
             storageSize: cfg.prometheus.storageSize,
             dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
+            alerting: alertingArgsFromConfig(cfg),
+            alertRunbookUrl: cfg.alerting.runbookUrl,
         },
         tracing: { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
         storage: {
@@ -71,5 +74,18 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
                 ? undefined
                 : // The platform's namespaces outside the Platform: the application's, and Argo CD's where the platform installs it.
                   { mode: cfg.guardrails.admissionPolicies, scope: cfg.guardrails.scope, namespaces: [cfg.sirius.namespace, ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : [])] },
+    };
+}
+
+/** Alertmanager's receivers and repeat intervals from the `mara:alert*` keys. */
+export function alertingArgsFromConfig(cfg: MaraConfig): AlertingArgs {
+    const { slack, pagerDuty, email, webhook, criticalRepeatInterval, warningRepeatInterval } = cfg.alerting;
+    return {
+        ...(slack ? { slack: { ...slack } } : {}),
+        ...(pagerDuty ? { pagerDuty: { ...pagerDuty } } : {}),
+        ...(email ? { email: { ...email, to: [...email.to] } } : {}),
+        ...(webhook ? { webhook: { ...webhook } } : {}),
+        criticalRepeatInterval,
+        warningRepeatInterval,
     };
 }

@@ -35,6 +35,7 @@ export function siriusArgsFromPlatform(cfg: MaraConfig, platform: Platform, name
         // and waiting for the collector would put the OpenTelemetry operator on its path.
         tracingEndpoint: collectorGrpcEndpoint(),
         prometheus: platform.prometheus,
+        alertRunbookUrl: cfg.alerting.runbookUrl,
         postgresExporterChart: s.postgresExporterChart,
     };
 }

@@ -1,18 +1,20 @@
 /**
  * Monitoring of the application: a Postgres exporter per database (its password from the database's
- * Secret) and, when Prometheus is there, ServiceMonitors for the exporters and the Java services and Grafana
- * dashboards for the services and the databases.
+ * Secret) and, when Prometheus is there, ServiceMonitors for the exporters and the Java services, Grafana
+ * dashboards for the services and the databases, and their alert rules (components/alerts/applicationRules.ts).
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "../../contracts";
+import { applicationRules, databaseRules } from "../alerts/applicationRules";
+import { alertRules } from "../alerts/rules";
 import type { DatabaseArgs, ResolvedApplicationArgs } from "../application";
 import { grafanaDashboard } from "../grafanaDashboards";
 import { helmRelease } from "../helmRelease";
 import { secretsRevision } from "../passwordRotation";
 import { metadata, SiriusScope } from "./scope";
 import type { SiriusSettings } from "./settings";
-import { SIRIUS_CONFIG as C } from "./workloadSpecs";
+import { LOAD_GENERATOR, SIRIUS_CONFIG as C, siriusWorkloads } from "./workloadSpecs";
 
 /** What the exporters report. */
 export interface SiriusMonitoring {
@@ -21,6 +23,12 @@ export interface SiriusMonitoring {
     /** Status of the ledger database exporter release. */
     readonly ledgerDbMonitorStatus: pulumi.Output<string>;
 }
+
+/**
+ * The exporter of each database, by the database's StatefulSet: its Helm release, and the name of its Service
+ * (`fullnameOverride`), which is Prometheus's `job` label of its metrics.
+ */
+export const EXPORTERS = { "accounts-db": "accountsdbmon", "ledger-db": "ledgerdbmon" } as const;
 
 /** Creates the exporters (after the Secrets that hold their passwords, rolling when those change) and the ServiceMonitors. */
 export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs, settings: SiriusSettings): SiriusMonitoring {
@@ -39,8 +47,8 @@ export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs,
             },
             { parent: scope.parent, dependsOn: [...settings.secrets, ...prometheus] },
         );
-    const accounts = exporter("accountsdbmon", "accounts-db", a.accountsDb, C.accountsDbSecret);
-    const ledger = exporter("ledgerdbmon", "ledger-db", a.ledgerDb, C.ledgerDbSecret);
+    const accounts = exporter(EXPORTERS["accounts-db"], "accounts-db", a.accountsDb, C.accountsDbSecret);
+    const ledger = exporter(EXPORTERS["ledger-db"], "ledger-db", a.ledgerDb, C.ledgerDbSecret);
     if (monitored) {
         new k8s.apiextensions.CustomResource(
             `${scope.name}-java-metrics`,
@@ -58,6 +66,15 @@ export function siriusMonitoring(scope: SiriusScope, a: ResolvedApplicationArgs,
         // Request rate, errors and latency of the services, and the two databases; Grafana's sidecar loads them from any namespace.
         grafanaDashboard(`${scope.name}-dashboard`, "bank-of-sirius", scope.namespace, { parent: scope.parent });
         grafanaDashboard(`${scope.name}-dashboard-databases`, "postgres", scope.namespace, { parent: scope.parent });
+        const target = {
+            namespace: a.namespace,
+            // The services users reach; the load generator only makes demo traffic.
+            services: siriusWorkloads(a.statsdHost).filter((w) => w.kind === "Deployment" && w.name !== LOAD_GENERATOR).map((w) => w.name),
+            databases: Object.entries(EXPORTERS).map(([statefulset, exporterJob]) => ({ statefulset, exporterJob })),
+        };
+        for (const group of [applicationRules(target), databaseRules(target)]) {
+            alertRules(`${scope.name}-alerts-${group.component}`, group, scope.namespace, a.alertRunbookUrl, { parent: scope.parent, dependsOn: prometheus });
+        }
     }
     return { accountsDbMonitorStatus: accounts.status.status, ledgerDbMonitorStatus: ledger.status.status };
 }

@@ -166,6 +166,9 @@ function database(
     };
 }
 
+/** The Deployment that makes demo traffic (Locust); no user reaches it. */
+export const LOAD_GENERATOR = "loadgenerator";
+
 /** The workloads, given the statsd exporter's host name. */
 export function siriusWorkloads(statsdHost: string): WorkloadSpec[] {
     const accountsDbUri: Record<string, EnvSource> = { ACCOUNTS_DB_URI: { secret: C.accountsDbSecret, key: "ACCOUNTS_DB_URI" } };
@@ -219,7 +222,7 @@ export function siriusWorkloads(statsdHost: string): WorkloadSpec[] {
         ),
         database("ledger-db", "postgres", { POSTGRES_PASSWORD: { secret: C.ledgerDbSecret, key: "POSTGRES_PASSWORD" } }, [C.ledgerDb], "512Mi"),
         {
-            name: "loadgenerator",
+            name: LOAD_GENERATOR,
             kind: "Deployment",
             container: "loadgenerator",
             image: "bos-loadgenerator",

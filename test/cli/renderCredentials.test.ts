@@ -33,11 +33,24 @@ const urlMark = (name: string) => {
     return m;
 };
 
-/** Every secret key the program reads, set to a marker; the SSH key is the one way in the password is not (they exclude each other). */
+/** Markers in the form a secret's type checks, where it checks one (a URL, a key's length, a token's characters). */
+const FORMED: Readonly<Record<string, (name: string) => string>> = {
+    [KEYS.alertSlackWebhookUrl.key]: (name) => `https://hooks.slack.com/services/${urlMark(name)}`,
+    [KEYS.alertPagerdutyRoutingKey.key]: (name) => urlMark(name).padEnd(32, "Q"),
+    [KEYS.alertWebhookBearerToken.key]: (name) => urlMark(name),
+};
+
+/**
+ * Every secret key the program reads, set to a marker; the SSH key is the one way in the password is not (they exclude
+ * each other). The email receiver's password comes with the keys it needs (config/alerting.ts).
+ */
 function secretKeys(): Record<string, string> {
     const values: Record<string, string> = {};
-    for (const spec of (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.secret && s.key !== KEYS.gitopsRepoSshPrivateKey.key)) values[spec.key] = mark(spec.key.split(":")[1]!);
-    return values;
+    for (const spec of (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.secret && s.key !== KEYS.gitopsRepoSshPrivateKey.key)) {
+        const name = spec.key.split(":")[1]!;
+        values[spec.key] = FORMED[spec.key]?.(name) ?? mark(name);
+    }
+    return { ...values, "mara:alertEmailTo": "oncall@example.com", "mara:alertEmailFrom": "am@example.com", "mara:alertEmailSmarthost": "smtp.example.com:587", "mara:alertEmailUsername": "am" };
 }
 
 const GITOPS = { "mara:delivery": "gitops", "mara:gitopsRepoUrl": "https://git.example.com/org/platform-config.git", "mara:gitopsPath": "deploy/prod" };

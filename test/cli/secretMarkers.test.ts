@@ -47,12 +47,22 @@ const write = (name: string, doc: unknown) => {
     return file;
 };
 
+/** Markers in the form a secret's type checks, where it checks one (a URL, a key's length, a token's characters). */
+const FORMED: Readonly<Record<string, (n: number) => string>> = {
+    "mara:alertSlackWebhookUrl": (n) => `https://hooks.slack.com/services/mk${n}Zq9x`,
+    "mara:alertPagerdutyRoutingKey": (n) => `mk${n}Zq9x`.padEnd(32, "Q"),
+    "mara:alertWebhookBearerToken": (n) => `mk-${n}-Zq9x`,
+};
+
+/** The keys the email receiver needs beside its password (config/alerting.ts). */
+const EMAIL_RECEIVER = { "mara:alertEmailTo": "oncall@example.com", "mara:alertEmailFrom": "am@example.com", "mara:alertEmailSmarthost": "smtp.example.com:587", "mara:alertEmailUsername": "am" };
+
 /** Every secret key set in plain text to its marker (one per key name, so aliases never disagree by accident). */
 const plainSecrets = (): Record<string, string> => {
     const values: Record<string, string> = {};
     // Canonical names in one stack; the MARA names are set in another below.
-    for (const spec of (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.secret)) values[mark(spec.key)[0]] = MARKERS.at(-1)!;
-    return values;
+    for (const spec of (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.secret)) values[mark(spec.key, FORMED[spec.key]?.(MARKERS.length))[0]] = MARKERS.at(-1)!;
+    return { ...values, ...EMAIL_RECEIVER };
 };
 
 beforeAll(() => {

@@ -402,6 +402,52 @@ const CLASSES: Record<string, Case[]> = {
             expect: { valid: true },
         },
     ],
+    "alert receivers (what Alertmanager and the services behind it accept)": [
+        {
+            name: "an SMTP server without a port",
+            config: { ...AWS, "mara:alertEmailTo": "oncall@example.com", "mara:alertEmailFrom": "am@example.com", "mara:alertEmailSmarthost": "smtp.example.com" },
+            expect: { problem: 'mara:alertEmailSmarthost = "smtp.example.com": has no port (Alertmanager needs host:port, such as smtp.example.com:587)' },
+        },
+        {
+            name: "a token in the webhook's URL",
+            config: { ...AWS, "mara:alertWebhookUrl": "https://hooks.example.com/am?token=abcdef0123456789" },
+            expect: { problem: 'mara:alertWebhookUrl = "https://hooks.example.com/am?token=[secret]": holds a credential in its query' },
+        },
+        {
+            name: "a password over a connection without TLS",
+            config: { ...AWS, "mara:alertEmailTo": "oncall@example.com", "mara:alertEmailFrom": "am@example.com", "mara:alertEmailSmarthost": "smtp.example.com:25", "mara:alertEmailUsername": "am", "mara:alertEmailPassword": { secure: CIPHER }, "mara:alertEmailRequireTls": "false" },
+            secrets: { "mara:alertEmailPassword": "smtp-pw" },
+            expect: { problem: 'mara:alertEmailRequireTls = "false": lets Alertmanager send mara:alertEmailPassword in clear text to smtp.example.com:25' },
+        },
+        {
+            name: "every receiver, its credentials stored encrypted",
+            config: {
+                ...AWS,
+                "mara:alertSlackWebhookUrl": { secure: CIPHER },
+                "mara:alertPagerdutyRoutingKey": { secure: CIPHER },
+                "mara:alertEmailTo": ["oncall@example.com", "Platform Team <platform@example.com>"],
+                "mara:alertEmailFrom": "am@example.com",
+                "mara:alertEmailSmarthost": "smtp.example.com:587",
+                "mara:alertEmailUsername": "am",
+                "mara:alertEmailPassword": { secure: CIPHER },
+                "mara:alertWebhookUrl": "https://hooks.example.com/am",
+                "mara:alertWebhookBearerToken": { secure: CIPHER },
+            },
+            secrets: {
+                "mara:alertSlackWebhookUrl": "https://hooks.slack.com/services/T0/B0/x",
+                "mara:alertPagerdutyRoutingKey": "0123456789abcdef0123456789ABCDEF",
+                "mara:alertEmailPassword": "smtp-pw",
+                "mara:alertWebhookBearerToken": "tok",
+            },
+            expect: { valid: true },
+        },
+        {
+            name: "PagerDuty alone",
+            config: { ...AWS, "mara:alertPagerdutyRoutingKey": { secure: CIPHER } },
+            secrets: { "mara:alertPagerdutyRoutingKey": "0123456789abcdef0123456789ABCDEF" },
+            expect: { valid: true, warning: "Only PagerDuty is configured (mara:alertPagerdutyRoutingKey): it receives critical alerts, and warnings go nowhere." },
+        },
+    ],
 };
 
 let project: string;

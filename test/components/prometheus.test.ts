@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Prometheus, PrometheusArgs, prometheusValues } from "../../components";
+import { alertmanagerConfig, Prometheus, PrometheusArgs, prometheusValues } from "../../components";
 import { GRAFANA_ADMIN_INIT_CONTAINER, GRAFANA_ADMIN_SCRIPT } from "../../components/grafanaAdmin";
 import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
 import { CHARTS } from "../../contracts";
@@ -164,7 +164,9 @@ describe("Prometheus", () => {
             repositoryOpts: { repo: CHARTS.prometheus.repositoryUrl },
         });
         const revision = { [SECRETS_REVISION_ANNOTATION]: (release.inputs!.values as Values).grafana.podAnnotations![SECRETS_REVISION_ANNOTATION]! };
-        expect(release.inputs!.values).toEqual(prometheusValues({ grafanaAdminSecret: "grafana-admin", grafanaPodAnnotations: revision, storageSize: "20Gi", dashboardStorageSize: "5Gi" }));
+        expect(release.inputs!.values).toEqual(
+            prometheusValues({ grafanaAdminSecret: "grafana-admin", grafanaPodAnnotations: revision, storageSize: "20Gi", dashboardStorageSize: "5Gi", alertmanagerConfig: alertmanagerConfig() }),
+        );
         // The Secret's resource version, an API server counter: nothing in it derives from the password.
         expect(revision[SECRETS_REVISION_ANNOTATION]).toMatch(/^grafana-admin=\d+$/);
         expect(release.dependencies).toContain(find(regs, "kubernetes:core/v1:Secret", "prometheus-grafana-admin").urn);
@@ -233,7 +235,14 @@ describe("Prometheus without ingress controller metrics", () => {
     it("passes the sizes and StorageClass given into the chart values", () => {
         const values = find(regs, RELEASE, "prometheus-release").inputs!.values as Values;
         expect(values).toEqual(
-            prometheusValues({ grafanaAdminSecret: "grafana-admin", grafanaPodAnnotations: values.grafana.podAnnotations, storageSize: "10Gi", dashboardStorageSize: "2Gi", storageClassName: "gp3" }),
+            prometheusValues({
+                grafanaAdminSecret: "grafana-admin",
+                grafanaPodAnnotations: values.grafana.podAnnotations,
+                storageSize: "10Gi",
+                dashboardStorageSize: "2Gi",
+                storageClassName: "gp3",
+                alertmanagerConfig: alertmanagerConfig(),
+            }),
         );
     });
 });

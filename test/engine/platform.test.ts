@@ -34,11 +34,19 @@ let settings: Record<string, string>;
  * The characters need escaping in JSON, YAML and a shell.
  */
 const UNTAKEN: string[] = [KEYS.registryPassword.key, KEYS.gitopsRepoSshPrivateKey.key, KEYS.harborAdminPassword.key, KEYS.harborDbPassword.key, KEYS.harborSudoPassword.key, KEYS.nginxJwt.key];
+/** Markers in the form a credential's key checks, where it checks one: Alertmanager's receivers (docs/alerts.md). */
+const FORMED: Readonly<Record<string, (i: number) => string>> = {
+    [KEYS.alertSlackWebhookUrl.key]: (i) => `https://hooks.slack.com/services/mk${i}Zq9x/EngineSlackMarker`,
+    [KEYS.alertPagerdutyRoutingKey.key]: (i) => `mk${i}Zq9xEngineMarker`.padEnd(32, "Q"),
+    [KEYS.alertWebhookBearerToken.key]: (i) => `mk-${i}-Zq9x~engine.token`,
+};
 const SECRET_MARKERS = new Map<string, string>(
     (Object.values(KEYS) as KeySpec<unknown>[])
         .filter((s) => s.secret && s.key.startsWith("mara:") && !UNTAKEN.includes(s.key))
-        .map((s, i) => [s.key, `mk-${s.key.split(":")[1]}-${i}-Zq"9'$x\\`]),
+        .map((s, i) => [s.key, FORMED[s.key]?.(i) ?? `mk-${s.key.split(":")[1]}-${i}-Zq"9'$x\\`]),
 );
+/** The receivers' credentials among the markers: the render of the same stack takes them too, for the same Secret. */
+const RECEIVER_CREDENTIALS = Object.fromEntries([...SECRET_MARKERS].filter(([k]) => k.startsWith("mara:alert")));
 
 /** `kubectl <args>` against the test cluster: its exit code, and stdout and stderr apart (warnings go to stderr). */
 function kubectl(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -59,6 +67,12 @@ beforeAll(async () => {
         "mara:metallbAddresses": '["192.168.77.240-192.168.77.250"]',
         "mara:nfsServer": "192.168.77.10",
         "mara:nfsPath": "/srv/nfs/mara",
+        // Alertmanager's receivers (docs/alerts.md): their credentials are among the markers set below.
+        "mara:alertEmailTo": "oncall@engine.test",
+        "mara:alertEmailFrom": "alertmanager@engine.test",
+        "mara:alertEmailSmarthost": "smtp.engine.test:587",
+        "mara:alertEmailUsername": "alertmanager",
+        "mara:alertWebhookUrl": "https://hooks.engine.test/alertmanager",
     };
     ({ stack, output: initOutput } = await initStack(sandbox, `engine-${process.pid}`, settings));
     for (const [key, marker] of SECRET_MARKERS) await stack.set(key, marker, true);
@@ -161,6 +175,32 @@ describe("the platform on an existing cluster, by the real engine", () => {
         });
     });
 
+    it("Alertmanager's receivers: the credentials in the Secret it mounts, the configuration naming their files, the alert rules accepted", async () => {
+        const secret = await request<{ data: Record<string, string> }>(cluster, "GET", "/api/v1/namespaces/prometheus/secrets/alertmanager-receivers");
+        const decoded = Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]));
+        expect(decoded).toEqual({
+            "slack-webhook-url": SECRET_MARKERS.get(KEYS.alertSlackWebhookUrl.key),
+            "pagerduty-routing-key": SECRET_MARKERS.get(KEYS.alertPagerdutyRoutingKey.key),
+            "email-password": SECRET_MARKERS.get(KEYS.alertEmailPassword.key),
+            "webhook-bearer-token": SECRET_MARKERS.get(KEYS.alertWebhookBearerToken.key),
+        });
+        // The Prometheus operator mounts the Secrets the Alertmanager resource lists; Helm rendered it from the values.
+        const am = await request<{ spec: { secrets?: string[] } }>(cluster, "GET", "/apis/monitoring.coreos.com/v1/namespaces/prometheus/alertmanagers/prometheus-kube-prometheus-alertmanager");
+        expect(am.spec.secrets).toEqual(["alertmanager-receivers"]);
+        const config = await request<{ data: Record<string, string> }>(cluster, "GET", "/api/v1/namespaces/prometheus/secrets/alertmanager-prometheus-kube-prometheus-alertmanager");
+        const yaml = Buffer.from(config.data["alertmanager.yaml"]!, "base64").toString("utf8");
+        for (const [field, key] of [["api_url_file", "slack-webhook-url"], ["routing_key_file", "pagerduty-routing-key"], ["auth_password_file", "email-password"], ["credentials_file", "webhook-bearer-token"]]) {
+            expect(yaml).toContain(`${field}: /etc/alertmanager/secrets/alertmanager-receivers/${key}`);
+        }
+        for (const credential of Object.values(RECEIVER_CREDENTIALS)) {
+            expect(yaml).not.toContain(credential);
+            expect(fs.readFileSync(stack.file, "utf8")).not.toContain(credential);
+        }
+        // The API server took every PrometheusRule through the operator's CRD.
+        const rules = (await request<{ items: any[] }>(cluster, "GET", "/apis/monitoring.coreos.com/v1/prometheusrules")).items.map((r) => `${r.metadata.namespace}/${r.metadata.name}`);
+        expect(rules).toEqual(expect.arrayContaining(["bos/mara-application", "bos/mara-database", "prometheus/mara-certificates", "prometheus/mara-ingress", "prometheus/mara-logstore"]));
+    });
+
     it("pulumi stack export (secrets not shown) holds no secret key's value, no kubeconfig credential and no generated password in any form: only ciphertext", async () => {
         const exported = await stack.pulumi(["stack", "export"]);
         expect(exported.code, tail(exported)).toBe(0);
@@ -239,7 +279,7 @@ describe("the platform on an existing cluster, by the real engine", () => {
     it("mara render of the same stack applies server-side to a fresh cluster, and holds the objects pulumi up created", async () => {
         const fresh = await startCluster();
         try {
-            const errors = await renderAndApply(rawConfig({ "mara:infraType": "kubeconfig", ...settings }), fresh);
+            const errors = await renderAndApply(rawConfig({ "mara:infraType": "kubeconfig", ...settings, ...RECEIVER_CREDENTIALS }), fresh);
             expect(errors).toEqual([]);
             const [up, rendered] = await Promise.all([inventory(cluster), inventory(fresh)]);
             const onlyUp = [...up.keys()].filter((k) => !rendered.has(k)).sort();

@@ -36,6 +36,9 @@ const DOCUMENTED_AS: Readonly<Record<string, string>> = {
     "application.user": "DatabaseArgs.user",
     "platform.retainVolumes": "PlatformStorageArgs.retainVolumes",
     "platform.admissionScope": "PlatformGuardrailsArgs.scope",
+    "prometheus.alerting.criticalRepeatInterval": "AlertingArgs.criticalRepeatInterval",
+    "prometheus.alerting.warningRepeatInterval": "AlertingArgs.warningRepeatInterval",
+    "prometheus.alerting.emailRequireTls": "EmailReceiverArgs.requireTls",
 };
 
 /** The row of an entry on its component's docs page, when not the entry's own key. */
@@ -46,6 +49,9 @@ const DOCS_ROW: Readonly<Record<string, string>> = {
     "platform.retainVolumes": "storage",
     "platform.admissionScope": "guardrails",
     "prometheus.scrapeInterval": "ingressControllerMetrics",
+    "prometheus.alerting.criticalRepeatInterval": "alerting",
+    "prometheus.alerting.warningRepeatInterval": "alerting",
+    "prometheus.alerting.emailRequireTls": "alerting",
 };
 
 const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
@@ -73,8 +79,11 @@ function memberDocs(file: string): Map<string, string> {
 }
 
 const DOCS = new Map<string, string>();
-for (const f of fs.readdirSync(path.join(ROOT, "components")).filter((f) => f.endsWith(".ts"))) {
-    for (const [k, v] of memberDocs(`components/${f}`)) DOCS.set(k, v);
+// The components, and the alerting arguments the Prometheus component takes (components/alerts/).
+for (const dir of ["components", "components/alerts"]) {
+    for (const f of fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(".ts"))) {
+        for (const [k, v] of memberDocs(`${dir}/${f}`)) DOCS.set(k, v);
+    }
 }
 
 /** How a default appears in prose: `value` in backticks, or a bare number or boolean. */

@@ -57,6 +57,8 @@ const ADDED_SINCE_RECORDING: readonly { type: string; name: RegExp; why: string 
     { type: "kubernetes:batch/v1:Job", name: /^platform-logstore-kibana-setup$/, why: "Kibana's saved objects" },
     { type: "aws:kms/key:Key", name: /^eks-secrets$/, why: "EKS Secrets encrypted with a KMS key (the aws-eks-secrets-encryption rule)" },
     { type: "pulumi-nodejs:dynamic:Resource", name: /^platform-ownership$/, why: "the ownership guard every Kubernetes object waits for (components/ownership/)" },
+    { type: "kubernetes:monitoring.coreos.com/v1:PrometheusRule", name: /^(platform-prometheus|bank-of-sirius)-alerts-[a-z]+$/, why: "the platform's alert rules (docs/alerts.md)" },
+    { type: "kubernetes:monitoring.coreos.com/v1:ServiceMonitor", name: /^platform-prometheus-cert-manager$/, why: "cert-manager scraped for the certificate alerts" },
 ];
 
 /**
@@ -99,15 +101,22 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
         // kube-prometheus-stack's 10 CRDs and nginx-ingress's 12, in every scenario: mara-aws pins MARA's 2022 charts,
         // which are read as the program's pins.
         expect(added.filter((r) => r.type.endsWith("CustomResourceDefinitionPatch"))).toHaveLength(22);
-        // Three dashboards, the Kibana setup's ConfigMap and Job, the ownership guard, and on EKS the Secrets key.
+        // Three dashboards, the Kibana setup's ConfigMap and Job, the ownership guard, on EKS the Secrets key, five
+        // PrometheusRules and cert-manager's ServiceMonitor (docs/alerts.md).
         expect(added.filter((r) => !r.type.endsWith("CustomResourceDefinitionPatch")).map((r) => r.name).sort()).toEqual(
             [
+                "bank-of-sirius-alerts-application",
+                "bank-of-sirius-alerts-database",
                 "bank-of-sirius-dashboard",
                 "bank-of-sirius-dashboard-databases",
                 ...(current.some((r) => r.type === "eks:index:Cluster") ? ["eks-secrets"] : []),
                 "platform-logstore-kibana-setup",
                 "platform-logstore-kibana-setup-files",
                 "platform-ownership",
+                "platform-prometheus-alerts-certificates",
+                "platform-prometheus-alerts-ingress",
+                "platform-prometheus-alerts-logstore",
+                "platform-prometheus-cert-manager",
                 "platform-prometheus-dashboard-nginx",
             ],
         );
