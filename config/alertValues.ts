@@ -21,7 +21,6 @@ import {
     smarthostProblem,
 } from "../contracts/alertReceivers";
 import { urlProblem } from "../contracts/names";
-import { ENCRYPTED_PLACEHOLDER } from "./stackFile";
 import { list, ParseResult, ValueType } from "./valueTypes";
 
 const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
@@ -49,26 +48,17 @@ function ruled(allowed: string, problem: (v: string) => string | undefined): Val
     };
 }
 
-/**
- * A credential's type: its rule, except for the placeholder a value stored encrypted reads as where it cannot be
- * decrypted (`mara validate`, `mara plan` and `mara render` read a stack file without decrypting it, config/stackFile.ts).
- * That value is checked where Pulumi decrypts it: by the program, under `pulumi up` and `pulumi preview`.
- */
-function credential(type: ValueType<string>): ValueType<string> {
-    return { ...type, parse: (raw) => (raw.trim() === ENCRYPTED_PLACEHOLDER ? ok(raw.trim()) : type.parse(raw)) };
-}
-
 /** The reason of a credential's rule, with any quoted part of the value taken out. */
 const unquoted = (problem: (v: string) => string | undefined) => (v: string) => problem(v)?.replace(/ "[^"]*"/g, "");
 
 /** A Slack incoming webhook's URL: a credential (the URL is all it takes to post), so its reasons quote nothing. */
-export const slackWebhookUrl = () => credential(ruled(`${RECEIVER_URL_ALLOWED.replace(/, such as .*$/, "")}: the incoming webhook's URL, https://hooks.slack.com/services/…`, unquoted(receiverUrlProblem)));
+export const slackWebhookUrl = () => ruled(`${RECEIVER_URL_ALLOWED.replace(/, such as .*$/, "")}: the incoming webhook's URL, https://hooks.slack.com/services/…`, unquoted(receiverUrlProblem));
 
 /** A Slack channel. */
 export const slackChannel = () => ruled(SLACK_CHANNEL_ALLOWED, slackChannelProblem);
 
 /** A PagerDuty Events API v2 routing key (a credential). */
-export const pagerdutyRoutingKey = () => credential(ruled(PAGERDUTY_ROUTING_KEY_ALLOWED, pagerdutyRoutingKeyProblem));
+export const pagerdutyRoutingKey = () => ruled(PAGERDUTY_ROUTING_KEY_ALLOWED, pagerdutyRoutingKeyProblem);
 
 /** One email address. */
 export const emailAddress = () => ruled(EMAIL_ADDRESS_ALLOWED, emailAddressProblem);
@@ -94,7 +84,7 @@ export const smarthost = () => ruled(SMARTHOST_ALLOWED, smarthostProblem);
 export const webhookUrl = () => ruled(RECEIVER_URL_ALLOWED, receiverUrlProblem);
 
 /** A bearer token (a credential). */
-export const bearerToken = () => credential(ruled(BEARER_TOKEN_ALLOWED, bearerTokenProblem));
+export const bearerToken = () => ruled(BEARER_TOKEN_ALLOWED, bearerTokenProblem);
 
 /** An SMTP user name: Alertmanager sends it as it is (notify/email/email.go `auth`); no white space or line break. */
 export const smtpUsername = () =>

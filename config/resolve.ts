@@ -4,6 +4,7 @@
  */
 // The SDK's output module rather than its index: \`mara validate\` loads configuration validation without the whole SDK.
 import type { Output } from "@pulumi/pulumi/output";
+import { ENCRYPTED_PLACEHOLDER } from "./encryptedPlaceholder";
 import { KeySpec, LegacyKey, PROJECT_NAMESPACE, PROVIDER_NAMESPACES } from "./keys";
 import { legacyPinReplacement } from "./legacyPins";
 import type { LocalPath } from "./localPaths";
@@ -226,6 +227,12 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
         text = pin.value;
     }
 
+    const storedKey = alias && source !== spec.key ? alias.l.key : spec.key;
+    // A secret stored encrypted, read where it cannot be decrypted: its form is checked where Pulumi decrypts it (by
+    // the program under preview and up), not refused here for not looking like a key or a URL.
+    if (spec.secret && spec.type.pulumiType === "string" && raw.secretKeys.has(storedKey) && text.trim() === ENCRYPTED_PLACEHOLDER) {
+        return { value: ENCRYPTED_PLACEHOLDER as T, source, raw: text };
+    }
     const parsed = spec.type.parse(text);
     const cliRefusal = parsed.ok && source === spec.key ? refusedByCli(spec, text) : undefined;
     if (cliRefusal && parsed.ok) {
@@ -256,7 +263,6 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
             findings.renamed(ns, { from: alias.l.key, to: spec.key, value: spec.secret ? "<value>" : text, secret: spec.secret === true });
         }
     }
-    const storedKey = alias && source !== spec.key ? alias.l.key : spec.key;
     if (spec.secret && !raw.secretKeys.has(storedKey)) {
         findings.warn(
             `${source} is stored in plain text in the stack file; encrypt it: ${configSetCommand(spec.key, "<value>", true)}` +

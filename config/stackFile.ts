@@ -2,13 +2,13 @@
  * Reads a `Pulumi.<stack>.yaml` file (ours or MARA's) into the raw form Pulumi would hand the
  * program, so the same validation runs offline: in tests and in `mara validate` / `mara plan`.
  */
+import { ENCRYPTED_PLACEHOLDER } from "./encryptedPlaceholder";
 import { Document, isMap, isScalar, LineCounter, parseAllDocuments, visit, YAMLError } from "yaml";
 import type { LocalPath } from "./localPaths";
 import { sortKeys } from "./projectConfig";
 import type { RawConfig } from "./resolve";
 
-/** Stand-in for values stored encrypted (`secure:`), which cannot be decrypted offline. */
-export const ENCRYPTED_PLACEHOLDER = "<encrypted>";
+export { ENCRYPTED_PLACEHOLDER };
 
 /** Options for reading a stack file. */
 export interface StackFileOptions {
