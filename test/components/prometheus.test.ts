@@ -119,7 +119,8 @@ describe("a rotated Grafana admin password", () => {
         const { createHash } = await import("crypto");
         const digests = ["grafana-password-two", "admin"].flatMap((pw) => [createHash("sha256").update(pw).digest("hex"), Buffer.from(pw).toString("base64")]);
         expect(digests.filter((d) => JSON.stringify(rotated.values).includes(d))).toEqual([]);
-    });
+        // Three whole components (each registers kube-prometheus-stack's CRDs): many times their idle need, for a loaded machine.
+    }, 180_000);
 });
 
 describe("Prometheus", () => {
