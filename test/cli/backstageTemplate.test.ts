@@ -3,6 +3,7 @@
  * Template schema, refusing what `mara init` refuses with its words, and writing a stack file `mara validate`
  * accepts. What only a real Backstage shows is in docs/backstage.md.
  */
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -55,6 +56,16 @@ const VALID: Readonly<Record<InfraType, Record<string, string>>> = {
 describe("the Backstage template", () => {
     it("is the one npm run gen writes from mara init's questions and the key table", () => {
         expect(fs.readFileSync(path.join(ROOT, TEMPLATE_FILE), "utf8")).toBe(renderBackstageTemplate());
+    });
+
+    it("checks against the schemas as vendored (test/fixtures/backstage/SHA256SUMS)", () => {
+        const dir = path.join(ROOT, "test", "fixtures", "backstage");
+        const sums = fs.readFileSync(path.join(dir, "SHA256SUMS"), "utf8").trim().split("\n");
+        expect(sums.map((l) => l.split(/\s+/)[1]).sort()).toEqual(fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort());
+        for (const l of sums) {
+            const [digest, file] = l.split(/\s+/);
+            expect(createHash("sha256").update(fs.readFileSync(path.join(dir, file!))).digest("hex"), file).toBe(digest);
+        }
     });
 
     it("is a Template entity as Backstage's published schema (scaffolder.backstage.io/v1beta3) defines it", () => {
