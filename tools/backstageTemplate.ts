@@ -109,7 +109,10 @@ function field(q: Question): Record<string, unknown> {
 /**
  * The form's branch for one infrastructure type: its questions, required unless optional. An if/then rather than
  * `dependencies` with `oneOf`: with oneOf, one bad answer fails every branch, and Ajv reports the other types'
- * missing fields too; a `then` applies to its own type alone (RJSF resolves if/then/else to render the fields).
+ * missing fields too; a `then` applies to its own type alone. The form renders the matching `then`'s fields
+ * (rjsf-team/react-jsonschema-form, packages/utils/src/schema/retrieveSchema.ts, resolveCondition), and Backstage
+ * lifts their `ui:` keys into the UI schema (backstage/backstage, plugins/scaffolder-react/src/next/lib/schema.ts,
+ * extractUiSchema, which walks `allOf` and `then`).
  */
 function branch(type: InfraType): Record<string, unknown> {
     const questions = templateQuestions(type);
