@@ -149,6 +149,23 @@ describe("the Backstage template", () => {
         }
     });
 
+    it("leaves an optional question left empty out of the stack file, as mara init does", () => {
+        // RJSF gives no value for a field left empty; the step input then has none.
+        const answers: Record<string, string> = { ...VALID.aws, repoUrl: "github.com?owner=acme&repo=p" };
+        delete answers.awsProfile;
+        expect(formErrors(answers)).toEqual([]);
+        const fetch = spec().steps.find((s) => s.action === "fetch:template")!;
+        const input = renderStepInput(fetch.input, answers) as { values: Record<string, unknown> };
+        const out = fs.mkdtempSync(path.join(os.tmpdir(), "mara-backstage-"));
+        try {
+            renderSkeleton(SKELETON, input.values, out);
+            const config = (parse(fs.readFileSync(path.join(out, "Pulumi.dev.yaml"), "utf8")) as { config: Record<string, unknown> }).config;
+            expect(config).toEqual({ "mara:infraType": "aws", "aws:region": "eu-west-1" });
+        } finally {
+            fs.rmSync(out, { recursive: true, force: true });
+        }
+    });
+
     /**
      * Hostile answers, per field: whether `mara init` takes each (cli/init/keys.ts, checkValue: what the prompt and
      * --set accept) and whether the form does. Where init refuses, the form refuses with init's words; where only

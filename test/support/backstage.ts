@@ -32,11 +32,22 @@ export function entityValidator(kindSchema: string): ValidateFunction {
     return ajv.compile(readSchema(kindSchema));
 }
 
+/**
+ * A step's schema without its `ui:` keys, which Backstage moves into the UI schema before the form validates
+ * (plugins/scaffolder-react/src/next/lib/schema.ts, extractUiSchema: over properties, items, anyOf, oneOf, allOf,
+ * dependencies, then and else; here every object, which reaches the same keys in this template).
+ */
+function withoutUiKeys(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map(withoutUiKeys);
+    if (node === null || typeof node !== "object") return node;
+    return Object.fromEntries(Object.entries(node).filter(([k]) => !k.startsWith("ui:")).map(([k, v]) => [k, withoutUiKeys(v)]));
+}
+
 /** The form's validator of one step of a template's `parameters`. */
 export function formValidator(step: Record<string, unknown>): (answers: Record<string, unknown>) => ErrorObject[] {
     const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     ajvErrors(ajv);
-    const { title: _title, ...schema } = step;
+    const { title: _title, ...schema } = withoutUiKeys(step) as Record<string, unknown>;
     const validate = ajv.compile({ type: "object", ...schema });
     return (answers) => (validate(answers) ? [] : [...(validate.errors ?? [])]);
 }
