@@ -80,16 +80,16 @@ function howToCreate(name: string, cwd: string, projectDir: string, init: string
     return `offline: cp ${quoted} ${name} (an AWS stack; edit it for another cloud), or with the Pulumi CLI: ${init}`;
 }
 
-/** A stack name as Pulumi accepts it: `name`, `org/name` or `org/project/name`, each part letters, digits, '-', '_' and '.'. */
-const STACK_PART = /^[A-Za-z0-9_.-]+$/;
-
 /**
- * Why `stack` is not a stack name Pulumi accepts, or undefined. Parts of only dots are refused too: a stack
- * name becomes part of a file name, and `..` would leave the project directory.
+ * A stack name as Pulumi accepts it: `name`, `org/name` or `org/project/name`, each part letters, digits, '-', '_'
+ * and '.', and no part only dots (a stack name becomes part of a file name, and `..` would leave the project
+ * directory). A pattern without flags, so the Backstage template's form (tools/backstageTemplate.ts) checks the same.
  */
+export const STACK_NAME_PATTERN = /^(?!\.+(?:\/|$))[A-Za-z0-9_.-]+(?:\/(?!\.+(?:\/|$))[A-Za-z0-9_.-]+){0,2}$/;
+
+/** Why `stack` is not a stack name Pulumi accepts ({@link STACK_NAME_PATTERN}), or undefined. */
 export function stackNameProblem(stack: string): string | undefined {
-    const parts = stack.split("/");
-    if (parts.length > 3 || parts.some((p) => !STACK_PART.test(p) || /^\.+$/.test(p))) {
+    if (!STACK_NAME_PATTERN.test(stack)) {
         return `"${stack}" is not a stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack), without '..' or other paths`;
     }
     return undefined;

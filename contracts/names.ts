@@ -125,6 +125,14 @@ export function isHostname(value: string): boolean {
 }
 
 /**
+ * {@link hostnameProblem}'s rule as one pattern, for a form that cannot run code (the Backstage template's): RFC 1123
+ * labels of at most 63 characters, at least two of them, the last not all digits (which also refuses every IPv4
+ * address; an IPv6 address has ':', a wildcard '*'). The length of the whole (253) is a form's `maxLength`.
+ * test/cli/backstageTemplate.test.ts holds the two to the same verdicts.
+ */
+export const HOSTNAME_PATTERN = "^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+(?![0-9]+$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$";
+
+/**
  * Why `value` cannot be a public host name (an Ingress host, a certificate name, a DNS record), or undefined
  * when it can: RFC 1123 labels (letters, digits and '-', not at either end, at most 63 characters), at most
  * 253 characters, at least two labels, and never an IP address, which Kubernetes refuses as an Ingress host

@@ -2,11 +2,12 @@
  * `npm run gen`: writes the files generated from the key table (config/keys.ts): Pulumi.yaml,
  * Pulumi.dev.yaml.example and the reference in docs/configuration.md, the CRD data of the pinned charts
  * from their vendored archives (tools/chartCrds.ts), and the region and node-size lists of the provider SDKs
- * (config/regions.generated.ts, config/nodeSizes.generated.ts). test/unit/generated.test.ts and test/render/crds.test.ts fail when any of
+ * (config/regions.generated.ts, config/nodeSizes.generated.ts), and the Backstage template's form (templates/backstage/template.yaml). test/unit/generated.test.ts and test/render/crds.test.ts fail when any of
  * them is stale. A development tool: not part of the program or the published library.
  */
 import * as fs from "fs";
 import * as path from "path";
+import { renderBackstageTemplate, TEMPLATE_FILE } from "./backstageTemplate";
 import { writeCrdData } from "./chartCrds";
 import { CONFIGURATION_PAGE, spliceConfigReference } from "./configReference";
 import { renderPulumiYaml } from "./pulumiYaml";
@@ -27,6 +28,7 @@ export function writeGeneratedFiles(root = ROOT): void {
     const page = path.join(root, CONFIGURATION_PAGE);
     fs.writeFileSync(page, spliceConfigReference(fs.readFileSync(page, "utf8")));
     writeCrdData(path.join(root, "components", "crds"));
+    fs.writeFileSync(path.join(root, TEMPLATE_FILE), renderBackstageTemplate());
 }
 
 if (require.main === module) writeGeneratedFiles();
