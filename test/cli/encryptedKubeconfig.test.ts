@@ -66,7 +66,8 @@ describe("an inline kubeconfig stored encrypted, as the Pulumi CLI writes it", (
         expect(run.error).toBeUndefined();
         expect(run.warnings.filter((w) => w.includes("kubeconfig"))).toEqual([]);
         expect(run.registrations.length).toBeGreaterThan(50);
-    });
+        // A whole program run under mocks: several times its idle need, for a loaded machine.
+    }, 120_000);
 
     it("with the stack's passphrase, validate, plan and render decrypt it and check it: valid, nothing to warn about", async () => {
         const file = stack("decrypted", TEXT);
