@@ -818,6 +818,8 @@ export const KEYS = {
     }),
     // Argo CD's chart: read only with mara:delivery gitops and mara:gitopsArgoCd install.
     ...chartKeys("argoCd", {}),
+    // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
+    ...chartKeys("pulumiOperator", {}),
 
     // ---- Logs -----------------------------------------------------------------------------------
     logstoreMasterReplicas: spec({

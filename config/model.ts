@@ -235,6 +235,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly fleet?: string;
         /** Argo CD's chart, installed when `argoCd` is `install` and the delivery is `gitops`. */
         readonly argoCdChart: ChartSettings;
+        /** The Pulumi Kubernetes Operator's chart, installed when the delivery is `operator`. */
+        readonly operatorChart: ChartSettings;
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
         readonly repository?: RepositoryCredentials;
     };

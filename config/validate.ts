@@ -164,7 +164,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
               ? v("nfsServer") !== undefined
               : id === "argoCd"
                 ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install"
-                : true;
+                : id === "pulumiOperator"
+                  ? (d("delivery") as string) === "operator"
+                  : true;
 
     const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
     // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
@@ -243,6 +245,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             argoCd: d("gitopsArgoCd"),
             fleet: gitopsKeyUnread("gitopsFleet", () => d("delivery"), () => d("gitopsArgoCd")) ? undefined : v("gitopsFleet"),
             argoCdChart: chart("argoCd"),
+            operatorChart: chart("pulumiOperator"),
             repository: repositoryCredentialsOf({ r, d }),
         },
         sirius: {
