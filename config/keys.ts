@@ -30,6 +30,7 @@ import {
     nfsServer,
 } from "./valueTypes";
 import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
+import { operatorBackendUrl, operatorStackName } from "./operatorValues";
 import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
@@ -1135,10 +1136,10 @@ export const KEYS = {
     // ---- GitOps ---------------------------------------------------------------------------------
     delivery: spec({
         key: "mara:delivery",
-        type: oneOf(["pulumi", "handover", "gitops"] as const),
+        type: oneOf(["pulumi", "handover", "gitops", "operator"] as const),
         default: "pulumi",
         description:
-            "Who delivers the platform and Bank of Sirius: pulumi (this program, as Helm releases and typed objects); handover (still pulumi, every in-cluster resource marked to be kept when it leaves the stack: the step before gitops on a deployed stack); gitops (Pulumi keeps the cloud, registry, image and cluster, installs Argo CD and hands the platform to it from the render in mara:gitopsRepoUrl). docs/gitops.md has the order of a switch either way.",
+            "Who delivers the platform and Bank of Sirius: pulumi (this program, as Helm releases and typed objects); handover (still pulumi, every in-cluster resource marked to be kept when it leaves the stack: the step before gitops or operator on a deployed stack); gitops (Pulumi keeps the cloud, registry, image and cluster, installs Argo CD and hands the platform to it from the render in mara:gitopsRepoUrl); operator (Pulumi keeps the same, installs the Pulumi Kubernetes Operator and a Stack that runs the in-cluster stack mara:operatorStack of the project in mara:gitopsRepoUrl). docs/gitops.md and docs/delivery-operator.md have the order of a switch either way.",
         group: "GitOps",
     }),
     gitopsRepoUrl: spec({
@@ -1177,6 +1178,39 @@ export const KEYS = {
         description:
             "With mara:gitopsArgoCd external: the fleet of the hub this cluster belongs to. The cluster Secret carries it as the label mara.nginx.com/fleet, and mara render writes an ApplicationSet (argocd/fleet/) whose cluster generator delivers this render to every cluster registered on the hub with that label and this stack's infrastructure type, in place of the root Application.",
         example: "prod",
+        group: "GitOps",
+    }),
+
+    operatorStack: spec({
+        key: "mara:operatorStack",
+        type: operatorStackName(),
+        description:
+            "With mara:delivery operator: the stack the Pulumi Kubernetes Operator deploys in the cluster (the Stack's spec.stack: stack, org/stack or org/project/stack), whose Pulumi.<stack>.yaml is in mara:gitopsPath of mara:gitopsRepoUrl; required with operator.",
+        example: "your-org/platform-in-cluster",
+        group: "GitOps",
+    }),
+    operatorBackend: spec({
+        key: "mara:operatorBackend",
+        type: operatorBackendUrl(),
+        description:
+            "With mara:delivery operator: the state backend of mara:operatorStack (https:// for a self-hosted Pulumi service, or s3://, azblob://, gs://); unset, Pulumi Cloud. Never with a credential in it.",
+        example: "s3://your-state-bucket",
+        group: "GitOps",
+    }),
+    operatorAccessToken: spec({
+        key: "mara:operatorAccessToken",
+        type: secretText,
+        secret: true,
+        description:
+            "With mara:delivery operator: the Pulumi access token the operator's workspace signs in to Pulumi Cloud (or mara:operatorBackend's https:// service) with; required there. Pulumi writes it into the Secret pulumi-kubernetes-operator/mara-operator-stack, never into Git.",
+        group: "GitOps",
+    }),
+    operatorPassphrase: spec({
+        key: "mara:operatorPassphrase",
+        type: secretText,
+        secret: true,
+        description:
+            "With mara:delivery operator: the passphrase of mara:operatorStack's secrets, when that stack uses the passphrase secrets provider (PULUMI_CONFIG_PASSPHRASE in the operator's workspace, from the Secret pulumi-kubernetes-operator/mara-operator-stack).",
         group: "GitOps",
     }),
 
