@@ -1146,7 +1146,7 @@ export const KEYS = {
         key: "mara:gitopsRepoUrl",
         type: gitRepoUrl(),
         description:
-            "Git repository that holds the platform's render (mara render --out); required when mara:delivery is handover or gitops. Never with a credential in it (it is written into the render's Applications): a private repository's credential goes into Argo CD's repository Secret (mara:gitopsRepoPassword or mara:gitopsRepoSshPrivateKey, or mara render --secret-store).",
+            "Git repository that holds the platform's render (mara render --out), or with mara:delivery operator the project the Pulumi Kubernetes Operator runs; required when mara:delivery is handover, gitops or operator. Never with a credential in it (it is written into the render's Applications): a private repository's credential goes into Argo CD's repository Secret (mara:gitopsRepoPassword or mara:gitopsRepoSshPrivateKey, or mara render --secret-store).",
         example: "https://github.com/your-org/platform-config.git",
         group: "GitOps",
     }),
@@ -1154,13 +1154,13 @@ export const KEYS = {
         key: "mara:gitopsRevision",
         type: gitRevision(),
         default: "main",
-        description: "Branch, tag or commit of mara:gitopsRepoUrl that Argo CD follows.",
+        description: "Branch, tag or commit of mara:gitopsRepoUrl that Argo CD (or, with mara:delivery operator, the Pulumi Kubernetes Operator) follows.",
         group: "GitOps",
     }),
     gitopsPath: spec({
         key: "mara:gitopsPath",
         type: repoFolder(),
-        description: "Folder of mara:gitopsRepoUrl that mara render writes the platform to (and its argocd/ Applications); required when mara:delivery is handover or gitops.",
+        description: "Folder of mara:gitopsRepoUrl that mara render writes the platform to (and its argocd/ Applications), or with mara:delivery operator the folder holding the project's Pulumi.yaml; required when mara:delivery is handover, gitops or operator.",
         example: "deploy/prod",
         group: "GitOps",
     }),
@@ -1226,7 +1226,7 @@ export const KEYS = {
         type: secretText,
         secret: true,
         description:
-            "Password or access token Argo CD clones an https:// mara:gitopsRepoUrl with: with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret (argocd/mara-repository) in the cluster, never into Git.",
+            "Password or access token Argo CD clones an https:// mara:gitopsRepoUrl with: with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret (argocd/mara-repository) in the cluster, with mara:delivery operator into the operator's (pulumi-kubernetes-operator/mara-repository), never into Git.",
         group: "GitOps",
     }),
     gitopsRepoSshPrivateKey: spec({
