@@ -15,6 +15,7 @@ import type { ClusterInfrastructure } from "./contracts";
 import type { KicImage } from "./components/kicImage";
 import { dockerProvider } from "./program/dockerProvider";
 import { gitopsDelivery, handoverOptions, standaloneKicImage } from "./program/gitops";
+import { operatorDelivery } from "./program/operator";
 import { platformArgsFromConfig } from "./program/platformArgs";
 import { clusterIssuerInUse, siriusArgsFromPlatform } from "./program/siriusOnPlatform";
 import { createInfrastructure } from "./providers/factory";
@@ -24,8 +25,8 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     const cluster = createInfrastructure(cfg);
     const providers: pulumi.ProviderResource[] = [cluster.provider];
     if (cluster.registry) providers.push(dockerProvider(cluster.registry, cfg.kic.nginxJwt));
-    if (cfg.gitops.delivery === "gitops") {
-        // Argo CD delivers the platform from Git; the cloud, the cluster, the registry and the image stay here.
+    if (cfg.gitops.delivery === "gitops" || cfg.gitops.delivery === "operator") {
+        // Argo CD, or the Pulumi Kubernetes Operator, delivers the platform from Git; the cloud, the cluster, the registry and the image stay here.
         const image = standaloneKicImage(cfg, cluster, providers);
         return {
             infra_type: cfg.infra.type,
@@ -33,7 +34,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
             kubeconfig: cluster.kubeconfig,
             ...cluster.outputs,
             ...kicImageOutputs(cfg, image),
-            ...gitopsDelivery(cfg, cluster, image),
+            ...(cfg.gitops.delivery === "operator" ? operatorDelivery(cfg, cluster) : gitopsDelivery(cfg, cluster, image)),
         };
     }
     // During a handover every in-cluster resource is marked to stay on the cluster when it leaves the stack.

@@ -4,6 +4,7 @@ export * from "./admissionPolicies";
 export * from "./alerts";
 export * from "./application";
 export * from "./argoCd";
+export * from "./pulumiOperator";
 export * from "./certManager";
 export * from "./clusterDrain";
 export * from "./dnsRecord";

@@ -32,10 +32,10 @@ export function checkAcmeHostname(issuer: string, host: string | undefined, key:
 
 /**
  * Whether the stack publishes `mara:fqdn` in DNS: its provider manages DNS, and Pulumi delivers the platform (under
- * `mara:delivery` gitops the record is left to the user: docs/gitops.md, "What stays with Pulumi").
+ * `mara:delivery` gitops or operator the record is left to the user: docs/gitops.md, "What stays with Pulumi").
  */
 export function publishesHostname(infraType: InfraType | undefined, delivery: string): boolean {
-    return infraType !== undefined && DNS_PUBLISHING_INFRA_TYPES.includes(infraType) && delivery !== "gitops";
+    return infraType !== undefined && DNS_PUBLISHING_INFRA_TYPES.includes(infraType) && delivery !== "gitops" && delivery !== "operator";
 }
 
 /** The application's host names and the keys that set them. */

@@ -24,6 +24,10 @@ const DELIVERY_KEYS: readonly KeyId[] = ["gitopsRepoUrl", "gitopsRevision", "git
 const INSTALL_KEYS: readonly KeyId[] = ["argoCdChartVersion", "argoCdHelmRepoUrl", "argoCdHelmTimeout", "gitopsRepoUsername", "gitopsRepoPassword", "gitopsRepoSshPrivateKey"];
 /** Keys read only when a hub's Argo CD delivers the platform (`mara:gitopsArgoCd: external`): the hub's fleet. */
 const HUB_KEYS: readonly KeyId[] = ["gitopsFleet"];
+/** Keys read only when the Pulumi Kubernetes Operator delivers the platform (`mara:delivery: operator`, config/operator.ts). */
+export const OPERATOR_KEYS: readonly KeyId[] = ["operatorStack", "operatorBackend", "operatorAccessToken", "operatorPassphrase", "pulumiOperatorChartVersion", "pulumiOperatorHelmRepoUrl", "pulumiOperatorHelmTimeout"];
+/** Keys of Argo CD alone, which the operator's delivery never reads: the repository's credential is read by both. */
+const ARGO_CD_ONLY_KEYS: readonly KeyId[] = ["gitopsArgoCd", "gitopsFleet", "argoCdChartVersion", "argoCdHelmRepoUrl", "argoCdHelmTimeout"];
 
 /** The delivery settings that decide which GitOps keys are read. */
 interface DeliveryMode {
@@ -37,10 +41,12 @@ interface DeliveryMode {
  * resolves them through the same rule, which must not ask about themselves.
  */
 export function gitopsKeyUnread(id: KeyId, delivery: () => string, argoCd: () => string): boolean {
+    if (OPERATOR_KEYS.includes(id)) return delivery() !== "operator";
     const install = INSTALL_KEYS.includes(id);
     const hub = HUB_KEYS.includes(id);
     if (!install && !hub && !DELIVERY_KEYS.includes(id)) return false;
     if (delivery() === "pulumi") return true;
+    if (delivery() === "operator") return ARGO_CD_ONLY_KEYS.includes(id);
     return (install && argoCd() === "external") || (hub && argoCd() === "install");
 }
 
@@ -56,12 +62,15 @@ export function checkGitOpsSettings(k: Lookup, findings: Findings): void {
             `${k.keyOf("gitopsRepoUrl")} = ${url}: Git over plain http:// is neither encrypted nor authenticated, so anyone on the way can change what Argo CD applies to the cluster; use https:// (${configSetCommand(KEYS.gitopsRepoUrl.key, url.replace(/^http:/i, "https:"))}).`,
         );
     }
-    if (mode.argoCd === "install" && url !== undefined && repoUrlCredential(url) === undefined) checkCredentialKeys(k, url, findings);
+    if ((mode.delivery === "operator" || mode.argoCd === "install") && url !== undefined && repoUrlCredential(url) === undefined) checkCredentialKeys(k, url, findings);
 }
 
-/** The repository's credential Pulumi writes into Argo CD's repository Secret, when the stack gives one and Pulumi installs Argo CD. */
+/**
+ * The repository's credential Pulumi writes into Argo CD's repository Secret, when the stack gives one and Pulumi
+ * installs Argo CD, or into the operator's `gitAuthSecret` with `mara:delivery: operator`.
+ */
 export function repositoryCredentialsOf(k: Pick<Lookup, "r" | "d">): RepositoryCredentials | undefined {
-    if (k.d("delivery") === "pulumi" || k.d("gitopsArgoCd") !== "install") return undefined;
+    if (k.d("delivery") === "pulumi" || (k.d("delivery") !== "operator" && k.d("gitopsArgoCd") !== "install")) return undefined;
     const password = secretOutput(k.r("gitopsRepoPassword"));
     const key = secretOutput(k.r("gitopsRepoSshPrivateKey"));
     if (key) return { sshPrivateKey: key };
@@ -150,6 +159,24 @@ function checkCredentialKeys(k: Lookup, url: string, findings: Findings): void {
 /** Names the GitOps keys set on a stack that reads none of them. */
 function warnUnread(k: Lookup, mode: DeliveryMode, findings: Findings): void {
     const set = (ids: readonly KeyId[]) => ids.filter((id) => k.r(id).source !== undefined && gitopsKeyUnread(id, () => mode.delivery, () => mode.argoCd)).map((id) => k.keyOf(id));
+    const operatorKeys = set(OPERATOR_KEYS);
+    if (operatorKeys.length > 0) {
+        const one = operatorKeys.length === 1;
+        findings.warn(
+            `${operatorKeys.join(", ")} ${one ? "does" : "do"} nothing while ${k.keyOf("delivery")} is ${mode.delivery}, so ${one ? "its value is" : "their values are"} not checked: ` +
+                `${one ? "it is" : "they are"} read once ${KEYS.delivery.key} is operator (docs/delivery-operator.md). Keep ${one ? "it" : "them"} for that switch, or remove ${one ? "it" : "them"} with pulumi config rm <key>.`,
+        );
+    }
+    if (mode.delivery === "operator") {
+        const argo = set(ARGO_CD_ONLY_KEYS);
+        if (argo.length === 0) return;
+        const one = argo.length === 1;
+        findings.warn(
+            `${argo.join(", ")} ${one ? "does" : "do"} nothing while ${k.keyOf("delivery")} is operator: the Pulumi Kubernetes Operator delivers the platform, and no Argo CD is installed or registered with. ` +
+                `Remove ${one ? "it" : "them"} with pulumi config rm <key>, or set ${KEYS.delivery.key} gitops (docs/gitops.md).`,
+        );
+        return;
+    }
     if (mode.delivery === "pulumi") {
         const keys = set([...DELIVERY_KEYS, ...HUB_KEYS, ...INSTALL_KEYS]);
         if (keys.length === 0) return;

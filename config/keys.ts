@@ -30,6 +30,7 @@ import {
     nfsServer,
 } from "./valueTypes";
 import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
+import { operatorBackendUrl, operatorStackName } from "./operatorValues";
 import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
@@ -818,6 +819,8 @@ export const KEYS = {
     }),
     // Argo CD's chart: read only with mara:delivery gitops and mara:gitopsArgoCd install.
     ...chartKeys("argoCd", {}),
+    // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
+    ...chartKeys("pulumiOperator", {}),
 
     // ---- Logs -----------------------------------------------------------------------------------
     logstoreMasterReplicas: spec({
@@ -1133,17 +1136,17 @@ export const KEYS = {
     // ---- GitOps ---------------------------------------------------------------------------------
     delivery: spec({
         key: "mara:delivery",
-        type: oneOf(["pulumi", "handover", "gitops"] as const),
+        type: oneOf(["pulumi", "handover", "gitops", "operator"] as const),
         default: "pulumi",
         description:
-            "Who delivers the platform and Bank of Sirius: pulumi (this program, as Helm releases and typed objects); handover (still pulumi, every in-cluster resource marked to be kept when it leaves the stack: the step before gitops on a deployed stack); gitops (Pulumi keeps the cloud, registry, image and cluster, installs Argo CD and hands the platform to it from the render in mara:gitopsRepoUrl). docs/gitops.md has the order of a switch either way.",
+            "Who delivers the platform and Bank of Sirius: pulumi (this program, as Helm releases and typed objects); handover (still pulumi, every in-cluster resource marked to be kept when it leaves the stack: the step before gitops or operator on a deployed stack); gitops (Pulumi keeps the cloud, registry, image and cluster, installs Argo CD and hands the platform to it from the render in mara:gitopsRepoUrl); operator (Pulumi keeps the same, installs the Pulumi Kubernetes Operator and a Stack that runs the in-cluster stack mara:operatorStack of the project in mara:gitopsRepoUrl). docs/gitops.md and docs/delivery-operator.md have the order of a switch either way.",
         group: "GitOps",
     }),
     gitopsRepoUrl: spec({
         key: "mara:gitopsRepoUrl",
         type: gitRepoUrl(),
         description:
-            "Git repository that holds the platform's render (mara render --out); required when mara:delivery is handover or gitops. Never with a credential in it (it is written into the render's Applications): a private repository's credential goes into Argo CD's repository Secret (mara:gitopsRepoPassword or mara:gitopsRepoSshPrivateKey, or mara render --secret-store).",
+            "Git repository that holds the platform's render (mara render --out), or with mara:delivery operator the project the Pulumi Kubernetes Operator runs; required when mara:delivery is handover, gitops or operator. Never with a credential in it (it is written into the render's Applications): a private repository's credential goes into Argo CD's repository Secret (mara:gitopsRepoPassword or mara:gitopsRepoSshPrivateKey, or mara render --secret-store).",
         example: "https://github.com/your-org/platform-config.git",
         group: "GitOps",
     }),
@@ -1151,13 +1154,13 @@ export const KEYS = {
         key: "mara:gitopsRevision",
         type: gitRevision(),
         default: "main",
-        description: "Branch, tag or commit of mara:gitopsRepoUrl that Argo CD follows.",
+        description: "Branch, tag or commit of mara:gitopsRepoUrl that Argo CD (or, with mara:delivery operator, the Pulumi Kubernetes Operator) follows.",
         group: "GitOps",
     }),
     gitopsPath: spec({
         key: "mara:gitopsPath",
         type: repoFolder(),
-        description: "Folder of mara:gitopsRepoUrl that mara render writes the platform to (and its argocd/ Applications); required when mara:delivery is handover or gitops.",
+        description: "Folder of mara:gitopsRepoUrl that mara render writes the platform to (and its argocd/ Applications), or with mara:delivery operator the folder holding the project's Pulumi.yaml; required when mara:delivery is handover, gitops or operator.",
         example: "deploy/prod",
         group: "GitOps",
     }),
@@ -1178,6 +1181,39 @@ export const KEYS = {
         group: "GitOps",
     }),
 
+    operatorStack: spec({
+        key: "mara:operatorStack",
+        type: operatorStackName(),
+        description:
+            "With mara:delivery operator: the stack the Pulumi Kubernetes Operator deploys in the cluster (the Stack's spec.stack: stack, org/stack or org/project/stack), whose Pulumi.<stack>.yaml is in mara:gitopsPath of mara:gitopsRepoUrl; required with operator.",
+        example: "your-org/platform-in-cluster",
+        group: "GitOps",
+    }),
+    operatorBackend: spec({
+        key: "mara:operatorBackend",
+        type: operatorBackendUrl(),
+        description:
+            "With mara:delivery operator: the state backend of mara:operatorStack (https:// for a self-hosted Pulumi service, or s3://, azblob://, gs://); unset, Pulumi Cloud. Never with a credential in it.",
+        example: "s3://your-state-bucket",
+        group: "GitOps",
+    }),
+    operatorAccessToken: spec({
+        key: "mara:operatorAccessToken",
+        type: secretText,
+        secret: true,
+        description:
+            "With mara:delivery operator: the Pulumi access token the operator's workspace signs in to Pulumi Cloud (or mara:operatorBackend's https:// service) with; required there. Pulumi writes it into the Secret pulumi-kubernetes-operator/mara-operator-stack, never into Git.",
+        group: "GitOps",
+    }),
+    operatorPassphrase: spec({
+        key: "mara:operatorPassphrase",
+        type: secretText,
+        secret: true,
+        description:
+            "With mara:delivery operator: the passphrase of mara:operatorStack's secrets, when that stack uses the passphrase secrets provider (PULUMI_CONFIG_PASSPHRASE in the operator's workspace, from the Secret pulumi-kubernetes-operator/mara-operator-stack).",
+        group: "GitOps",
+    }),
+
     gitopsRepoUsername: spec({
         key: "mara:gitopsRepoUsername",
         type: repoUsername(),
@@ -1190,7 +1226,7 @@ export const KEYS = {
         type: secretText,
         secret: true,
         description:
-            "Password or access token Argo CD clones an https:// mara:gitopsRepoUrl with: with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret (argocd/mara-repository) in the cluster, never into Git.",
+            "Password or access token Argo CD clones an https:// mara:gitopsRepoUrl with: with mara:delivery gitops and mara:gitopsArgoCd install, Pulumi writes it into Argo CD's repository Secret (argocd/mara-repository) in the cluster, with mara:delivery operator into the operator's (pulumi-kubernetes-operator/mara-repository), never into Git.",
         group: "GitOps",
     }),
     gitopsRepoSshPrivateKey: spec({

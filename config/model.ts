@@ -226,7 +226,7 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     readonly observability: { readonly otelOperatorChart: ChartSettings; readonly collectorVariant: "basic" | "debug" | "full" };
     /** Who delivers the platform (docs/gitops.md); the repository is set whenever the delivery is not pulumi. */
     readonly gitops: {
-        readonly delivery: "pulumi" | "handover" | "gitops";
+        readonly delivery: "pulumi" | "handover" | "gitops" | "operator";
         readonly repoUrl?: string;
         readonly revision: string;
         readonly path?: string;
@@ -235,6 +235,18 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly fleet?: string;
         /** Argo CD's chart, installed when `argoCd` is `install` and the delivery is `gitops`. */
         readonly argoCdChart: ChartSettings;
+        /** The Pulumi Kubernetes Operator's chart, installed when the delivery is `operator`. */
+        readonly operatorChart: ChartSettings;
+        /** The stack the operator deploys and how its workspace signs in, when the delivery is `operator`. */
+        readonly operator?: {
+            readonly stack: string;
+            /** The state backend URL; undefined: Pulumi Cloud. */
+            readonly backend?: string;
+            /** Pulumi access token (secret), unless the backend is an object store. */
+            readonly accessToken?: pulumi.Output<string>;
+            /** Passphrase of the stack's secrets (secret). */
+            readonly passphrase?: pulumi.Output<string>;
+        };
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
         readonly repository?: RepositoryCredentials;
     };

@@ -16,6 +16,7 @@ import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkGitOpsSettings, gitopsKeyUnread, repositoryCredentialsOf } from "./gitops";
+import { checkOperatorSettings, operatorSettingsOf } from "./operator";
 import { checkProviderKeys } from "./providerKeys";
 import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
@@ -164,7 +165,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
               ? v("nfsServer") !== undefined
               : id === "argoCd"
                 ? d("delivery") === "gitops" && d("gitopsArgoCd") === "install"
-                : true;
+                : id === "pulumiOperator"
+                  ? d("delivery") === "operator"
+                  : true;
 
     const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
     // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
@@ -243,6 +246,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
             argoCd: d("gitopsArgoCd"),
             fleet: gitopsKeyUnread("gitopsFleet", () => d("delivery"), () => d("gitopsArgoCd")) ? undefined : v("gitopsFleet"),
             argoCdChart: chart("argoCd"),
+            operatorChart: chart("pulumiOperator"),
+            operator: operatorSettingsOf({ r, v, d }),
             repository: repositoryCredentialsOf({ r, d }),
         },
         sirius: {
@@ -560,6 +565,7 @@ function chartArchivesOf(raw: RawConfig, dir: string | undefined, key: string, d
  */
 function checkGitOps(k: Lookup, findings: Findings): void {
     checkGitOpsSettings(k, findings);
+    checkOperatorSettings(k, findings);
     const delivery = k.d("delivery");
     if (delivery === "pulumi") return;
     for (const id of ["gitopsRepoUrl", "gitopsPath"] as const) {

@@ -20,7 +20,8 @@ export type ChartId =
     | "postgresExporter"
     | "metallb"
     | "nfs"
-    | "argoCd";
+    | "argoCd"
+    | "pulumiOperator";
 
 /** Where a Helm chart comes from and how long its release may take: what a component installs. */
 export interface ChartSettings {
@@ -133,6 +134,15 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         chart: "argo-cd",
         repositoryUrl: "https://argoproj.github.io/argo-helm",
         version: "10.1.1",
+        timeoutSeconds: 600,
+    },
+    // Installed only when the Pulumi Kubernetes Operator delivers the platform (mara:delivery operator).
+    // Published only as an OCI artifact (pulumi/pulumi-kubernetes-operator, deploy/helm/pulumi-operator).
+    pulumiOperator: {
+        title: "Pulumi Kubernetes Operator",
+        chart: "pulumi-kubernetes-operator",
+        repositoryUrl: "oci://ghcr.io/pulumi/helm-charts",
+        version: "2.9.0",
         timeoutSeconds: 600,
     },
 };

@@ -34,7 +34,7 @@ export interface ChartCrdData {
  * upgrades them). cert-manager, the ECK operator and the OpenTelemetry operator render their CRDs from
  * templates, so Helm upgrades those with the release.
  */
-export const CRD_CHARTS: readonly ChartId[] = ["prometheus", "ingress"];
+export const CRD_CHARTS: readonly ChartId[] = ["prometheus", "ingress", "pulumiOperator"];
 
 /** File name of the CRD data of a chart version. */
 export const crdDataFile = (chart: string, version: string): string => `${chart}-${version}.json`;

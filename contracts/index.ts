@@ -13,4 +13,5 @@ export * from "./crds";
 export * from "./kicSource";
 export * from "./guardrails";
 export * from "./gitSource";
+export * from "./pulumiStack";
 export * from "./alertReceivers";

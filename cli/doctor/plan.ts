@@ -8,6 +8,7 @@ import type { AdmissionMode, AdmissionScope } from "../../contracts/guardrails";
 import type { MaraConfig } from "../../config";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/operator/stack";
 import { ACME_ISSUER, NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE, PLATFORM_STORAGE_CLASS, SELF_SIGNED_ISSUER } from "../../components/clusterNames";
 import { ObjectClaim } from "../../components/ownership/claims";
 import { stackIdentity } from "../../components/ownership/marks";
@@ -116,6 +117,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         ...(cfg?.metallb.addresses.length ? [METALLB_NAMESPACE] : []),
         ...(cfg?.nfs.server ? [NFS_NAMESPACE] : []),
         ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : []),
+        ...(cfg?.gitops.delivery === "operator" ? [OPERATOR_NAMESPACE] : []),
         appNs,
     ];
     return {
@@ -131,6 +133,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
             { release: "opentelemetry-operator", namespace: DEFAULTS.observability.namespace },
             ...(cfg?.metallb.addresses.length ? [{ release: "metallb", namespace: METALLB_NAMESPACE }] : []),
             ...(installsArgoCd(cfg) ? [{ release: ARGOCD_RELEASE, namespace: ARGOCD_NAMESPACE }] : []),
+            ...(cfg?.gitops.delivery === "operator" ? [{ release: OPERATOR_RELEASE, namespace: OPERATOR_NAMESPACE }] : []),
         ],
         ingressClassName: DEFAULTS.ingressController.ingressClassName,
         serviceType: cfg?.ingress.serviceType ?? DEFAULTS.ingressController.serviceType,

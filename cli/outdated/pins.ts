@@ -40,6 +40,7 @@ export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => Chart
     metallb: (c) => c.metallb.chart,
     nfs: (c) => c.nfs.chart,
     argoCd: (c) => c.gitops.argoCdChart,
+    pulumiOperator: (c) => c.gitops.operatorChart,
 };
 
 /** The pins of a stack without configuration: the defaults of `config/keys.ts`. */

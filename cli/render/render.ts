@@ -200,8 +200,10 @@ export async function renderPlatform(req: RenderRequest): Promise<RenderResult> 
     // Delivered by Argo CD: an Application per component folder, in the order their needs give (applications.ts).
     const gitops = req.config.gitops;
     let fleetWhole = false;
-    const apps = gitops.delivery === "pulumi" ? new Map<string, number>() : componentWaves(output);
-    if (gitops.delivery !== "pulumi") {
+    // The operator's delivery runs a Pulumi stack, not a render: no Applications.
+    const argoCdDelivers = gitops.delivery !== "pulumi" && gitops.delivery !== "operator";
+    const apps = argoCdDelivers ? componentWaves(output) : new Map<string, number>();
+    if (argoCdDelivers) {
         const source = { repoUrl: gitops.repoUrl!, revision: gitops.revision, path: gitops.path! };
         const destination = gitops.argoCd === "install" ? { inCluster: true as const } : { clusterName: req.config.clusterName };
         for (const [file, text] of applicationFiles(output, source, destination, header)) files.set(file, text);

@@ -18,7 +18,7 @@ const read = (file: string) => fs.readFileSync(file, "utf8");
 const PAGES = [
     "vpc", "eks", "ecr", "doks", "docr", "dnsRecord", "lke", "kubeconfig", "clusterDrain", "secrets", "kicImage",
     "ingressController", "certManager", "logstore", "logAgent", "prometheus", "observability", "application", "platform",
-    "volumeRetention", "admissionPolicies", "argoCd",
+    "volumeRetention", "admissionPolicies", "argoCd", "pulumiOperator",
 ];
 /** The drain and the retention step have no outputs: their work is what they do at destroy. */
 const NO_OUTPUTS = new Set(["clusterDrain", "volumeRetention"]);

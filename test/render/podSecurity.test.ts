@@ -1,7 +1,7 @@
 /**
  * Pod Security Standards, offline: the platform an existing-cluster stack deploys (every Helm release rendered by
  * Helm from the vendored chart, every typed object, as `mara render` writes them) and Argo CD's release as
- * `mara:delivery: gitops` installs it, evaluated by the PodSecurity admission's checks (podSecurity.ts). Each
+ * `mara:delivery: gitops` installs it, and the Pulumi Kubernetes Operator's as `operator` does, evaluated by the PodSecurity admission's checks (podSecurity.ts). Each
  * namespace's enforce label is the highest level its pod templates meet, lowered only where an operator starts pods
  * the render cannot hold, and each such namespace is named with its reason. The engine tier asks the real admission
  * the same question of the pods the platform runs (test/engine/platform.test.ts).
@@ -13,7 +13,8 @@ import { validateConfig } from "../../config";
 import { renderPlatform } from "../../cli/render/render";
 import { argoCdValues } from "../../components/argoCd";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
-import type { PodSecurityLevel } from "../../components/podSecurity";
+import { podSecurityLabels, type PodSecurityLevel } from "../../components/podSecurity";
+import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/operator/stack";
 import { CHARTS } from "../../contracts";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { helmTemplate } from "../support/helm";
@@ -24,8 +25,9 @@ import { levelMet, podTemplatesOf, PodTemplate, violations } from "./podSecurity
  * Namespaces whose operator starts pods the render does not hold, and the level those pods meet.
  * observability: the OpenTelemetry operator's collector pods carry no securityContext (baseline, not restricted).
  * logstore: ECK's Elasticsearch and Kibana pods set no seccomp profile (baseline, not restricted).
+ * pulumi-kubernetes-operator: the Pulumi Kubernetes Operator's workspace pods follow its own template (baseline at most).
  */
-const OPERATOR_PODS: Record<string, PodSecurityLevel> = { observability: "baseline", logstore: "baseline" };
+const OPERATOR_PODS: Record<string, PodSecurityLevel> = { observability: "baseline", logstore: "baseline", [OPERATOR_NAMESPACE]: "baseline" };
 
 const ORDER: PodSecurityLevel[] = ["privileged", "baseline", "restricted"];
 const lower = (a: PodSecurityLevel, b: PodSecurityLevel) => ORDER[Math.min(ORDER.indexOf(a), ORDER.indexOf(b))]!;
@@ -52,13 +54,19 @@ beforeAll(async () => {
     objects.push(...parseManifest(argo.manifest));
     // Argo CD's namespace is the program's (components/argoCd.ts) but only a GitOps stack creates it.
     objects.push({ apiVersion: "v1", kind: "Namespace", metadata: { name: ARGOCD_NAMESPACE, labels: { "pod-security.kubernetes.io/enforce": "restricted", "pod-security.kubernetes.io/warn": "restricted", "pod-security.kubernetes.io/audit": "restricted" } } } as KubeObject);
+    // The Pulumi Kubernetes Operator as mara:delivery operator installs it (its CRDs applied by the program), in its namespace.
+    const operator = await helmTemplate({ release: OPERATOR_RELEASE, namespace: OPERATOR_NAMESPACE, chartPath: vendoredChart(CHARTS.pulumiOperator.chart, CHARTS.pulumiOperator.version)!, values: {}, kubeVersion: "1.35", includeCrds: false });
+    if (!operator.ok) throw new Error(operator.error);
+    // The chart writes its objects without a namespace; Helm installs them into the release's.
+    objects.push(...parseManifest(operator.manifest).map((o) => (/^Cluster/.test(o.kind!) ? o : { ...o, metadata: { namespace: OPERATOR_NAMESPACE, ...o.metadata } })));
+    objects.push({ apiVersion: "v1", kind: "Namespace", metadata: { name: OPERATOR_NAMESPACE, labels: podSecurityLabels("baseline") } } as KubeObject);
     templates = podTemplatesOf(objects as never);
 }, 600_000);
 
 describe("Pod Security Standards of the platform's namespaces", () => {
     it("every namespace is enforced at the highest level its pod templates meet, warned and audited at restricted", () => {
         const namespaces = objects.filter((o) => o.kind === "Namespace");
-        expect(namespaces.map((n) => n.metadata!.name).sort()).toEqual(["argocd", "bos", "cert-manager", "logagent", "logstore", "metallb-system", "nfs-provisioner", "nginx-ingress", "observability", "prometheus"]);
+        expect(namespaces.map((n) => n.metadata!.name).sort()).toEqual(["argocd", "bos", "cert-manager", "logagent", "logstore", "metallb-system", "nfs-provisioner", "nginx-ingress", "observability", "prometheus", "pulumi-kubernetes-operator"]);
         const got: Record<string, string> = {};
         const want: Record<string, string> = {};
         for (const n of namespaces) {

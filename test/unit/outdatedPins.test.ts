@@ -32,7 +32,7 @@ describe("the pins", () => {
     it("are every chart of the catalogue, at its version and repository", () => {
         const charts = pins.filter((p) => p.kind === "chart");
         expect(charts.map((p) => [p.name, p.pinned, p.source])).toEqual(
-            CHART_IDS.map((id) => [CHARTS[id].chart, CHARTS[id].version, { type: "helm-index", repositoryUrl: CHARTS[id].repositoryUrl, chart: CHARTS[id].chart }]),
+            CHART_IDS.map((id) => [CHARTS[id].chart, CHARTS[id].version, { type: CHARTS[id].repositoryUrl.startsWith("oci://") ? "oci-chart" : "helm-index", repositoryUrl: CHARTS[id].repositoryUrl, chart: CHARTS[id].chart }]),
         );
         expect(charts.find((p) => p.name === "nginx-ingress")?.setBy).toBe("mara:ingressChartVersion");
     });

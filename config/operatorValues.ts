@@ -1,0 +1,55 @@
+/**
+ * The value types of the Pulumi Kubernetes Operator's keys (config/keys.ts): the stack it deploys and that stack's
+ * state backend, by the rules Pulumi applies (contracts/pulumiStack.ts for the name).
+ */
+import { OPERATOR_STACK_ALLOWED, operatorStackProblem } from "../contracts/pulumiStack";
+import { urlCredentials } from "../contracts/urlCredentials";
+import type { ValueType } from "./valueTypes";
+
+/** The stack the operator deploys. */
+export const operatorStackName = (): ValueType<string> => ({
+    pulumiType: "string",
+    allowed: OPERATOR_STACK_ALLOWED,
+    parse(raw) {
+        const value = raw.trim();
+        const why = operatorStackProblem(value);
+        return why ? { ok: false, reason: why } : { ok: true, value };
+    },
+    render: (v) => v,
+});
+
+/** What a backend URL may be, in the words messages use after "Allowed:". */
+export const OPERATOR_BACKEND_ALLOWED = "https://host of a Pulumi service, or an object store the workspace reaches: s3://bucket, azblob://container, gs://bucket; no credential in it";
+
+/**
+ * Why `url` is not a backend the operator's workspace can keep the stack's state in, or undefined. The schemes are
+ * those Pulumi's `pulumi login` takes (pulumi/pulumi pkg/backend/diy/backend.go, `IsDIYBackendURL`: file, s3, azblob,
+ * gs; anything else a Pulumi service) and the Stack CRD's `backend` examples name. Refused: `file://`, because the
+ * state would live in the workspace pod's file system, which the operator replaces; `http://`, which would send the
+ * access token in clear text; and a credential in the URL, which is written into the Stack in the cluster and into the
+ * state: the object store's credential belongs in the workspace's environment.
+ */
+export function operatorBackendProblem(url: string): string | undefined {
+    if (url === "") return "is empty";
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+    if (scheme === undefined) return "is not a URL (scheme://...)";
+    if (scheme === "file") return "is a file:// backend, whose state would live in the operator's workspace pod and be lost with it";
+    if (scheme === "http") return "is a plain http:// URL, over which the access token would travel in clear text";
+    if (!["https", "s3", "azblob", "gs"].includes(scheme)) return `has the scheme ${scheme}://, which Pulumi does not log in to`;
+    if (urlCredentials(url).length > 0 || /^[a-z0-9+.-]+:\/\/[^/?#]*@/i.test(url)) return "holds a credential, which would be written into the Stack in the cluster and into the state";
+    if (/[\s\u0000-\u001f\u007f]/.test(url)) return "contains white space or control characters";
+    if (/^[a-z0-9+.-]+:\/\/(\/|$)/i.test(url)) return "has no host, bucket or container after the scheme";
+    return undefined;
+}
+
+/** A state backend URL for the operator's stack. */
+export const operatorBackendUrl = (): ValueType<string> => ({
+    pulumiType: "string",
+    allowed: OPERATOR_BACKEND_ALLOWED,
+    parse(raw) {
+        const value = raw.trim();
+        const why = operatorBackendProblem(value);
+        return why ? { ok: false, reason: why } : { ok: true, value };
+    },
+    render: (v) => v,
+});

@@ -1,0 +1,40 @@
+/**
+ * The program's side of `mara:delivery: operator` (docs/delivery-operator.md): as with `gitops`, the cloud, the
+ * cluster, the registry and the ingress controller image stay in this stack; the Pulumi Kubernetes Operator, installed
+ * here, runs the in-cluster stack (the platform and Bank of Sirius) from the project in the configured repository.
+ * Switching in from a deployed stack goes through `handover` first, which marks every in-cluster resource to be kept
+ * when it leaves this stack (program/gitops.ts), exactly as for the switch to Argo CD.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { PulumiOperator } from "../components/pulumiOperator";
+import type { ClusterInfrastructure } from "../contracts";
+import type { MaraConfig } from "../config";
+import { gitSourceOf } from "./gitops";
+
+/** The operator, its Stack and what it needs, and the outputs that say where they are. */
+export function operatorDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure): Record<string, pulumi.Input<unknown>> {
+    const source = gitSourceOf(cfg);
+    const settings = cfg.gitops.operator!;
+    const operator = new PulumiOperator(
+        "pulumi-operator",
+        {
+            source,
+            stack: settings.stack,
+            backend: settings.backend,
+            accessToken: settings.accessToken,
+            passphrase: settings.passphrase,
+            repository: cfg.gitops.repository,
+            chart: cfg.gitops.operatorChart,
+        },
+        { providers: [cluster.provider] },
+    );
+    return {
+        delivery: "operator",
+        operator_source: source,
+        operator_stack: settings.stack,
+        operator_namespace: operator.namespace,
+        operator_stack_resource: operator.stackResourceName,
+        operator_version: operator.version,
+        operator_status: operator.status,
+    };
+}
