@@ -3,7 +3,7 @@
  * lists below package.json's, its tag `v<version>` read out of git (`git archive`), and its own dependencies
  * installed from its own lockfile (`npm ci`), so the old program runs with the SDK and libraries it was released
  * with, not HEAD's. The extracted and installed tree is kept under `.cache/previous-release/<tag>-<commit>`, so
- * only the first run on a machine pays for the install.
+ * only the first run in a checkout pays for the install (from npm's cache where it holds the packages).
  */
 import { spawn, spawnSync } from "child_process";
 import * as crypto from "crypto";
@@ -81,7 +81,7 @@ export function locatePreviousRelease(): ReleaseLocation {
     return { kind: "missing", message: `release tag ${tag} (CHANGELOG.md's previous release) is not in this clone; fetch the tags with \`git fetch --tags origin\` (a clone made with --no-tags may lack them)` };
 }
 
-/** Extracts the release's tree with `git archive` and installs its dependencies from its own lockfile, once per machine. */
+/** Extracts the release's tree with `git archive` and installs its dependencies from its own lockfile, once per checkout. */
 export async function installPreviousRelease(release: { version: string; tag: string; commit: string }): Promise<PreviousRelease> {
     const { version, tag, commit: sha } = release;
     const lock = git(["show", `${sha}:package-lock.json`]);
