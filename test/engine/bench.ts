@@ -86,6 +86,7 @@ async function main(): Promise<void> {
                     const file = path.join(sandbox.dir, `trace-${name.replace(/\W+/g, "-")}.json`);
                     await timed([...args, "--otel-traces", `file://${file}`], sandbox.env, cwd);
                     traces[name] = traceBreakdown(file);
+                    fs.copyFileSync(file, path.join(ROOT, "bench", "results", path.basename(file)));
                 }
             }
             steps.refresh!.push(await timed(["refresh", "--yes", "--expect-no-changes", ...base], sandbox.env));
@@ -124,10 +125,10 @@ async function main(): Promise<void> {
     for (const [k, v] of Object.entries(result)) console.log(`| ${k} | ${v.wallSeconds.toFixed(1)} | ${v.cpuSeconds.toFixed(1)} |`);
     console.log("\n| no-change step | platform / floor, wall | platform / floor, CPU |\n|---|---|---|");
     for (const [k, v] of Object.entries(ratios)) console.log(`| ${k} | ${v.wall.toFixed(1)}× | ${v.cpu.toFixed(1)}× |`);
-    console.log("\n| traced step | total | until the program runs | program start to first registration | program run | after the program | registrations | plugin starts | provider calls (s summed, calls) |\n|---|---|---|---|---|---|---|---|---|");
+    console.log("\n| traced step | total | until the program runs | program's run | root to first own registration | last registration after | after the program | registrations | plugin starts (s, count) | provider calls (s summed, calls) |\n|---|---|---|---|---|---|---|---|---|---|");
     for (const [k, t] of Object.entries(traces)) {
-        const calls = Object.entries(t.providerCalls).sort(([, a], [, b]) => b.seconds - a.seconds).slice(0, 5).map(([m, c]) => `${m} ${c.seconds.toFixed(1)} (${c.calls})`).join(", ");
-        console.log(`| ${k} | ${t.total.toFixed(1)} | ${t.untilProgramRuns.toFixed(1)} | ${t.programStartToFirstRegistration.toFixed(1)} | ${t.programRun.toFixed(1)} | ${t.afterProgram.toFixed(1)} | ${t.registrations} | ${t.pluginStarts.seconds.toFixed(1)} (${t.pluginStarts.count}) | ${calls} |`);
+        const calls = Object.entries(t.providerCalls).sort(([, a], [, b]) => b.seconds - a.seconds).slice(0, 3).map(([m, c]) => `${m} ${c.seconds.toFixed(1)} (${c.calls})`).join(", ");
+        console.log(`| ${k} | ${t.total.toFixed(1)} | ${t.untilProgramRuns.toFixed(1)} | ${t.programRun.toFixed(1)} | ${t.rootToFirstOwnRegistration.toFixed(1)} | ${t.programStartToLastRegistration.toFixed(1)} | ${t.afterProgram.toFixed(1)} | ${t.registrations} | ${t.pluginStarts.seconds.toFixed(1)} (${t.pluginStarts.count}) | ${calls} |`);
     }
 }
 

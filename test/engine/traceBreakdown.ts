@@ -32,6 +32,13 @@ export interface TraceBreakdown {
     readonly providerCalls: Readonly<Record<string, { seconds: number; calls: number }>>;
     /** Seconds spent starting plugins (`newPlugin`), summed, with the count. */
     readonly pluginStarts: { seconds: number; count: number };
+    /**
+     * From the stack's root resource (the SDK registers it before the program's modules load) to the program's first
+     * own registration: the program's modules loading and its configuration read, with no call to the engine.
+     */
+    readonly rootToFirstOwnRegistration: number;
+    /** From the program's run until its last `RegisterResource` starts: how long the program takes to declare everything. */
+    readonly programStartToLastRegistration: number;
 }
 
 function readSpans(file: string): Span[] {
@@ -78,5 +85,7 @@ export function traceBreakdown(file: string): TraceBreakdown {
         registrations: registrations.length,
         providerCalls,
         pluginStarts: { seconds: plugins.reduce((a, s) => a + seconds(s.end - s.start), 0), count: plugins.length },
+        rootToFirstOwnRegistration: registrations.length > 1 ? seconds(registrations[1]!.start - registrations[0]!.start) : 0,
+        programStartToLastRegistration: registrations.length ? seconds(registrations.at(-1)!.start - run.start) : 0,
     };
 }
