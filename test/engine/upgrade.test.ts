@@ -111,6 +111,7 @@ function changelogAllowed(): string[] {
 }
 
 beforeAll(async () => {
+    if (located.kind === "missing") throw new Error(located.message);
     if (located.kind !== "found") return;
     [cluster, release] = await Promise.all([startCluster(), installPreviousRelease(located)]);
     sandbox = pulumiSandbox();
@@ -130,7 +131,6 @@ afterAll(async () => {
 
 describe.skipIf(located.kind === "shallow")(located.kind === "shallow" ? `upgrade from the previous release (skipped: ${located.reason})` : "upgrade from the previous release, by the real engine", () => {
     it("the previous release's tag is in this clone", () => {
-        if (located.kind === "missing") throw new Error(located.message);
         expect(located.kind).toBe("found");
         // Its program is that release's, not HEAD's: its own package.json version and lockfile.
         expect(JSON.parse(fs.readFileSync(path.join(release.dir, "package.json"), "utf8")).version).toBe(release.version);
