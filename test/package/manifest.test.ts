@@ -66,7 +66,7 @@ describe("entry points", () => {
     });
 
     it("packs dist and the docs, builds before packing, and keeps the Node.js requirement", () => {
-        expect(pkg.files).toEqual(["dist", "README.md", "docs"]);
+        expect(pkg.files).toEqual(["dist", "README.md", "CHANGELOG.md", "docs"]);
         expect(pkg.scripts.prepack).toBe("npm run build");
         expect(pkg.scripts.build).toContain("tsc -p tsconfig.build.json");
         // KicImage reads its Dockerfile from next to the compiled module.

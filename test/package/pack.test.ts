@@ -146,11 +146,12 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     });
 
-    it("contains the compiled library with declarations and maps, KicImage's remote build context, the README and the docs", () => {
+    it("contains the compiled library with declarations and maps, KicImage's remote build context, the README, the changelog and the docs", () => {
         const files = report.files.map((f) => f.path);
         for (const file of [
             "package.json",
             "README.md",
+            "CHANGELOG.md",
             "docs/README.md",
             "dist/components/index.js",
             "dist/components/index.d.ts",
@@ -189,7 +190,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         // npm always packs the files package.json names in `bin`, whatever `files` says.
         const binFiles = Object.values<string>(pkg.bin ?? {}).map((b) => b.replace(/^\.\//, ""));
         for (const file of report.files.map((f) => f.path)) {
-            const allowed = file === "package.json" || file === "README.md" || file.startsWith("docs/") || file.startsWith("dist/") || binFiles.includes(file);
+            const allowed = file === "package.json" || file === "README.md" || file === "CHANGELOG.md" || file.startsWith("docs/") || file.startsWith("dist/") || binFiles.includes(file);
             expect(allowed, file).toBe(true);
             expect(file).not.toMatch(/(^|\/)(test|tests|__tests__|fixtures|examples|cli)\//);
             expect(file).not.toMatch(/\.test\.|\.spec\./);
