@@ -1,0 +1,187 @@
+/**
+ * `mara up`'s recovery from an interrupted run, before its preview: reads the state's pending operations and the
+ * Helm records of the releases the state names, says what it found, rolls back or removes the stuck release
+ * revisions as Helm allows (interrupted.ts says which and why), and clears the state's pending creates with
+ * `pulumi refresh --clear-pending-creates`, the engine's own handling. Nothing runs when nothing was interrupted.
+ *
+ * Bounds: every Kubernetes request within the client's per-request timeout and {@link RECOVERY_BOUND_MS} over all of
+ * them; a rollback within {@link ROLLBACK_TIMEOUT_MS}; the refresh is an operation, bounded by Pulumi's own timeouts.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { ProcessFailure, runBounded } from "../boundedProcess";
+import type { DoctorTarget } from "../doctor/target";
+import { isKubeApiError, kubeClient, kubeConfigFrom, KubeContextClient } from "../doctor/kubeClient";
+import { CliError, CliIo, EXIT, line } from "../io";
+import { errorText, isCommandError } from "../pulumi";
+import { helmBinary } from "../render/helm";
+import { allStale, describePending, describeRepair, locksNamed, planReleaseRepairs, readState, ReleaseRepair, ReleaseRevision, revisionOf, StateFindings } from "./interrupted";
+
+/** The most the Kubernetes side of the recovery may take. */
+export const RECOVERY_BOUND_MS = 60_000;
+/** The most one `helm rollback` may take (it applies the target revision's manifests without waiting for them). */
+export const ROLLBACK_TIMEOUT_MS = 5 * 60_000;
+
+/** What the recovery needs to reach the cluster: the stack's kubeconfig, or undefined when there is none yet. */
+export type ClusterTarget = DoctorTarget | undefined;
+
+/** The command that repairs a stack, in every message that sends the user to it. */
+export const repairCommand = (stack: string) => `npx mara up --stack ${stack}`;
+
+/**
+ * Finds and repairs what an interrupted run left. Prints nothing when there is nothing to repair.
+ *
+ * @throws CliError when a repair failed: the run stops before the preview, with what to do.
+ */
+export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io: CliIo): Promise<void> {
+    let exported: unknown;
+    try {
+        exported = await stack.exportStack();
+    } catch (err) {
+        throw new CliError(`cannot read the state of stack "${stack.name}" (pulumi stack export): ${errorText(err)}`);
+    }
+    const state = readState(exported);
+    const repairs = state.releases.length && target ? await releaseRepairs(state, target) : [];
+    if (!state.pending.length && !repairs.length) return;
+
+    line(io.stderr, `The last run on stack "${stack.name}" was interrupted:`);
+    for (const op of state.pending) line(io.stderr, `  - ${describePending(op)}`);
+    for (const r of repairs) line(io.stderr, `  - ${describeRepair(r)}`);
+    if (state.releases.length && !target) line(io.stderr, "  - the cluster's Helm releases were not checked: the stack has no kubeconfig yet");
+
+    if (repairs.length) {
+        const client = clientFor(target!);
+        for (const r of repairs) {
+            if (r.kind === "remove") await removeRevisions(client, r);
+            else await rollback(target!, r, io);
+            line(io.stderr, `  ✓ repaired Helm release ${r.release.namespace}/${r.release.name}`);
+        }
+    }
+    if (state.pending.length) {
+        line(io.stderr, "  Clearing the interrupted operations from the state: pulumi refresh --clear-pending-creates");
+        try {
+            await unlockingStale(stack, io, () => stack.refresh({ clearPendingCreates: true, onOutput: (t) => void io.stdout.write(t), onError: (t) => void io.stderr.write(t), color: io.colour ? "always" : "never" }));
+        } catch (err) {
+            if (!isCommandError(err)) throw err;
+            throw new CliError(`pulumi refresh --clear-pending-creates failed on stack "${stack.name}" (its output is above); the state still records the interrupted operations. Run again: ${repairCommand(stack.name)}`);
+        }
+        line(io.stderr, "  ✓ cleared the interrupted operations; the resources they were creating are created again by this run");
+    }
+}
+
+function clientFor(target: NonNullable<ClusterTarget>): KubeContextClient {
+    let kc;
+    try {
+        kc = kubeConfigFrom(target.kubeconfig, target.context, target.baseDir);
+    } catch (e) {
+        throw new CliError(`${target.source}: ${(e as Error).message}`, EXIT.usage);
+    }
+    return kubeClient(kc, { deadline: Date.now() + RECOVERY_BOUND_MS, deadlineName: `the recovery's ${RECOVERY_BOUND_MS / 1000} s bound` });
+}
+
+/** Reads the Helm records of the releases the state names and plans their repairs. */
+async function releaseRepairs(state: StateFindings, target: NonNullable<ClusterTarget>): Promise<ReleaseRepair[]> {
+    const client = clientFor(target);
+    const revisions: ReleaseRevision[] = [];
+    for (const r of state.releases) {
+        const selector = encodeURIComponent(`owner=helm,name=${r.name}`);
+        let list: { items: unknown[] };
+        try {
+            list = await client.get(`/api/v1/namespaces/${encodeURIComponent(r.namespace)}/secrets?labelSelector=${selector}`);
+        } catch (e) {
+            if (isKubeApiError(e)) {
+                // A namespace that is gone holds no release; anything else stops the run: an unchecked release may be stuck.
+                if (e.status === 404) continue;
+                throw new CliError(`cannot read the Helm records of release ${r.namespace}/${r.name} to check for an interrupted run: ${e.message}${e.fix ? `; ${e.fix}` : ""}`, EXIT.unreachable);
+            }
+            throw e;
+        }
+        for (const item of list.items) {
+            const rev = revisionOf(item);
+            if (rev) revisions.push(rev);
+        }
+    }
+    return planReleaseRepairs(state.releases, revisions);
+}
+
+/** Deletes a never-deployed release's records, each only if it is still the object that was read (preconditions). */
+async function removeRevisions(client: KubeContextClient, r: Extract<ReleaseRepair, { kind: "remove" }>): Promise<void> {
+    for (const rev of r.revisions) {
+        const preconditions = { ...(rev.uid ? { uid: rev.uid } : {}), ...(rev.resourceVersion ? { resourceVersion: rev.resourceVersion } : {}) };
+        try {
+            await client.delete(`/api/v1/namespaces/${encodeURIComponent(rev.namespace)}/secrets/${encodeURIComponent(rev.secret)}`, { apiVersion: "v1", kind: "DeleteOptions", preconditions });
+        } catch (e) {
+            if (isKubeApiError(e) && e.status === 404) continue;
+            if (isKubeApiError(e) && e.status === 409) {
+                throw new CliError(`Helm release ${rev.namespace}/${rev.name} changed while mara was repairing it (its record ${rev.secret} was rewritten): another Helm or Pulumi run is working on it. Wait for it to finish, then run: npx mara up`);
+            }
+            throw new CliError(`cannot remove the stuck record ${rev.secret} of Helm release ${rev.namespace}/${rev.name}: ${isKubeApiError(e) ? `${e.message}${e.fix ? `; ${e.fix}` : ""}` : (e as Error).message}`);
+        }
+    }
+}
+
+/** `helm rollback <release> <revision>` with the stack's kubeconfig, written to a private temporary file for Helm. */
+async function rollback(target: NonNullable<ClusterTarget>, r: Extract<ReleaseRepair, { kind: "rollback" }>, io: CliIo): Promise<void> {
+    const manual = `helm rollback ${r.release.name} ${r.to.revision} --namespace ${r.release.namespace}`;
+    let helm: string;
+    try {
+        helm = helmBinary(io.env as NodeJS.ProcessEnv).path;
+    } catch (e) {
+        throw new CliError(`Helm release ${r.release.namespace}/${r.release.name} is stuck in ${r.stuck.status} and rolling it back needs Helm 3: ${(e as Error).message}. Or roll it back yourself (${manual}), then run: npx mara up`);
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-rollback-"));
+    try {
+        const file = path.join(dir, "kubeconfig");
+        fs.writeFileSync(file, target.kubeconfig, { mode: 0o600 });
+        const args = [
+            "rollback", r.release.name, String(r.to.revision), "--namespace", r.release.namespace, "--kubeconfig", file,
+            ...(target.context ? ["--kube-context", target.context] : []), "--timeout", `${Math.floor(ROLLBACK_TIMEOUT_MS / 1000)}s`,
+        ];
+        let run;
+        try {
+            run = await runBounded({ file: helm, args, cwd: target.baseDir, env: { ...(io.env as NodeJS.ProcessEnv) }, deadlineMs: ROLLBACK_TIMEOUT_MS + 30_000, maxStdoutBytes: 1024 * 1024, stderrTailBytes: 16 * 1024 });
+        } catch (e) {
+            if (!(e instanceof ProcessFailure)) throw e;
+            throw new CliError(`${manual} ${e.message}; run it yourself, then: npx mara up`);
+        }
+        if (run.code !== 0) throw new CliError(`${manual} failed: ${run.stderrTail.trim().split("\n").slice(-3).join(" ")}; fix what it says, then run: npx mara up`);
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+/** Whether a process of this host runs: signal 0 checks without sending anything (EPERM: it runs as another user). */
+function running(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch (e) {
+        return (e as NodeJS.ErrnoException).code === "EPERM";
+    }
+}
+
+/**
+ * Runs a Pulumi operation; when the backend refuses it because of locks that a killed run of this host left (its
+ * process gone), removes them with `pulumi cancel` (which, for a self-managed backend, deletes the stack's lock
+ * files: pulumi/pulumi pkg/backend/diy/backend.go, CancelCurrentUpdate) and runs it once more. A lock of a
+ * running process or of another host is another run's: the failure stands.
+ */
+export async function unlockingStale<T>(stack: Stack, io: CliIo, run: () => Promise<T>): Promise<T> {
+    try {
+        return await run();
+    } catch (err) {
+        if (!isCommandError(err)) throw err;
+        const result = (err as unknown as { commandResult?: { stdout?: string; stderr?: string } }).commandResult;
+        const locks = locksNamed(`${result?.stderr ?? ""}\n${result?.stdout ?? ""}\n${(err as Error).message}`);
+        if (!allStale(locks, os.hostname(), running)) throw err;
+        for (const l of locks) line(io.stderr, `The stack's lock from an interrupted run (pid ${l.pid} on ${l.host}, taken at ${l.at}) is stale: that process is gone. Removing it: pulumi cancel`);
+        try {
+            await stack.cancel();
+        } catch (cancelErr) {
+            throw new CliError(`cannot remove the stale lock of stack "${stack.name}" (pulumi cancel): ${errorText(cancelErr)}`);
+        }
+        return run();
+    }
+}
