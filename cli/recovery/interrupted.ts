@@ -19,6 +19,8 @@ export interface PendingOperation {
     readonly type: string;
     /** `creating`, `updating`, `deleting`, `reading` (the engine's names). */
     readonly operation: string;
+    /** The Helm release, for a Release's operation. */
+    readonly release?: ReleaseRef;
 }
 
 /** A Helm release, by name and namespace. */
@@ -69,8 +71,9 @@ export function readState(exported: unknown): StateFindings {
         if (!isObject(op) || !isObject(op.resource)) continue;
         const { urn, type } = op.resource;
         if (typeof urn !== "string" || typeof type !== "string") continue;
-        pending.push({ urn, type, operation: typeof op.type === "string" ? op.type : "unknown" });
-        if (type === HELM_RELEASE_TYPE) addRelease(releaseOf(op.resource));
+        const release = type === HELM_RELEASE_TYPE ? releaseOf(op.resource) : undefined;
+        pending.push({ urn, type, operation: typeof op.type === "string" ? op.type : "unknown", ...(release ? { release } : {}) });
+        addRelease(release);
     }
     const resources = Array.isArray(deployment.resources) ? deployment.resources : [];
     for (const r of resources) if (isObject(r) && r.type === HELM_RELEASE_TYPE && r.delete !== true) addRelease(releaseOf(r));
@@ -150,6 +153,36 @@ export function planReleaseRepairs(owned: readonly ReleaseRef[], revisions: read
         repairs.push(to ? { kind: "rollback", release, stuck, to } : { kind: "remove", release, stuck, revisions: history });
     }
     return repairs;
+}
+
+/** A pending create whose Helm release exists: the state gets the release as it is instead of a second install. */
+export interface PendingImport {
+    readonly urn: string;
+    /** The provider's ID of a Release, `<namespace>/<name>` (pulumi-kubernetes provider/pkg/provider/helm_release.go, Read's import). */
+    readonly id: string;
+    readonly newest: ReleaseRevision;
+}
+
+/**
+ * The pending creates of Releases that Helm has a record of and that no repair removes: the install ran (or finished
+ * after the engine was gone), so a new install would be refused ("cannot re-use a name that is still in use"). The
+ * engine's own `pulumi refresh --import-pending-creates <urn> <id>` records them; a later update upgrades them.
+ */
+export function planImports(pending: readonly PendingOperation[], revisions: readonly ReleaseRevision[], repairs: readonly ReleaseRepair[]): PendingImport[] {
+    const imports: PendingImport[] = [];
+    for (const op of pending) {
+        const r = op.release;
+        if (op.operation !== "creating" || !r) continue;
+        if (repairs.some((x) => x.kind === "remove" && x.release.name === r.name && x.release.namespace === r.namespace)) continue;
+        const newest = revisions.filter((x) => x.name === r.name && x.namespace === r.namespace).sort((a, b) => b.revision - a.revision)[0];
+        if (newest) imports.push({ urn: op.urn, id: `${r.namespace}/${r.name}`, newest });
+    }
+    return imports;
+}
+
+/** One line saying what was found about a release installed but not recorded, and what will be done. */
+export function describeImport(i: PendingImport): string {
+    return `Helm release ${i.id} was installed (revision ${i.newest.revision}, ${i.newest.status}) but the state never recorded it: importing it into the state`;
 }
 
 /** One line saying what was found about a pending operation, in the words `mara up` prints. */

@@ -17,7 +17,7 @@ import { isKubeApiError, kubeClient, kubeConfigFrom, KubeContextClient } from ".
 import { CliError, CliIo, EXIT, line } from "../io";
 import { errorText, isCommandError } from "../pulumi";
 import { helmBinary } from "../render/helm";
-import { allStale, describePending, describeRepair, locksNamed, planReleaseRepairs, readState, ReleaseRepair, ReleaseRevision, revisionOf, StateFindings } from "./interrupted";
+import { allStale, describeImport, describePending, describeRepair, locksNamed, planImports, planReleaseRepairs, readState, ReleaseRepair, ReleaseRevision, revisionOf, StateFindings } from "./interrupted";
 
 /** The most the Kubernetes side of the recovery may take. */
 export const RECOVERY_BOUND_MS = 60_000;
@@ -43,12 +43,15 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
         throw new CliError(`cannot read the state of stack "${stack.name}" (pulumi stack export): ${errorText(err)}`);
     }
     const state = readState(exported);
-    const repairs = state.releases.length && target ? await releaseRepairs(state, target) : [];
+    const revisions = state.releases.length && target ? await releaseRevisions(state, target) : [];
+    const repairs = planReleaseRepairs(state.releases, revisions);
+    const imports = planImports(state.pending, revisions, repairs);
     if (!state.pending.length && !repairs.length) return;
 
     line(io.stderr, `The last run on stack "${stack.name}" was interrupted:`);
     for (const op of state.pending) line(io.stderr, `  - ${describePending(op)}`);
     for (const r of repairs) line(io.stderr, `  - ${describeRepair(r)}`);
+    for (const i of imports) line(io.stderr, `  - ${describeImport(i)}`);
     if (state.releases.length && !target) line(io.stderr, "  - the cluster's Helm releases were not checked: the stack has no kubeconfig yet");
 
     if (repairs.length) {
@@ -60,15 +63,31 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
         }
     }
     if (state.pending.length) {
-        line(io.stderr, "  Clearing the interrupted operations from the state: pulumi refresh --clear-pending-creates");
+        const importArgs = imports.flatMap((i) => ["--import-pending-creates", i.urn, "--import-pending-creates", i.id]);
+        line(io.stderr, `  Clearing the interrupted operations from the state: pulumi refresh${imports.length ? " --import-pending-creates <urn> <id>" : ""} --clear-pending-creates`);
         try {
-            await unlockingStale(stack, io, () => stack.refresh({ clearPendingCreates: true, onOutput: (t) => void io.stdout.write(t), onError: (t) => void io.stderr.write(t), color: io.colour ? "always" : "never" }));
+            await unlockingStale(stack, io, () => refresh(stack, ["--clear-pending-creates", ...importArgs], io));
         } catch (err) {
             if (!isCommandError(err)) throw err;
             throw new CliError(`pulumi refresh --clear-pending-creates failed on stack "${stack.name}" (its output is above); the state still records the interrupted operations. Run again: ${repairCommand(stack.name)}`);
         }
-        line(io.stderr, "  ✓ cleared the interrupted operations; the resources they were creating are created again by this run");
+        line(io.stderr, `  ✓ cleared the interrupted operations${imports.length ? `, imported ${imports.length} installed release(s),` : ""}; the resources they were creating are created again by this run`);
     }
+}
+
+/** The internal runner of the Automation API's command (cli/pulumi.ts wraps the same one). */
+interface CommandRunner {
+    run(args: string[], cwd: string, additionalEnv: Record<string, string>, onOutput?: (s: string) => void, onError?: (s: string) => void): Promise<unknown>;
+}
+
+/**
+ * `pulumi refresh --yes --skip-preview` with `extra`, as the Automation API runs its refresh: its RefreshOptions
+ * offer `clearPendingCreates` but not `--import-pending-creates`.
+ */
+async function refresh(stack: Stack, extra: readonly string[], io: CliIo): Promise<void> {
+    const ws = stack.workspace as unknown as { pulumiCommand: CommandRunner; workDir: string; envVars: Record<string, string> };
+    const args = ["refresh", "--yes", "--skip-preview", ...extra, "--color", io.colour ? "always" : "never", "--stack", stack.name, "--non-interactive"];
+    await ws.pulumiCommand.run(args, ws.workDir, ws.envVars, (t) => void io.stdout.write(t), (t) => void io.stderr.write(t));
 }
 
 function clientFor(target: NonNullable<ClusterTarget>): KubeContextClient {
@@ -81,8 +100,8 @@ function clientFor(target: NonNullable<ClusterTarget>): KubeContextClient {
     return kubeClient(kc, { deadline: Date.now() + RECOVERY_BOUND_MS, deadlineName: `the recovery's ${RECOVERY_BOUND_MS / 1000} s bound` });
 }
 
-/** Reads the Helm records of the releases the state names and plans their repairs. */
-async function releaseRepairs(state: StateFindings, target: NonNullable<ClusterTarget>): Promise<ReleaseRepair[]> {
+/** Reads the Helm records of the releases the state names. */
+async function releaseRevisions(state: StateFindings, target: NonNullable<ClusterTarget>): Promise<ReleaseRevision[]> {
     const client = clientFor(target);
     const revisions: ReleaseRevision[] = [];
     for (const r of state.releases) {
@@ -103,7 +122,7 @@ async function releaseRepairs(state: StateFindings, target: NonNullable<ClusterT
             if (rev) revisions.push(rev);
         }
     }
-    return planReleaseRepairs(state.releases, revisions);
+    return revisions;
 }
 
 /** Deletes a never-deployed release's records, each only if it is still the object that was read (preconditions). */

@@ -4,7 +4,7 @@
  * the self-managed backend's stale locks. test/engine/interrupted.test.ts runs the same against the real engine.
  */
 import { describe, expect, it } from "vitest";
-import { allStale, describePending, describeRepair, locksNamed, planReleaseRepairs, readState, ReleaseRevision, revisionOf } from "../../cli/recovery/interrupted";
+import { allStale, describeImport, describePending, describeRepair, locksNamed, planImports, planReleaseRepairs, readState, ReleaseRevision, revisionOf } from "../../cli/recovery/interrupted";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
 const urn = (type: string, name: string) => `urn:pulumi:dev::mara::mara:platform:Platform$${type}::${name}`;
@@ -34,7 +34,7 @@ describe("the state of an interrupted run", () => {
                 pending_operations: [{ resource: { urn: urn(RELEASE, "certmgr-release"), type: RELEASE, inputs: { name: "certmgr", namespace: "cert-manager" } }, type: "creating" }],
             },
         });
-        expect(state.pending).toEqual([{ urn: urn(RELEASE, "certmgr-release"), type: RELEASE, operation: "creating" }]);
+        expect(state.pending).toEqual([{ urn: urn(RELEASE, "certmgr-release"), type: RELEASE, operation: "creating", release: { name: "certmgr", namespace: "cert-manager" } }]);
         expect(state.releases).toEqual([
             { name: "certmgr", namespace: "cert-manager" },
             { name: "kic", namespace: "nginx-ingress" },
@@ -120,6 +120,30 @@ describe("the repair of a stuck release", () => {
         expect(planReleaseRepairs(owned, revisions)).toEqual([]);
         // A pending revision older than the newest is history, not a lock.
         expect(planReleaseRepairs(owned, [rev("kic", "nginx-ingress", 1, "pending-install"), rev("kic", "nginx-ingress", 2, "deployed")])).toEqual([]);
+    });
+});
+
+describe("a pending create of a release Helm installed", () => {
+    const pending = [
+        { urn: urn(RELEASE, "kic-release"), type: RELEASE, operation: "creating", release: { name: "kic", namespace: "nginx-ingress" } },
+        { urn: urn(RELEASE, "certmgr-release"), type: RELEASE, operation: "creating", release: { name: "certmgr", namespace: "cert-manager" } },
+        { urn: urn(RELEASE, "statsd-release"), type: RELEASE, operation: "creating", release: { name: "statsd", namespace: "prometheus" } },
+        { urn: urn(RELEASE, "eck-release"), type: RELEASE, operation: "updating", release: { name: "eck-operator", namespace: "logstore" } },
+        { urn: urn("kubernetes:core/v1:Namespace", "ns"), type: "kubernetes:core/v1:Namespace", operation: "creating" },
+    ];
+
+    it("is imported under the provider's ID when Helm has the release and no repair removes it; the others are cleared", () => {
+        const revisions = [
+            rev("kic", "nginx-ingress", 1, "deployed"),
+            rev("certmgr", "cert-manager", 1, "pending-install"),
+            rev("eck-operator", "logstore", 1, "deployed"),
+            // The same name in another namespace is not this release.
+            rev("statsd", "team-a", 1, "deployed"),
+        ];
+        const repairs = planReleaseRepairs([{ name: "kic", namespace: "nginx-ingress" }, { name: "certmgr", namespace: "cert-manager" }], revisions);
+        const imports = planImports(pending, revisions, repairs);
+        expect(imports.map((i) => [i.urn, i.id])).toEqual([[urn(RELEASE, "kic-release"), "nginx-ingress/kic"]]);
+        expect(describeImport(imports[0]!)).toBe("Helm release nginx-ingress/kic was installed (revision 1, deployed) but the state never recorded it: importing it into the state");
     });
 });
 
