@@ -12,6 +12,9 @@
 /** The Pulumi resource type of a Helm release made by the program (components/helmRelease.ts). */
 export const HELM_RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
 
+/** The Pulumi resource type of a Namespace. */
+const NAMESPACE_TYPE = "kubernetes:core/v1:Namespace";
+
 /** One operation the state records as started and never finished. */
 export interface PendingOperation {
     readonly urn: string;
@@ -34,6 +37,8 @@ export interface StateFindings {
     readonly pending: readonly PendingOperation[];
     /** The Helm releases the state names, as resources or in pending operations. */
     readonly releases: readonly ReleaseRef[];
+    /** The namespaces the state holds as Namespace resources: the stack made them, and what Helm installs in them is its own. */
+    readonly namespaces: readonly string[];
 }
 
 /** The resource name at the end of a URN (`urn:pulumi:<stack>::<project>::<type chain>::<name>`). */
@@ -76,8 +81,16 @@ export function readState(exported: unknown): StateFindings {
         addRelease(release);
     }
     const resources = Array.isArray(deployment.resources) ? deployment.resources : [];
-    for (const r of resources) if (isObject(r) && r.type === HELM_RELEASE_TYPE && r.delete !== true) addRelease(releaseOf(r));
-    return { pending, releases };
+    const namespaces: string[] = [];
+    for (const r of resources) {
+        if (!isObject(r) || r.delete === true) continue;
+        if (r.type === HELM_RELEASE_TYPE) addRelease(releaseOf(r));
+        if (r.type === NAMESPACE_TYPE && isObject(r.outputs) && isObject(r.outputs.metadata)) {
+            const name = r.outputs.metadata.name;
+            if (typeof name === "string" && name !== "" && !namespaces.includes(name)) namespaces.push(name);
+        }
+    }
+    return { pending, releases, namespaces };
 }
 
 /** One revision of a Helm release, as its storage Secret's labels record it. */
@@ -153,6 +166,23 @@ export function planReleaseRepairs(owned: readonly ReleaseRef[], revisions: read
         repairs.push(to ? { kind: "rollback", release, stuck, to } : { kind: "remove", release, stuck, revisions: history });
     }
     return repairs;
+}
+
+/**
+ * The releases of the stack: those its state names, and those never deployed in a namespace its state holds. An
+ * install that failed while it could not write its last record (the API server went away) leaves no trace in the state
+ * but its namespace; a release is the platform's when its namespace is (the ownership rule's judgeRelease,
+ * components/ownership/rule.ts). A release in such a namespace that was ever deployed is left alone unless the state
+ * names it: the platform only upgrades releases it records.
+ */
+export function ownedReleases(state: StateFindings, revisions: readonly ReleaseRevision[]): ReleaseRef[] {
+    const owned = [...state.releases];
+    for (const r of revisions) {
+        if (!state.namespaces.includes(r.namespace) || owned.some((o) => o.name === r.name && o.namespace === r.namespace)) continue;
+        const history = revisions.filter((x) => x.name === r.name && x.namespace === r.namespace);
+        if (history.every((x) => x.status !== "deployed" && x.status !== "superseded")) owned.push({ name: r.name, namespace: r.namespace });
+    }
+    return owned;
 }
 
 /** A pending create whose Helm release exists: the state gets the release as it is instead of a second install. */

@@ -17,7 +17,7 @@ import { isKubeApiError, kubeClient, kubeConfigFrom, KubeContextClient } from ".
 import { CliError, CliIo, EXIT, line } from "../io";
 import { errorText, isCommandError } from "../pulumi";
 import { helmBinary } from "../render/helm";
-import { allStale, describeImport, describePending, describeRepair, locksNamed, planImports, planReleaseRepairs, readState, ReleaseRepair, ReleaseRevision, revisionOf, StateFindings } from "./interrupted";
+import { allStale, describeImport, describePending, describeRepair, locksNamed, ownedReleases, planImports, planReleaseRepairs, readState, ReleaseRepair, ReleaseRevision, revisionOf, } from "./interrupted";
 
 /** The most the Kubernetes side of the recovery may take. */
 export const RECOVERY_BOUND_MS = 60_000;
@@ -43,8 +43,9 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
         throw new CliError(`cannot read the state of stack "${stack.name}" (pulumi stack export): ${errorText(err)}`);
     }
     const state = readState(exported);
-    const revisions = state.releases.length && target ? await releaseRevisions(state, target) : [];
-    const repairs = planReleaseRepairs(state.releases, revisions);
+    const namespaces = [...new Set([...state.releases.map((r) => r.namespace), ...state.namespaces])];
+    const revisions = namespaces.length && target ? await releaseRevisions(namespaces, target) : [];
+    const repairs = planReleaseRepairs(ownedReleases(state, revisions), revisions);
     const imports = planImports(state.pending, revisions, repairs);
     if (!state.pending.length && !repairs.length) return;
 
@@ -52,7 +53,7 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
     for (const op of state.pending) line(io.stderr, `  - ${describePending(op)}`);
     for (const r of repairs) line(io.stderr, `  - ${describeRepair(r)}`);
     for (const i of imports) line(io.stderr, `  - ${describeImport(i)}`);
-    if (state.releases.length && !target) line(io.stderr, "  - the cluster's Helm releases were not checked: the stack has no kubeconfig yet");
+    if (namespaces.length && !target) line(io.stderr, "  - the cluster's Helm releases were not checked: the stack has no kubeconfig yet");
 
     if (repairs.length) {
         const client = clientFor(target!);
@@ -100,20 +101,19 @@ function clientFor(target: NonNullable<ClusterTarget>): KubeContextClient {
     return kubeClient(kc, { deadline: Date.now() + RECOVERY_BOUND_MS, deadlineName: `the recovery's ${RECOVERY_BOUND_MS / 1000} s bound` });
 }
 
-/** Reads the Helm records of the releases the state names. */
-async function releaseRevisions(state: StateFindings, target: NonNullable<ClusterTarget>): Promise<ReleaseRevision[]> {
+/** Reads Helm's release records in the namespaces of the stack's releases and its own namespaces. */
+async function releaseRevisions(namespaces: readonly string[], target: NonNullable<ClusterTarget>): Promise<ReleaseRevision[]> {
     const client = clientFor(target);
     const revisions: ReleaseRevision[] = [];
-    for (const r of state.releases) {
-        const selector = encodeURIComponent(`owner=helm,name=${r.name}`);
+    for (const ns of namespaces) {
         let list: { items: unknown[] };
         try {
-            list = await client.get(`/api/v1/namespaces/${encodeURIComponent(r.namespace)}/secrets?labelSelector=${selector}`);
+            list = await client.get(`/api/v1/namespaces/${encodeURIComponent(ns)}/secrets?labelSelector=${encodeURIComponent("owner=helm")}`);
         } catch (e) {
             if (isKubeApiError(e)) {
                 // A namespace that is gone holds no release; anything else stops the run: an unchecked release may be stuck.
                 if (e.status === 404) continue;
-                throw new CliError(`cannot read the Helm records of release ${r.namespace}/${r.name} to check for an interrupted run: ${e.message}${e.fix ? `; ${e.fix}` : ""}`, EXIT.unreachable);
+                throw new CliError(`cannot read the Helm release records in namespace ${ns} to check for an interrupted run: ${e.message}${e.fix ? `; ${e.fix}` : ""}`, EXIT.unreachable);
             }
             throw e;
         }

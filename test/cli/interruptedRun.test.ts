@@ -4,7 +4,7 @@
  * the self-managed backend's stale locks. test/engine/interrupted.test.ts runs the same against the real engine.
  */
 import { describe, expect, it } from "vitest";
-import { allStale, describeImport, describePending, describeRepair, locksNamed, planImports, planReleaseRepairs, readState, ReleaseRevision, revisionOf } from "../../cli/recovery/interrupted";
+import { allStale, describeImport, describePending, describeRepair, locksNamed, ownedReleases, planImports, planReleaseRepairs, readState, ReleaseRevision, revisionOf } from "../../cli/recovery/interrupted";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
 const urn = (type: string, name: string) => `urn:pulumi:dev::mara::mara:platform:Platform$${type}::${name}`;
@@ -43,7 +43,7 @@ describe("the state of an interrupted run", () => {
     });
 
     it("skips what is not shaped as the engine writes it, and never names a release whose name or namespace is a secret or unknown", () => {
-        for (const doc of [null, 7, "text", [], {}, { deployment: null }, { deployment: { pending_operations: "x", resources: {} } }]) expect(readState(doc)).toEqual({ pending: [], releases: [] });
+        for (const doc of [null, 7, "text", [], {}, { deployment: null }, { deployment: { pending_operations: "x", resources: {} } }]) expect(readState(doc)).toEqual({ pending: [], releases: [], namespaces: [] });
         const state = readState({
             deployment: {
                 pending_operations: [null, { resource: null }, { resource: { urn: 5, type: RELEASE } }, { resource: { urn: urn(RELEASE, "r"), type: RELEASE, inputs: { name: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" }, namespace: "ns" } } }],
@@ -120,6 +120,35 @@ describe("the repair of a stuck release", () => {
         expect(planReleaseRepairs(owned, revisions)).toEqual([]);
         // A pending revision older than the newest is history, not a lock.
         expect(planReleaseRepairs(owned, [rev("kic", "nginx-ingress", 1, "pending-install"), rev("kic", "nginx-ingress", 2, "deployed")])).toEqual([]);
+    });
+});
+
+describe("the releases of the stack", () => {
+    it("are those its state names, and those never deployed in a namespace it made", () => {
+        const state = readState({
+            deployment: {
+                resources: [
+                    { type: RELEASE, outputs: { name: "kic", namespace: "nginx-ingress" } },
+                    { type: "kubernetes:core/v1:Namespace", outputs: { metadata: { name: "cert-manager" } } },
+                    { type: "kubernetes:core/v1:Namespace", delete: true, outputs: { metadata: { name: "old" } } },
+                ],
+            },
+        });
+        expect(state.namespaces).toEqual(["cert-manager"]);
+        const revisions = [
+            rev("kic", "nginx-ingress", 1, "pending-upgrade"),
+            // An install that failed while the API server was away: only its namespace is in the state.
+            rev("certmgr", "cert-manager", 1, "pending-install"),
+            // Someone else's release in the stack's namespace, deployed once: not the stack's to roll back.
+            rev("theirs", "cert-manager", 1, "deployed"),
+            rev("theirs", "cert-manager", 2, "pending-upgrade"),
+            // A release in a namespace the stack did not make.
+            rev("other", "team-a", 1, "pending-install"),
+        ];
+        expect(ownedReleases(state, revisions)).toEqual([
+            { name: "kic", namespace: "nginx-ingress" },
+            { name: "certmgr", namespace: "cert-manager" },
+        ]);
     });
 });
 
