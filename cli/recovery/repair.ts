@@ -1,8 +1,9 @@
 /**
  * `mara up`'s recovery from an interrupted run, before its preview: reads the state's pending operations and the
- * Helm records of the releases the state names, says what it found, rolls back or removes the stuck release
- * revisions as Helm allows (interrupted.ts says which and why), and clears the state's pending creates with
- * `pulumi refresh --clear-pending-creates`, the engine's own handling. Nothing runs when nothing was interrupted.
+ * Helm records of the stack's releases, says what it found, clears the state's pending creates with `pulumi refresh
+ * --clear-pending-creates` (the engine's own handling; it also proves, by taking the stack's lock, that no other run
+ * is under way), then rolls back or removes the stuck release revisions as Helm allows (interrupted.ts says which and
+ * why). Nothing runs when nothing was interrupted.
  *
  * Bounds: every Kubernetes request within the client's per-request timeout and {@link RECOVERY_BOUND_MS} over all of
  * them; a rollback within {@link ROLLBACK_TIMEOUT_MS}; the refresh is an operation, bounded by Pulumi's own timeouts.
@@ -55,6 +56,19 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
     for (const i of imports) line(io.stderr, `  - ${describeImport(i)}`);
     if (namespaces.length && !target) line(io.stderr, "  - the cluster's Helm releases were not checked: the stack has no kubeconfig yet");
 
+    // The refresh comes first: it takes the stack's lock, so a run still under way (its lock held by a live process or
+    // another host) stops the repair before anything of its is touched; a pending record of a live install looks the
+    // same as a stuck one.
+    const importArgs = imports.flatMap((i) => ["--import-pending-creates", i.urn, "--import-pending-creates", i.id]);
+    const clearing = state.pending.length ? ["--clear-pending-creates", ...importArgs] : [];
+    line(io.stderr, `  Checking that no other run holds the stack${clearing.length ? ` and clearing the interrupted operations from the state: pulumi refresh${imports.length ? " --import-pending-creates <urn> <id>" : ""} --clear-pending-creates` : ": pulumi refresh"}`);
+    try {
+        await unlockingStale(stack, io, () => refresh(stack, clearing, io));
+    } catch (err) {
+        if (!isCommandError(err)) throw err;
+        throw new CliError(`pulumi refresh failed on stack "${stack.name}" (its output is above), so nothing was repaired: if another run holds the stack's lock, wait for it to end; then run again: ${repairCommand(stack.name)}`);
+    }
+    if (clearing.length) line(io.stderr, `  ✓ cleared the interrupted operations${imports.length ? `, imported ${imports.length} installed release(s),` : ""}; the resources they were creating are created again by this run`);
     if (repairs.length) {
         const client = clientFor(target!);
         for (const r of repairs) {
@@ -62,17 +76,6 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
             else await rollback(target!, r, io);
             line(io.stderr, `  ✓ repaired Helm release ${r.release.namespace}/${r.release.name}`);
         }
-    }
-    if (state.pending.length) {
-        const importArgs = imports.flatMap((i) => ["--import-pending-creates", i.urn, "--import-pending-creates", i.id]);
-        line(io.stderr, `  Clearing the interrupted operations from the state: pulumi refresh${imports.length ? " --import-pending-creates <urn> <id>" : ""} --clear-pending-creates`);
-        try {
-            await unlockingStale(stack, io, () => refresh(stack, ["--clear-pending-creates", ...importArgs], io));
-        } catch (err) {
-            if (!isCommandError(err)) throw err;
-            throw new CliError(`pulumi refresh --clear-pending-creates failed on stack "${stack.name}" (its output is above); the state still records the interrupted operations. Run again: ${repairCommand(stack.name)}`);
-        }
-        line(io.stderr, `  ✓ cleared the interrupted operations${imports.length ? `, imported ${imports.length} installed release(s),` : ""}; the resources they were creating are created again by this run`);
     }
 }
 
