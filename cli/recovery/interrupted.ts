@@ -244,7 +244,11 @@ export interface StateLock {
 export function locksNamed(output: string): StateLock[] {
     if (!output.includes("the stack is currently locked by")) return [];
     const locks: StateLock[] = [];
-    for (const m of output.matchAll(/: created by ([^@\s]+)@(\S+) \(pid (\d{1,10})\) at (\S+)/g)) locks.push({ user: m[1]!, host: m[2]!, pid: Number(m[3]), at: m[4]! });
+    for (const m of output.matchAll(/: created by ([^@\s]+)@(\S+) \(pid (\d{1,10})\) at (\S+)/g)) {
+        const lock = { user: m[1]!, host: m[2]!, pid: Number(m[3]), at: m[4]! };
+        // The error reaches us in more than one stream; each lock counts once.
+        if (!locks.some((l) => l.host === lock.host && l.pid === lock.pid && l.at === lock.at)) locks.push(lock);
+    }
     return locks;
 }
 

@@ -188,6 +188,8 @@ describe("the backend's locks", () => {
             { user: "ci", host: "runner-1", pid: 4242, at: "2026-11-28T01:02:03Z" },
             { user: "ci", host: "runner-1", pid: 77, at: "2026-11-28T01:05:00Z" },
         ]);
+        // The refusal reaches mara in the error's message and in stderr: each lock once.
+        expect(locksNamed(`${refused}\n${refused}`)).toHaveLength(2);
         expect(locksNamed("created by ci@runner-1 (pid 4242) at now")).toEqual([]);
         expect(locksNamed("error: something else")).toEqual([]);
     });
