@@ -39,6 +39,8 @@ export interface StateFindings {
     readonly releases: readonly ReleaseRef[];
     /** The namespaces the state holds as Namespace resources: the stack made them, and what Helm installs in them is its own. */
     readonly namespaces: readonly string[];
+    /** The URN of each Release resource in the state, by `<namespace>/<name>`. */
+    readonly releaseUrns: Readonly<Record<string, string>>;
 }
 
 /** The resource name at the end of a URN (`urn:pulumi:<stack>::<project>::<type chain>::<name>`). */
@@ -82,15 +84,20 @@ export function readState(exported: unknown): StateFindings {
     }
     const resources = Array.isArray(deployment.resources) ? deployment.resources : [];
     const namespaces: string[] = [];
+    const releaseUrns: Record<string, string> = {};
     for (const r of resources) {
         if (!isObject(r) || r.delete === true) continue;
-        if (r.type === HELM_RELEASE_TYPE) addRelease(releaseOf(r));
+        if (r.type === HELM_RELEASE_TYPE) {
+            const release = releaseOf(r);
+            addRelease(release);
+            if (release && typeof r.urn === "string") releaseUrns[`${release.namespace}/${release.name}`] = r.urn;
+        }
         if (r.type === NAMESPACE_TYPE && isObject(r.outputs) && isObject(r.outputs.metadata)) {
             const name = r.outputs.metadata.name;
             if (typeof name === "string" && name !== "" && !namespaces.includes(name)) namespaces.push(name);
         }
     }
-    return { pending, releases, namespaces };
+    return { pending, releases, namespaces, releaseUrns };
 }
 
 /** One revision of a Helm release, as its storage Secret's labels record it. */

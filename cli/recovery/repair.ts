@@ -77,6 +77,18 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
             line(io.stderr, `  ✓ repaired Helm release ${r.release.namespace}/${r.release.name}`);
         }
     }
+    // The refresh above read a rolled-back release as it was, pending: read it again, or the state would hold the
+    // interrupted upgrade's values, and this run would see nothing to upgrade.
+    const rolledBack = repairs.filter((r) => r.kind === "rollback").map((r) => state.releaseUrns[`${r.release.namespace}/${r.release.name}`]).filter((u): u is string => !!u);
+    if (rolledBack.length) {
+        line(io.stderr, "  Reading the rolled-back releases into the state: pulumi refresh --target <urn>");
+        try {
+            await refresh(stack, rolledBack.flatMap((u) => ["--target", u]), io);
+        } catch (err) {
+            if (!isCommandError(err)) throw err;
+            throw new CliError(`pulumi refresh of the rolled-back releases failed on stack "${stack.name}" (its output is above); run again: ${repairCommand(stack.name)}`);
+        }
+    }
 }
 
 /** The internal runner of the Automation API's command (cli/pulumi.ts wraps the same one). */

@@ -39,11 +39,12 @@ describe("the state of an interrupted run", () => {
             { name: "certmgr", namespace: "cert-manager" },
             { name: "kic", namespace: "nginx-ingress" },
         ]);
+        expect(state.releaseUrns).toEqual({ "nginx-ingress/kic": urn(RELEASE, "kic-release") });
         expect(describePending(state.pending[0]!)).toBe(`${RELEASE} "certmgr-release" was being created when the last run stopped`);
     });
 
     it("skips what is not shaped as the engine writes it, and never names a release whose name or namespace is a secret or unknown", () => {
-        for (const doc of [null, 7, "text", [], {}, { deployment: null }, { deployment: { pending_operations: "x", resources: {} } }]) expect(readState(doc)).toEqual({ pending: [], releases: [], namespaces: [] });
+        for (const doc of [null, 7, "text", [], {}, { deployment: null }, { deployment: { pending_operations: "x", resources: {} } }]) expect(readState(doc)).toEqual({ pending: [], releases: [], namespaces: [], releaseUrns: {} });
         const state = readState({
             deployment: {
                 pending_operations: [null, { resource: null }, { resource: { urn: 5, type: RELEASE } }, { resource: { urn: urn(RELEASE, "r"), type: RELEASE, inputs: { name: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" }, namespace: "ns" } } }],
