@@ -13,6 +13,7 @@ import { Check, checkDocker, credentialChecks, dockerReason, Operation, reportCh
 import { checkProviderLock, configuredInfraType, parseInfraType } from "./providerLock";
 import { errorText, isCommandError, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "./pulumi";
 import { checkConfig } from "./report";
+import type { ClusterTarget } from "./recovery/repair";
 import { projectName } from "./stackSource";
 import { applyTeardownSettings } from "./teardownSettings";
 
@@ -55,6 +56,7 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
     const raw = rawConfig(await pulumiCall(() => stack.getAllConfig(), `read the configuration of stack "${name}"`), name, io);
 
     let infraType = configuredInfraType(raw.values);
+    let validated: MaraConfig | undefined;
     const checks: Check[] = [];
     const outputs = await pulumiCall(() => stack.outputs(), `read the outputs of stack "${name}"`);
     const deployed = deployedInfraType(outputs.infra_type?.value);
@@ -70,6 +72,7 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
             line(io.stderr, "Nothing was run.");
             return EXIT.failed;
         }
+        validated = result.config;
         if (op === "up" && result.config.infra.type === "kubeconfig") await doctorFirst(result.config, opts, io);
         const reason = op === "up" ? dockerReason(result.config) : undefined;
         if (reason) checks.push(await checkDocker(reason, io.env));
@@ -92,6 +95,7 @@ export async function runOperation(op: Operation, opts: OperationOptions, ctx: C
     }
     if (infraType) checks.push(...credentialChecks(infraType, raw, io.env, op));
     reportChecks(io, checks);
+    if (op === "up") await recoverInterrupted(stack, clusterTarget(validated, outputs.kubeconfig?.value, io), io);
 
     if (!(await confirmed(op, opts, ctx, stack))) {
         line(io.stderr, "Confirmation declined; nothing was changed.");
@@ -125,6 +129,20 @@ async function doctorFirst(cfg: MaraConfig, opts: OperationOptions, io: CliIo): 
             EXIT.preflight,
         );
     }
+}
+
+/**
+ * The cluster the recovery from an interrupted run reads: an existing-cluster stack's own kubeconfig, else the
+ * kubeconfig output of the last run (a stack that made its cluster), else none.
+ */
+function clusterTarget(cfg: MaraConfig | undefined, output: unknown, io: CliIo): ClusterTarget {
+    if (cfg?.infra.type === "kubeconfig") {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { targetOfConfig } = require("./doctor/target") as typeof import("./doctor/target");
+        return targetOfConfig(cfg, io.env, io.projectDir);
+    }
+    const text = typeof output === "string" ? output : output && typeof output === "object" ? JSON.stringify(output) : undefined;
+    return text ? { kubeconfig: text, source: "the stack's kubeconfig output", baseDir: io.projectDir } : undefined;
 }
 
 /** Turns `pulumi config --json` into the raw form validation reads. */
@@ -163,6 +181,12 @@ async function confirmed(op: Operation, opts: OperationOptions, ctx: CommandCont
     return io.prompter.confirm({ message: question[op as Exclude<Operation, "preview">], default: false });
 }
 
+/** `mara up`'s repair of what an interrupted run left (cli/recovery/repair.ts), loaded only for `up`. */
+async function recoverInterrupted(stack: Stack, target: ClusterTarget, io: CliIo): Promise<void> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    await (require("./recovery/repair") as typeof import("./recovery/repair")).recoverInterrupted(stack, target, io);
+}
+
 /** Runs the operation with Pulumi's output streamed to ours. */
 async function execute(op: Operation, stack: Stack, io: CliIo): Promise<number> {
     const stream = {
@@ -170,11 +194,10 @@ async function execute(op: Operation, stack: Stack, io: CliIo): Promise<number> 
         onError: (text: string) => void io.stderr.write(text),
         color: io.colour ? ("always" as const) : ("never" as const),
     };
+    const run = async (): Promise<unknown> => (op === "up" ? stack.up(stream) : op === "preview" ? stack.preview(stream) : op === "destroy" ? stack.destroy(stream) : stack.refresh(stream));
     try {
-        if (op === "up") await stack.up(stream);
-        else if (op === "preview") await stack.preview(stream);
-        else if (op === "destroy") await stack.destroy(stream);
-        else await stack.refresh(stream);
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        await (require("./recovery/repair") as typeof import("./recovery/repair")).unlockingStale(stack, io, run);
     } catch (err) {
         if (!isCommandError(err)) throw err;
         line(io.stderr, `mara: pulumi ${op} failed on stack "${stack.name}" (its output is above).`);

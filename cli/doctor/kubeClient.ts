@@ -133,6 +133,8 @@ export interface KubeContextClient extends KubeClient {
     connection(): Promise<Connection>;
     /** Milliseconds left before the client's own deadline (Infinity without one). */
     remaining(): number;
+    /** DELETE of one object, with a body of DeleteOptions (preconditions); a 404 is an error, as the API answers it. */
+    delete<T = unknown>(path: string, body?: unknown): Promise<T>;
 }
 
 /** A client for the context. */
@@ -243,6 +245,7 @@ export function kubeClient(ctx: KubeContext, opts: KubeClientOptions = {}): Kube
             }
         },
         post: (path, body) => call("POST", path, body),
+        delete: (path, body) => call("DELETE", path, body),
     };
 }
 

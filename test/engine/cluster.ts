@@ -52,6 +52,13 @@ export interface TestCluster extends ApiEndpoint {
     readonly standIns: StandIns;
     /** The last lines of a component's log, for a failing test's message. */
     logTail(component: string, lines?: number): string;
+    /**
+     * Stops the API server (SIGTERM, as a control-plane upgrade or restart does) and resolves once it has exited;
+     * etcd and everything else keep running.
+     */
+    stopApiServer(): Promise<void>;
+    /** Starts the API server again with the same flags: the same port, certificates, token and etcd data. Resolves once it is ready. */
+    startApiServer(): Promise<void>;
     /** Stops every process and removes the folder. */
     stop(): Promise<void>;
 }
@@ -151,7 +158,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
         const token = crypto.randomBytes(24).toString("hex");
         fs.writeFileSync(path.join(dir, "tokens.csv"), `${token},mara-admin,mara-admin,"system:masters"\n`, { mode: 0o600 });
         const certDir = path.join(dir, "pki");
-        run("kube-apiserver", [
+        const apiserverArgs = [
             `--etcd-servers=${etcdUrl}`,
             "--bind-address=127.0.0.1",
             "--advertise-address=127.0.0.1",
@@ -170,7 +177,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
             "--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook",
             "--profiling=false",
             ...(opts.apiserverArgs ?? []),
-        ]);
+        ];
+        run("kube-apiserver", apiserverArgs);
         const caFile = path.join(certDir, "apiserver.crt");
         await waitFor("the API server's certificate", async () => (fs.existsSync(caFile) ? true : undefined), 60_000);
         const ep: ApiEndpoint = { server: `https://127.0.0.1:${apiPort}`, ca: fs.readFileSync(caFile, "utf8"), token };
@@ -235,6 +243,25 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
             nodes,
             standIns,
             logTail,
+            async stopApiServer() {
+                const i = procs.findIndex((p) => p.name === "kube-apiserver");
+                if (i < 0) return;
+                const { proc } = procs[i]!;
+                procs.splice(i, 1);
+                if (proc.exitCode !== null || proc.signalCode !== null) return;
+                await new Promise<void>((resolve) => {
+                    const t = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+                    proc.on("exit", () => {
+                        clearTimeout(t);
+                        resolve();
+                    });
+                    proc.kill("SIGTERM");
+                });
+            },
+            async startApiServer() {
+                run("kube-apiserver", apiserverArgs);
+                await waitFor("the API server to be ready again", async () => ((await request(ep, "GET", "/readyz").catch(() => undefined)) === "ok" ? true : undefined), 120_000, 500);
+            },
             stop: async () => {
                 stopping = true;
                 await stop();

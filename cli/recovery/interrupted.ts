@@ -1,0 +1,268 @@
+/**
+ * What an interrupted `pulumi up` leaves behind, and what may be done about it: the operations the state still
+ * records as under way (`pulumi stack export` → `deployment.pending_operations`), and the Helm releases of the stack
+ * whose newest revision is still `pending-install`, `pending-upgrade` or `pending-rollback` — Helm's own lock, which
+ * no later install or upgrade passes. Pure functions over the state and Helm's release records; cli/recovery/repair.ts
+ * reads them and carries the plan out.
+ *
+ * Only releases this stack's state names (as a resource, or as a create or update under way) are touched: a release
+ * of the same name that someone else installed is never in this stack's state.
+ */
+
+/** The Pulumi resource type of a Helm release made by the program (components/helmRelease.ts). */
+export const HELM_RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
+
+/** The Pulumi resource type of a Namespace. */
+const NAMESPACE_TYPE = "kubernetes:core/v1:Namespace";
+
+/** One operation the state records as started and never finished. */
+export interface PendingOperation {
+    readonly urn: string;
+    /** The resource type, e.g. `kubernetes:helm.sh/v3:Release`. */
+    readonly type: string;
+    /** `creating`, `updating`, `deleting`, `reading` (the engine's names). */
+    readonly operation: string;
+    /** The Helm release, for a Release's operation. */
+    readonly release?: ReleaseRef;
+}
+
+/** A Helm release, by name and namespace. */
+export interface ReleaseRef {
+    readonly name: string;
+    readonly namespace: string;
+}
+
+/** What the state says about an interrupted run. */
+export interface StateFindings {
+    readonly pending: readonly PendingOperation[];
+    /** The Helm releases the state names, as resources or in pending operations. */
+    readonly releases: readonly ReleaseRef[];
+    /** The namespaces the state holds as Namespace resources: the stack made them, and what Helm installs in them is its own. */
+    readonly namespaces: readonly string[];
+    /** The URN of each Release resource in the state, by `<namespace>/<name>`. */
+    readonly releaseUrns: Readonly<Record<string, string>>;
+}
+
+/** The resource name at the end of a URN (`urn:pulumi:<stack>::<project>::<type chain>::<name>`). */
+export function urnName(urn: string): string {
+    const i = urn.lastIndexOf("::");
+    return i >= 0 ? urn.slice(i + 2) : urn;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A release's name and namespace from a Release resource's inputs or outputs; undefined when either is not plain text (a secret, unknown). */
+function releaseOf(resource: Record<string, unknown>): ReleaseRef | undefined {
+    for (const field of ["outputs", "inputs"]) {
+        const props = resource[field];
+        if (!isObject(props)) continue;
+        const { name, namespace } = props;
+        if (typeof name === "string" && name !== "" && typeof namespace === "string" && namespace !== "") return { name, namespace };
+    }
+    return undefined;
+}
+
+/**
+ * Reads `pulumi stack export`'s document: the pending operations and the Helm releases named. Anything not shaped as
+ * the engine writes it (apitype.DeploymentV3 in pulumi/pulumi's sdk/go/common/apitype/core.go) is skipped, never thrown on.
+ */
+export function readState(exported: unknown): StateFindings {
+    const deployment = isObject(exported) && isObject(exported.deployment) ? exported.deployment : {};
+    const pending: PendingOperation[] = [];
+    const releases: ReleaseRef[] = [];
+    const addRelease = (r: ReleaseRef | undefined) => {
+        if (r && !releases.some((x) => x.name === r.name && x.namespace === r.namespace)) releases.push(r);
+    };
+    const ops = Array.isArray(deployment.pending_operations) ? deployment.pending_operations : [];
+    for (const op of ops) {
+        if (!isObject(op) || !isObject(op.resource)) continue;
+        const { urn, type } = op.resource;
+        if (typeof urn !== "string" || typeof type !== "string") continue;
+        const release = type === HELM_RELEASE_TYPE ? releaseOf(op.resource) : undefined;
+        pending.push({ urn, type, operation: typeof op.type === "string" ? op.type : "unknown", ...(release ? { release } : {}) });
+        addRelease(release);
+    }
+    const resources = Array.isArray(deployment.resources) ? deployment.resources : [];
+    const namespaces: string[] = [];
+    const releaseUrns: Record<string, string> = {};
+    for (const r of resources) {
+        if (!isObject(r) || r.delete === true) continue;
+        if (r.type === HELM_RELEASE_TYPE) {
+            const release = releaseOf(r);
+            addRelease(release);
+            if (release && typeof r.urn === "string") releaseUrns[`${release.namespace}/${release.name}`] = r.urn;
+        }
+        if (r.type === NAMESPACE_TYPE && isObject(r.outputs) && isObject(r.outputs.metadata)) {
+            const name = r.outputs.metadata.name;
+            if (typeof name === "string" && name !== "" && !namespaces.includes(name)) namespaces.push(name);
+        }
+    }
+    return { pending, releases, namespaces, releaseUrns };
+}
+
+/** One revision of a Helm release, as its storage Secret's labels record it. */
+export interface ReleaseRevision extends ReleaseRef {
+    readonly revision: number;
+    /** Helm's status: deployed, superseded, failed, uninstalled, uninstalling, pending-install, pending-upgrade, pending-rollback. */
+    readonly status: string;
+    /** The Secret holding it: `sh.helm.release.v1.<name>.v<revision>`. */
+    readonly secret: string;
+    /** The Secret's uid and resourceVersion, so that a removal deletes the revision that was read and nothing newer. */
+    readonly uid?: string;
+    readonly resourceVersion?: string;
+}
+
+/**
+ * A revision from one Secret of a list, or undefined when it is not Helm's record of a release. Helm's Secrets
+ * driver (helm/helm pkg/storage/driver/secrets.go, newSecretsObject) names it `sh.helm.release.v1.<name>.v<version>`,
+ * gives it the type `helm.sh/release.v1` and the labels `name`, `owner: helm`, `status` and `version`.
+ */
+export function revisionOf(secret: unknown): ReleaseRevision | undefined {
+    if (!isObject(secret) || !isObject(secret.metadata)) return undefined;
+    const m = secret.metadata;
+    const labels = isObject(m.labels) ? m.labels : {};
+    const { name, status, version, owner } = labels;
+    if (owner !== "helm" || secret.type !== "helm.sh/release.v1") return undefined;
+    if (typeof name !== "string" || typeof status !== "string" || typeof version !== "string" || !/^[1-9][0-9]{0,8}$/.test(version)) return undefined;
+    if (typeof m.name !== "string" || m.name !== `sh.helm.release.v1.${name}.v${version}` || typeof m.namespace !== "string") return undefined;
+    return {
+        name,
+        namespace: m.namespace,
+        revision: Number(version),
+        status,
+        secret: m.name,
+        ...(typeof m.uid === "string" ? { uid: m.uid } : {}),
+        ...(typeof m.resourceVersion === "string" ? { resourceVersion: m.resourceVersion } : {}),
+    };
+}
+
+/** Helm's pending statuses (helm/helm pkg/release/status.go, Status.IsPending). */
+export const PENDING_STATUSES: readonly string[] = ["pending-install", "pending-upgrade", "pending-rollback"];
+
+/** What to do about one release whose newest revision is pending. */
+export type ReleaseRepair =
+    /**
+     * No revision was ever deployed: remove the release's records so that the provider's next install can run.
+     * Helm's install refuses a name with any history unless replacing a failed or uninstalled one
+     * (helm/helm pkg/action/install.go, Install.availableName), and a pending-install is neither. The objects the
+     * interrupted install created stay: they carry Helm's ownership marks for this release, which the next install
+     * adopts (pkg/action/validate.go, existingResourceConflict, via Install.Run's requireAdoption).
+     */
+    | { readonly kind: "remove"; readonly release: ReleaseRef; readonly stuck: ReleaseRevision; readonly revisions: readonly ReleaseRevision[] }
+    /**
+     * A revision was deployed before: roll back to it, as `helm rollback` does. Helm's upgrade refuses a release
+     * whose last revision is pending (pkg/action/upgrade.go, Upgrade.prepareUpgrade, errPending "another operation
+     * (install/upgrade/rollback) is in progress"); its rollback does not check the status and writes a new revision
+     * from the target's chart and values (pkg/action/rollback.go, Rollback.prepareRollback), after which the
+     * provider's next upgrade runs from a deployed release.
+     */
+    | { readonly kind: "rollback"; readonly release: ReleaseRef; readonly stuck: ReleaseRevision; readonly to: ReleaseRevision };
+
+/**
+ * The repairs of the releases in `revisions` (every Helm revision found in the stack's release namespaces) that
+ * this stack's state names and whose newest revision is pending.
+ */
+export function planReleaseRepairs(owned: readonly ReleaseRef[], revisions: readonly ReleaseRevision[]): ReleaseRepair[] {
+    const repairs: ReleaseRepair[] = [];
+    for (const release of owned) {
+        const history = revisions.filter((r) => r.name === release.name && r.namespace === release.namespace).sort((a, b) => b.revision - a.revision);
+        const stuck = history[0];
+        if (!stuck || !PENDING_STATUSES.includes(stuck.status)) continue;
+        // Helm's upgrade starts from the last deployed revision, else the last superseded one (Upgrade.prepareUpgrade).
+        const to = history.find((r) => r.status === "deployed") ?? history.find((r) => r.status === "superseded");
+        repairs.push(to ? { kind: "rollback", release, stuck, to } : { kind: "remove", release, stuck, revisions: history });
+    }
+    return repairs;
+}
+
+/**
+ * The releases of the stack: those its state names, and those never deployed in a namespace its state holds. An
+ * install that failed while it could not write its last record (the API server went away) leaves no trace in the state
+ * but its namespace; a release is the platform's when its namespace is (the ownership rule's judgeRelease,
+ * components/ownership/rule.ts). A release in such a namespace that was ever deployed is left alone unless the state
+ * names it: the platform only upgrades releases it records.
+ */
+export function ownedReleases(state: StateFindings, revisions: readonly ReleaseRevision[]): ReleaseRef[] {
+    const owned = [...state.releases];
+    for (const r of revisions) {
+        if (!state.namespaces.includes(r.namespace) || owned.some((o) => o.name === r.name && o.namespace === r.namespace)) continue;
+        const history = revisions.filter((x) => x.name === r.name && x.namespace === r.namespace);
+        if (history.every((x) => x.status !== "deployed" && x.status !== "superseded")) owned.push({ name: r.name, namespace: r.namespace });
+    }
+    return owned;
+}
+
+/** A pending create whose Helm release exists: the state gets the release as it is instead of a second install. */
+export interface PendingImport {
+    readonly urn: string;
+    /** The provider's ID of a Release, `<namespace>/<name>` (pulumi-kubernetes provider/pkg/provider/helm_release.go, Read's import). */
+    readonly id: string;
+    readonly newest: ReleaseRevision;
+}
+
+/**
+ * The pending creates of Releases that Helm has a record of and that no repair removes: the install ran (or finished
+ * after the engine was gone), so a new install would be refused ("cannot re-use a name that is still in use"). The
+ * engine's own `pulumi refresh --import-pending-creates <urn> <id>` records them; a later update upgrades them.
+ */
+export function planImports(pending: readonly PendingOperation[], revisions: readonly ReleaseRevision[], repairs: readonly ReleaseRepair[]): PendingImport[] {
+    const imports: PendingImport[] = [];
+    for (const op of pending) {
+        const r = op.release;
+        if (op.operation !== "creating" || !r) continue;
+        if (repairs.some((x) => x.kind === "remove" && x.release.name === r.name && x.release.namespace === r.namespace)) continue;
+        const newest = revisions.filter((x) => x.name === r.name && x.namespace === r.namespace).sort((a, b) => b.revision - a.revision)[0];
+        if (newest) imports.push({ urn: op.urn, id: `${r.namespace}/${r.name}`, newest });
+    }
+    return imports;
+}
+
+/** One line saying what was found about a release installed but not recorded, and what will be done. */
+export function describeImport(i: PendingImport): string {
+    return `Helm release ${i.id} was installed (revision ${i.newest.revision}, ${i.newest.status}) but the state never recorded it: importing it into the state`;
+}
+
+/** One line saying what was found about a pending operation, in the words `mara up` prints. */
+export function describePending(op: PendingOperation): string {
+    const doing: Record<string, string> = { creating: "being created", updating: "being updated", deleting: "being deleted", reading: "being read" };
+    return `${op.type} "${urnName(op.urn)}" was ${doing[op.operation] ?? `in operation "${op.operation}"`} when the last run stopped`;
+}
+
+/** One line saying what was found about a stuck release and what will be done. */
+export function describeRepair(r: ReleaseRepair): string {
+    const at = `Helm release ${r.release.namespace}/${r.release.name} is stuck in ${r.stuck.status} (revision ${r.stuck.revision})`;
+    if (r.kind === "rollback") return `${at}: rolling it back to revision ${r.to.revision} (${r.to.status}), as helm rollback does`;
+    return `${at} and was never deployed: removing its Helm records (${r.revisions.map((x) => x.secret).join(", ")}) so that it installs again; the objects it created are kept and adopted by the install`;
+}
+
+/** One lock of a self-managed (file or bucket) backend, as Pulumi's "currently locked" error names it. */
+export interface StateLock {
+    readonly user: string;
+    readonly host: string;
+    readonly pid: number;
+    readonly at: string;
+}
+
+/**
+ * The locks a failed command's output names. A self-managed backend refuses an update while a lock file of another
+ * process exists and lists each as `<url>: created by <user>@<host> (pid <pid>) at <time>` (pulumi/pulumi
+ * pkg/backend/diy/lock.go, checkForLock); a process killed mid-run leaves its lock behind.
+ */
+export function locksNamed(output: string): StateLock[] {
+    if (!output.includes("the stack is currently locked by")) return [];
+    const locks: StateLock[] = [];
+    for (const m of output.matchAll(/: created by ([^@\s]+)@(\S+) \(pid (\d{1,10})\) at (\S+)/g)) {
+        const lock = { user: m[1]!, host: m[2]!, pid: Number(m[3]), at: m[4]! };
+        // The error reaches us in more than one stream; each lock counts once.
+        if (!locks.some((l) => l.host === lock.host && l.pid === lock.pid && l.at === lock.at)) locks.push(lock);
+    }
+    return locks;
+}
+
+/**
+ * Whether every lock is stale: taken on this host by a process that no longer runs. A lock of another host, or of a
+ * process that runs (or of a pid reused since, which cannot be told apart), is another run's, and is kept.
+ */
+export function allStale(locks: readonly StateLock[], hostname: string, running: (pid: number) => boolean): boolean {
+    return locks.length > 0 && locks.every((l) => l.host === hostname && !running(l.pid));
+}
