@@ -78,6 +78,8 @@ export function namespacedRules(plan: DoctorPlan): { namespace: string; rules: r
                 r("networking.k8s.io", "ingresses"),
                 r("networking.k8s.io", "networkpolicies"),
                 r("monitoring.coreos.com", "servicemonitors"),
+                // Bank of Sirius's and its databases' alert rules sit beside the app.
+                r("monitoring.coreos.com", "prometheusrules"),
             ],
         },
     ];

@@ -53,11 +53,11 @@ function checkFor(command: string): (() => void) | undefined {
         };
     }
     if (tool === "npm" && args[0] === "test" && args.length === 1) {
-        // Every tier: the emulator the drain's tests need, the offline suite, then the real-engine tier's script.
+        // Every tier: the emulator the drain's tests need, the alert rules' checkers, the offline suite, then the real-engine tier's script.
         return () => {
-            expect(pkg.scripts.test).toBe("bash test/aws-emulator/setup.sh && vitest run && npm run test:engine");
+            expect(pkg.scripts.test).toBe("bash test/aws-emulator/setup.sh && bash test/alerting/build.sh && vitest run && npm run test:engine");
             expect(pkg.scripts["test:engine"]).toMatch(/^bash test\/engine\/build\.sh && vitest run -c vitest\.engine\.config\.mts$/);
-            for (const script of ["aws-emulator/setup.sh", "engine/build.sh"]) expect(fs.existsSync(path.join(ROOT, "test", script)), script).toBe(true);
+            for (const script of ["aws-emulator/setup.sh", "alerting/build.sh", "engine/build.sh"]) expect(fs.existsSync(path.join(ROOT, "test", script)), script).toBe(true);
         };
     }
     if (tool === "npx" && args[0] === "vitest" && args[1] === "run") {
