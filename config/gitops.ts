@@ -50,6 +50,12 @@ export function gitopsKeyUnread(id: KeyId, delivery: () => string, argoCd: () =>
     return (install && argoCd() === "external") || (hub && argoCd() === "install");
 }
 
+/** Who clones the repository on a stack delivered so: the operator, or Argo CD. */
+const cloner = (mode: DeliveryMode) => (mode.delivery === "operator" ? "the Pulumi Kubernetes Operator" : "Argo CD");
+
+/** The Secret that holds the repository's credential on a stack delivered so. */
+const credentialSecret = (mode: DeliveryMode) => (mode.delivery === "operator" ? "the operator's git credential Secret" : "Argo CD's repository Secret");
+
 /** Checks the GitOps keys together; see the module comment. */
 export function checkGitOpsSettings(k: Lookup, findings: Findings): void {
     const mode = { delivery: k.d("delivery"), argoCd: k.d("gitopsArgoCd") };
@@ -59,10 +65,10 @@ export function checkGitOpsSettings(k: Lookup, findings: Findings): void {
     const url = k.v("gitopsRepoUrl");
     if (url !== undefined && repositoryTransport(url) === "http" && repoUrlCredential(url) === undefined) {
         findings.warn(
-            `${k.keyOf("gitopsRepoUrl")} = ${url}: Git over plain http:// is neither encrypted nor authenticated, so anyone on the way can change what Argo CD applies to the cluster; use https:// (${configSetCommand(KEYS.gitopsRepoUrl.key, url.replace(/^http:/i, "https:"))}).`,
+            `${k.keyOf("gitopsRepoUrl")} = ${url}: Git over plain http:// is neither encrypted nor authenticated, so anyone on the way can change what ${cloner(mode)} applies to the cluster; use https:// (${configSetCommand(KEYS.gitopsRepoUrl.key, url.replace(/^http:/i, "https:"))}).`,
         );
     }
-    if ((mode.delivery === "operator" || mode.argoCd === "install") && url !== undefined && repoUrlCredential(url) === undefined) checkCredentialKeys(k, url, findings);
+    if ((mode.delivery === "operator" || mode.argoCd === "install") && url !== undefined && repoUrlCredential(url) === undefined) checkCredentialKeys(k, url, mode, findings);
 }
 
 /**
@@ -78,10 +84,11 @@ export function repositoryCredentialsOf(k: Pick<Lookup, "r" | "d">): RepositoryC
     return undefined;
 }
 
-/** How to give Argo CD a repository's credential, for an HTTPS or an SSH URL. */
+/** How to give Argo CD (or the operator) a repository's credential, for an HTTPS or an SSH URL. */
 function credentialFix(url: string, mode: DeliveryMode): string {
     const ssh = repositoryTransport(url) === "ssh";
     const key = ssh ? `${KEYS.gitopsRepoSshPrivateKey.key} < deploy-key` : `${KEYS.gitopsRepoPassword.key} <token>`;
+    if (mode.delivery === "operator") return `pulumi config set --secret ${key} (Pulumi writes the operator's git credential Secret in the cluster)`;
     const pulumi = mode.argoCd === "external" ? "" : `pulumi config set --secret ${key} (Pulumi writes Argo CD's repository Secret in the cluster), or `;
     return `${pulumi}mara render --secret-store NAME --secret-store-provider PROVIDER, which writes an ExternalSecret that fills the repository Secret from your store (argocd/repository/), or create the Secret as Argo CD documents: ${REPOSITORY_CREDENTIALS_DOCS}`;
 }
@@ -97,14 +104,21 @@ function checkUrlCredential(k: Lookup, mode: DeliveryMode, findings: Findings): 
     findings.problem({
         key: resolved.source ?? KEYS.gitopsRepoUrl.key,
         value: url,
-        problem: `holds a credential, ${credential}: the URL is written into every Argo CD Application mara render writes for Git, into the stack's outputs and into Argo CD's objects, so it never carries one`,
-        allowed: `the repository's URL without a credential (${clean}), and the credential in Argo CD's repository Secret (url with username and password for HTTPS, or sshPrivateKey for SSH)`,
-        fix: `${configSetCommand(KEYS.gitopsRepoUrl.key, clean)}; then give Argo CD the credential: ${credentialFix(clean, mode)}`,
+        problem:
+            mode.delivery === "operator"
+                ? `holds a credential, ${credential}: the URL is written into the operator's Stack (spec.projectRepo) and into the stack's outputs, so it never carries one`
+                : `holds a credential, ${credential}: the URL is written into every Argo CD Application mara render writes for Git, into the stack's outputs and into Argo CD's objects, so it never carries one`,
+        allowed:
+            mode.delivery === "operator"
+                ? `the repository's URL without a credential (${clean}), and the credential in ${KEYS.gitopsRepoPassword.key} or ${KEYS.gitopsRepoSshPrivateKey.key}`
+                : `the repository's URL without a credential (${clean}), and the credential in Argo CD's repository Secret (url with username and password for HTTPS, or sshPrivateKey for SSH)`,
+        fix: `${configSetCommand(KEYS.gitopsRepoUrl.key, clean)}; then give ${cloner(mode)} the credential: ${credentialFix(clean, mode)}`,
     });
 }
 
 /** The repository's credential keys fit its URL. */
-function checkCredentialKeys(k: Lookup, url: string, findings: Findings): void {
+function checkCredentialKeys(k: Lookup, url: string, mode: DeliveryMode, findings: Findings): void {
+    const who = cloner(mode);
     const transport = repositoryTransport(url);
     const password = k.r("gitopsRepoPassword").source;
     const key = k.r("gitopsRepoSshPrivateKey").source;
@@ -113,7 +127,7 @@ function checkCredentialKeys(k: Lookup, url: string, findings: Findings): void {
     if (password && key) {
         findings.problem({
             key,
-            problem: `is set together with ${password}, and Argo CD's repository Secret holds one way in`,
+            problem: `is set together with ${password}, and ${credentialSecret(mode)} holds one way in`,
             allowed: `${KEYS.gitopsRepoSshPrivateKey.key} for an SSH URL, or ${KEYS.gitopsRepoPassword.key} for an https:// one`,
             fix: transport === "ssh" ? `pulumi config rm ${password}` : `pulumi config rm ${key}`,
         });
@@ -122,7 +136,7 @@ function checkCredentialKeys(k: Lookup, url: string, findings: Findings): void {
     if (password && transport === "ssh") {
         findings.problem({
             key: password,
-            problem: `is a password for HTTPS, and ${urlKey} = ${url} is an SSH URL, over which Argo CD authenticates with a key`,
+            problem: `is a password for HTTPS, and ${urlKey} = ${url} is an SSH URL, over which ${who} authenticates with a key`,
             allowed: `${KEYS.gitopsRepoSshPrivateKey.key} for an SSH URL, or ${KEYS.gitopsRepoPassword.key} with an https:// URL`,
             fix: `pulumi config rm ${password} && pulumi config set --secret ${KEYS.gitopsRepoSshPrivateKey.key} < deploy-key, or set ${urlKey} to the repository's https:// URL`,
         });
@@ -138,7 +152,7 @@ function checkCredentialKeys(k: Lookup, url: string, findings: Findings): void {
     if (key && transport !== "ssh") {
         findings.problem({
             key,
-            problem: `is an SSH key, and ${urlKey} = ${url} is an ${transport}:// URL, over which Argo CD authenticates with a user name and password`,
+            problem: `is an SSH key, and ${urlKey} = ${url} is an ${transport}:// URL, over which ${who} authenticates with a user name and password`,
             allowed: `${KEYS.gitopsRepoSshPrivateKey.key} with an SSH URL (git@host:org/repo.git, or an ssh:// URL with a user), or ${KEYS.gitopsRepoPassword.key} with an https:// one`,
             fix: `set ${urlKey} to the repository's SSH URL (${configSetCommand(KEYS.gitopsRepoUrl.key, "git@host:org/repo.git")}), or pulumi config rm ${key} && pulumi config set --secret ${KEYS.gitopsRepoPassword.key} <token>`,
         });
@@ -148,8 +162,8 @@ function checkCredentialKeys(k: Lookup, url: string, findings: Findings): void {
             key: user,
             value: k.r("gitopsRepoUsername").raw,
             problem: key
-                ? `does nothing with an SSH key: Argo CD takes the SSH user from ${urlKey} (the user before '@')`
-                : `is set without ${KEYS.gitopsRepoPassword.key}, so Argo CD has no password to send with it`,
+                ? `does nothing with an SSH key: ${who} takes the SSH user from ${urlKey} (the user before '@')`
+                : `is set without ${KEYS.gitopsRepoPassword.key}, so ${who} has no password to send with it`,
             allowed: `a user name together with ${KEYS.gitopsRepoPassword.key}, for an https:// URL`,
             fix: key ? `pulumi config rm ${user}` : `pulumi config set --secret ${KEYS.gitopsRepoPassword.key} <token>, or pulumi config rm ${user}`,
         });

@@ -12,7 +12,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_NAMESPACE, STACK_NAME } from "../../components/operator/stack";
-import { validateConfig, type RawConfig } from "../../config";
+import { formatProblem, validateConfig, type RawConfig } from "../../config";
 import { CHARTS } from "../../contracts";
 import { fixture } from "../support/config";
 import { plainStrings, unwrapSecrets, type Registration } from "../support/mocks";
@@ -206,5 +206,20 @@ describe("mara:delivery: operator, validated", () => {
         expect(check({ ...OPERATOR, "mara:delivery": "operator", "mara:operatorBackend": "gs://acme-state" }).warnings.join("\n")).toContain("mara:operatorAccessToken does nothing with mara:operatorBackend = gs://acme-state");
         // The repository's credential must fit its URL under the operator too.
         expect(check({ ...OPERATOR, "mara:delivery": "operator", "mara:gitopsRepoUrl": "git@git.example.com:o/r.git", "mara:gitopsRepoPassword": "p4ss-word" }).problems[0]).toMatch(/^mara:gitopsRepoPassword: is a password for HTTPS/);
+    });
+
+    it("speaks of the operator, not Argo CD, in the repository's messages", () => {
+        const sshWithPassword = check({ ...OPERATOR, "mara:delivery": "operator", "mara:gitopsRepoUrl": "git@git.example.com:o/r.git", "mara:gitopsRepoPassword": "p4ss-word" });
+        expect(sshWithPassword.problems[0]).toContain("over which the Pulumi Kubernetes Operator authenticates with a key");
+        const both = check({ ...OPERATOR, "mara:delivery": "operator", "mara:gitopsRepoPassword": "p4ss-word", "mara:gitopsRepoSshPrivateKey": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ==\n-----END OPENSSH PRIVATE KEY-----\n" });
+        expect(both.problems.join("\n")).toContain("the operator's git credential Secret holds one way in");
+        const inUrl = validateConfig(withValues(fixture("minimal-aws"), { ...OPERATOR, "mara:delivery": "operator", "mara:gitopsRepoUrl": `https://oauth2:${REPO_TOKEN}@git.example.com/o/r.git` }));
+        const text = inUrl.problems.map(formatProblem).join("\n");
+        expect(text).toContain("the operator's Stack (spec.projectRepo)");
+        expect(text).toContain("(Pulumi writes the operator's git credential Secret in the cluster)");
+        expect(text).not.toContain(REPO_TOKEN);
+        const http = check({ ...OPERATOR, "mara:delivery": "operator", "mara:gitopsRepoUrl": "http://git.example.com/o/r.git" });
+        expect(http.warnings.join("\n")).toContain("what the Pulumi Kubernetes Operator applies to the cluster");
+        for (const r of [sshWithPassword, both, http]) expect([...r.problems, ...r.warnings].join("\n")).not.toContain("Argo CD");
     });
 });
