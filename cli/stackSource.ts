@@ -14,6 +14,7 @@ import { parseStackFile } from "../config/stackFile";
 import { decodeStackFile } from "../config/stackFileEncoding";
 import { CliError, EXIT, PROJECT_DIR } from "./io";
 import { cachedParse } from "./parseCache";
+import { STACK_NAME_PATTERN } from "../contracts/pulumiStack";
 
 export { PROJECT_DIR };
 
@@ -80,17 +81,16 @@ function howToCreate(name: string, cwd: string, projectDir: string, init: string
     return `offline: cp ${quoted} ${name} (an AWS stack; edit it for another cloud), or with the Pulumi CLI: ${init}`;
 }
 
-/**
- * A stack name as Pulumi accepts it: `name`, `org/name` or `org/project/name`, each part letters, digits, '-', '_'
- * and '.', and no part only dots (a stack name becomes part of a file name, and `..` would leave the project
- * directory). A pattern without flags, so the Backstage template's form (tools/backstageTemplate.ts) checks the same.
- */
-export const STACK_NAME_PATTERN = /^(?!\.+(?:\/|$))[A-Za-z0-9_.-]+(?:\/(?!\.+(?:\/|$))[A-Za-z0-9_.-]+){0,2}$/;
+/** A stack name as Pulumi accepts it (contracts/pulumiStack.ts, which cites Pulumi's rule). */
+export { STACK_NAME_PATTERN };
+
+/** What a stack name may be, in the words of {@link stackNameProblem} (and the Backstage template's form). */
+export const STACK_NAME_ALLOWED = "letters, digits, '-', '_' and '.' (optionally org/project/stack, each part at most 100 characters), without '..' or other paths";
 
 /** Why `stack` is not a stack name Pulumi accepts ({@link STACK_NAME_PATTERN}), or undefined. */
 export function stackNameProblem(stack: string): string | undefined {
     if (!STACK_NAME_PATTERN.test(stack)) {
-        return `"${stack}" is not a stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack), without '..' or other paths`;
+        return `"${stack}" is not a stack name: use ${STACK_NAME_ALLOWED}`;
     }
     return undefined;
 }

@@ -9,6 +9,13 @@
 
 const PART = /^[A-Za-z0-9_.-]{1,100}$/;
 
+/**
+ * The same rule as one pattern without flags, for `mara init`, `--stack` and the Backstage template's form
+ * (tools/backstageTemplate.ts), which need a pattern: one to three parts, each 1 to 100 of the characters above and not
+ * dots alone. test/unit/pulumiStack.test.ts holds it to {@link operatorStackProblem}'s verdicts.
+ */
+export const STACK_NAME_PATTERN = /^(?!\.+(?:\/|$))[A-Za-z0-9_.-]{1,100}(?:\/(?!\.+(?:\/|$))[A-Za-z0-9_.-]{1,100}){0,2}$/;
+
 /** Why `stack` is not a stack name Pulumi accepts, or undefined when it is. */
 export function operatorStackProblem(stack: string): string | undefined {
     if (stack.trim() === "") return "is empty";

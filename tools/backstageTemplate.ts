@@ -15,7 +15,7 @@ import { KEYS, type KeyId, type KeySpec } from "../config/keys";
 import { textFormPattern, type FormRule } from "../config/valueTypes";
 import { QUESTIONS, type Question } from "../cli/init/questions";
 import { PROVIDERS } from "../cli/providersInfo";
-import { STACK_NAME_PATTERN } from "../cli/stackSource";
+import { STACK_NAME_ALLOWED, STACK_NAME_PATTERN } from "../cli/stackSource";
 
 /** Where the template lives in the repository. */
 export const TEMPLATE_FILE = "templates/backstage/template.yaml";
@@ -132,7 +132,7 @@ export function askedIds(): KeyId[] {
 }
 
 /** The message for a stack name the pattern refuses: cli/stackSource.ts, stackNameProblem's, with the value. */
-export const STACK_NAME_MESSAGE = `\${0} is not a stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack), without '..' or other paths`;
+export const STACK_NAME_MESSAGE = `\${0} is not a stack name: use ${STACK_NAME_ALLOWED}`;
 
 /** The template as a document. */
 export function templateDocument(): Record<string, unknown> {
@@ -169,7 +169,7 @@ export function templateDocument(): Record<string, unknown> {
                             type: "string",
                             pattern: STACK_NAME_PATTERN.source,
                             default: "dev",
-                            "ui:help": "Letters, digits, '-', '_' and '.' (optionally org/project/stack), without '..' or other paths",
+                            "ui:help": STACK_NAME_ALLOWED.charAt(0).toUpperCase() + STACK_NAME_ALLOWED.slice(1),
                             errorMessage: { pattern: STACK_NAME_MESSAGE, type: STACK_NAME_MESSAGE },
                         },
                         infraType: {

@@ -205,7 +205,7 @@ describe("--stack names a stack, not a path", () => {
         for (const cmd of ["validate", "plan", "outdated"]) {
             const r = await runMara([cmd, "--stack", stack], { cwd: dir });
             expect(r.code, cmd).toBe(2);
-            expect(r.stderr).toContain(`mara: "${stack}" is not a stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack), without '..' or other paths`);
+            expect(r.stderr).toContain(`mara: "${stack}" is not a stack name: use letters, digits, '-', '_' and '.' (optionally org/project/stack, each part at most 100 characters), without '..' or other paths`);
         }
     });
 
@@ -286,7 +286,10 @@ describe("mara list-providers", () => {
 describe("the command line", () => {
     it("prints help and the version, and rejects unknown commands and options with exit code 2", async () => {
         expect((await runMara(["--help"])).stdout).toContain("Usage: mara [options] [command]");
-        expect((await runMara(["--version"])).stdout).toBe("0.1.0\n");
+        // The package's own version, as npm and the changelog have it.
+        const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
+        expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+        expect((await runMara(["--version"])).stdout).toBe(`${version}\n`);
         const unknown = await runMara(["deploy"]);
         expect(unknown.code).toBe(2);
         expect(unknown.stderr).toContain("mara: unknown command 'deploy'");
