@@ -53,6 +53,12 @@ async function serve(listing: Listing, opts: { down?: string[]; hang?: string[];
             const charts = byIndex.get(pin.source.repositoryUrl) ?? {};
             if (!opts.omit?.includes(pin.name)) charts[pin.source.chart] = listed as readonly string[];
             byIndex.set(pin.source.repositoryUrl, charts);
+        } else if (pin.source.type === "oci-chart") {
+            // A chart in an OCI registry: its versions are the tags of <registry>/<path>/<chart>.
+            const u = new URL(pin.source.repositoryUrl.replace(/^oci:/, "https:"));
+            const prefix = REGISTRY_PREFIX[u.host]!;
+            const repository = `${u.pathname.replace(/^\/|\/$/g, "")}/${pin.source.chart}`;
+            registries[prefix] = { ...registries[prefix], [repository]: Array.isArray(listed) ? { tags: listed } : (listed as FixtureRepository) };
         } else if (pin.source.type === "registry") {
             const prefix = REGISTRY_PREFIX[pin.source.registry]!;
             registries[prefix] = { ...registries[prefix], [pin.source.repository]: Array.isArray(listed) ? { tags: listed } : (listed as FixtureRepository) };
@@ -103,6 +109,8 @@ describe("mara outdated", () => {
         expect(r.stdout).toMatch(row("chart", "prometheus-statsd-exporter", "1.0.0", "1.0.1", "1.0.1", "newer patch"));
         expect(r.stdout).toMatch(row("chart", "prometheus-postgres-exporter", "8.2.0", "8.2.0", "8.2.0", "current"));
         expect(r.stdout).toMatch(row("chart", "fluent-bit", "0.58.1", "0.59.0", "0.59.0", "newer minor"));
+        // A chart in an OCI registry, read from its tags.
+        expect(r.stdout).toMatch(row("chart", "pulumi-kubernetes-operator", "2.9.0", "2.9.0", "2.9.0", "current"));
         expect(r.stdout).toMatch(row("image", "nginx/nginx-ingress", "5.5.4", "5.5.4", "5.5.4", "current"));
         expect(r.stdout).toMatch(row("image", "ghcr.io/nginxinc/bos-frontend", "v1.3.0", "v1.3.1", "v1.3.1", "newer patch"));
         expect(r.stdout).toMatch(row("image", "ghcr.io/nginxinc/bos-ledger-db", "v1.3.0", "v1.3.0", "v1.3.0", "current"));
@@ -110,7 +118,7 @@ describe("mara outdated", () => {
         expect(r.stdout).toMatch(row("image", "docker.elastic.co/kibana/kibana", "9.5.0", "9.5.0", "9.5.0", "current"));
         expect(r.stdout).toContain("opentelemetry-operator 0.122.0: 0.122.0 is not listed by the source (removed, mistyped, or a mirror that is behind)");
         expect(r.stdout).toContain("Where each newer pin is set (docs/upgrading.md has the procedure):\n  kube-prometheus-stack: mara:prometheusChartVersion\n");
-        expect(r.stdout).toContain("26 pins: 7 outdated (2 with a newer major), 1 not checked, 18 current, 0 skipped.");
+        expect(r.stdout).toContain("27 pins: 7 outdated (2 with a newer major), 1 not checked, 19 current, 0 skipped.");
 
         expect(r.stderr).toMatch(
             /^error: 1 source could not be checked; its pins are marked "not checked":\n {2}cert-manager \(Helm repository https:\/\/charts\.jetstack\.io\): connection refused \(ECONNREFUSED\) \[GET http:\/\/127\.0\.0\.1:\d+\/index\.yaml\]\n$/,
@@ -121,8 +129,9 @@ describe("mara outdated", () => {
         expect(indexRequests).toHaveLength(8);
         // Every tag list was read with the anonymous token, after one unauthenticated try.
         const tagLists = server!.requests.filter((q) => q.path.includes("/tags/list"));
-        expect(tagLists.filter((q) => q.authorization === undefined)).toHaveLength(15);
-        expect(tagLists.filter((q) => q.authorization?.startsWith("Bearer anon:"))).toHaveLength(15 + 2);
+        // Fifteen image repositories and one OCI chart; bos-frontend's list takes two more pages.
+        expect(tagLists.filter((q) => q.authorization === undefined)).toHaveLength(16);
+        expect(tagLists.filter((q) => q.authorization?.startsWith("Bearer anon:"))).toHaveLength(16 + 2);
     });
 
     it("prints the same findings as JSON for scripts", async () => {
@@ -138,7 +147,7 @@ describe("mara outdated", () => {
         };
         expect(doc.pins).toEqual({ from: "defaults" });
         expect(doc.exitCode).toBe(5);
-        expect(doc.summary).toEqual({ current: 18, outdated: 7, newerMajor: 2, unchecked: 1, skipped: 0 });
+        expect(doc.summary).toEqual({ current: 19, outdated: 7, newerMajor: 2, unchecked: 1, skipped: 0 });
         const byName = Object.fromEntries(doc.results.map((x) => [x.name, x]));
         expect(byName["kube-prometheus-stack"]).toMatchObject({ status: "outdated", pinned: "88.5.3", latest: "89.0.1", latestInMajor: "88.6.0", update: "major", newerMajor: true, setBy: "mara:prometheusChartVersion" });
         expect(byName["kube-prometheus-stack"]!.source!.url).toBe("https://prometheus-community.github.io/helm-charts/index.yaml");
@@ -151,7 +160,7 @@ describe("mara outdated", () => {
         let endpoints = await serve({ "nginx-ingress": ["2.6.0", "2.6.4"], "nginx/nginx-ingress": ["5.5.4", "5.6.0-ubi", "latest"] });
         const current = await runMara(["outdated"], { env: { MARA_OUTDATED_ENDPOINTS: endpoints } });
         expect(current.stderr).toBe("");
-        expect(current.stdout).toContain("26 pins: 0 outdated (0 with a newer major), 0 not checked, 26 current, 0 skipped.");
+        expect(current.stdout).toContain("27 pins: 0 outdated (0 with a newer major), 0 not checked, 27 current, 0 skipped.");
         expect(current.code).toBe(0);
         await server!.close();
 
@@ -168,7 +177,7 @@ describe("mara outdated", () => {
         const r = await runMara(["outdated", "--timeout", "1"], { env: { MARA_OUTDATED_ENDPOINTS: endpoints } });
         expect(r.code).toBe(5);
         expect(r.stderr).toMatch(/fluent-bit \(Helm repository https:\/\/fluent\.github\.io\/helm-charts\): no answer within 1 s \(raise it with --timeout\)/);
-        expect(r.stdout).toContain("26 pins: 0 outdated (0 with a newer major), 1 not checked, 25 current, 0 skipped.");
+        expect(r.stdout).toContain("27 pins: 0 outdated (0 with a newer major), 1 not checked, 26 current, 0 skipped.");
     });
 
     it("reports a chart its repository's index does not have, without failing the index's other charts", async () => {
