@@ -30,7 +30,8 @@ describe("secrets stored encrypted, read without the passphrase", () => {
         expect(refused).toEqual(expect.arrayContaining([KEYS.gitopsRepoSshPrivateKey.key, KEYS.alertSlackWebhookUrl.key, KEYS.alertPagerdutyRoutingKey.key, KEYS.alertWebhookBearerToken.key]));
     });
 
-    const GITOPS = { "mara:delivery": "gitops", "mara:gitopsPath": "deploy/prod", "mara:gitopsRepoUrl": "https://git.example.com/org/platform.git", "mara:gitopsRepoUsername": "mara" };
+    // The operator's delivery reads the repository's credential as Argo CD's does, and its own secrets besides.
+    const GITOPS = { "mara:delivery": "operator", "mara:operatorStack": "acme/mara/prod", "mara:gitopsPath": "deploy/prod", "mara:gitopsRepoUrl": "https://git.example.com/org/platform.git", "mara:gitopsRepoUsername": "mara" };
     const REGISTRY = { "mara:registryServer": "ghcr.io", "mara:registryRepository": "my-org/nginx-ingress", "mara:registryUsername": "robot" };
     const PLUS = { "mara:ingressEnablePlus": "true", "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" };
     const byInfra: [string, Record<string, string>, (s: KeySpec<unknown>) => boolean][] = [
