@@ -15,6 +15,8 @@ export interface DoctorTarget {
     readonly source: string;
     /** The directory relative paths in it (certificates, token files, an exec plugin's command) are relative to. */
     readonly baseDir: string;
+    /** The file it was read from, when it was read from one (a tool that needs a file is given this one, not a copy). */
+    readonly file?: string;
 }
 
 /** The kubeconfig of a validated existing-cluster configuration. */
@@ -36,13 +38,13 @@ export function targetOfConfig(cfg: MaraConfig, env: Readonly<Record<string, str
     // Inline, its relative paths are relative to the project directory, where Pulumi runs the program that reads it.
     if (!isKubeconfigPath(setting)) return { kubeconfig: setting, context: cfg.infra.context, source: "the kubeconfig given inline in mara:kubeconfig", baseDir };
     const file = resolveLocalPath(setting.trim(), baseDir, env);
-    return { kubeconfig: readFile(file), context: cfg.infra.context, source: file, baseDir: path.dirname(file) };
+    return { kubeconfig: readFile(file), context: cfg.infra.context, source: file, baseDir: path.dirname(file), file };
 }
 
 /** A kubeconfig file named with --kubeconfig. */
 export function targetOfFile(given: string, context: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): DoctorTarget {
     const file = resolveLocalPath(given.trim(), cwd, env);
-    return { kubeconfig: readFile(file), context, source: file, baseDir: path.dirname(file) };
+    return { kubeconfig: readFile(file), context, source: file, baseDir: path.dirname(file), file };
 }
 
 /** The largest kubeconfig read: real ones are kilobytes, with many clusters a few hundred. */

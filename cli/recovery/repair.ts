@@ -156,7 +156,11 @@ async function removeRevisions(client: KubeContextClient, r: Extract<ReleaseRepa
     }
 }
 
-/** `helm rollback <release> <revision>` with the stack's kubeconfig, written to a private temporary file for Helm. */
+/**
+ * `helm rollback <release> <revision>` with the stack's kubeconfig: its own file when it has one; an inline kubeconfig
+ * (or the stack's output) only exists as text, so Helm, which reads a file, gets it in a private temporary folder that
+ * is removed when the rollback ends, however it ends.
+ */
 async function rollback(target: NonNullable<ClusterTarget>, r: Extract<ReleaseRepair, { kind: "rollback" }>, io: CliIo): Promise<void> {
     const manual = `helm rollback ${r.release.name} ${r.to.revision} --namespace ${r.release.namespace}`;
     let helm: string;
@@ -165,10 +169,10 @@ async function rollback(target: NonNullable<ClusterTarget>, r: Extract<ReleaseRe
     } catch (e) {
         throw new CliError(`Helm release ${r.release.namespace}/${r.release.name} is stuck in ${r.stuck.status} and rolling it back needs Helm 3: ${(e as Error).message}. Or roll it back yourself (${manual}), then run: npx mara up`);
     }
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-rollback-"));
+    const dir = target.file ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "mara-rollback-"));
     try {
-        const file = path.join(dir, "kubeconfig");
-        fs.writeFileSync(file, target.kubeconfig, { mode: 0o600 });
+        const file = target.file ?? path.join(dir!, "kubeconfig");
+        if (dir) fs.writeFileSync(file, target.kubeconfig, { mode: 0o600 });
         const args = [
             "rollback", r.release.name, String(r.to.revision), "--namespace", r.release.namespace, "--kubeconfig", file,
             ...(target.context ? ["--kube-context", target.context] : []), "--timeout", `${Math.floor(ROLLBACK_TIMEOUT_MS / 1000)}s`,
@@ -182,7 +186,7 @@ async function rollback(target: NonNullable<ClusterTarget>, r: Extract<ReleaseRe
         }
         if (run.code !== 0) throw new CliError(`${manual} failed: ${run.stderrTail.trim().split("\n").slice(-3).join(" ")}; fix what it says, then run: npx mara up`);
     } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
     }
 }
 
