@@ -149,6 +149,23 @@ describe("mara:delivery: operator", { timeout: 240_000 }, () => {
     });
 });
 
+describe("mara:delivery: operator, in a first preview", () => {
+    it("registers what up registers while the cluster's outputs are unknown, every custom resource on an explicit provider and every Kubernetes object on the cluster's", async () => {
+        const plan = (regs: Registration[]) => regs.map((r) => `${r.type}::${r.name}`).sort();
+        const up = await runProgram(stack("operator"));
+        const preview = await runProgram(stack("operator"), { preview: true });
+        expect(up.error).toBeUndefined();
+        expect(preview.error).toBeUndefined();
+        expect(plan(preview.registrations)).toEqual(plan(up.registrations));
+        // Dynamic resources (the drain, the ownership guard) run in the program's own process, with no provider to name.
+        const custom = preview.registrations.filter((r) => r.custom && !r.type.startsWith("pulumi:providers:") && !r.type.startsWith("pulumi-nodejs:dynamic:"));
+        expect(custom.filter((r) => r.provider === "").map((r) => `${r.type} ${r.name}`)).toEqual([]);
+        const kubernetes = custom.filter((r) => r.type.startsWith("kubernetes:"));
+        expect(kubernetes.length).toBeGreaterThan(10);
+        expect(kubernetes.filter((r) => !/pulumi:providers:kubernetes::kubeconfig-provider::/.test(r.provider)).map((r) => `${r.type} ${r.name}`)).toEqual([]);
+    }, 240_000);
+});
+
 describe("mara:delivery: operator, validated", () => {
     const check = (values: Record<string, string | undefined>) => {
         const r = validateConfig(withValues(fixture("minimal-aws"), Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined))));
