@@ -1,6 +1,7 @@
 /**
  * The program as of the previous release, from the repository's own history: the newest version CHANGELOG.md
- * lists below package.json's, its tag `v<version>` read out of git (`git archive`), and its own dependencies
+ * lists below package.json's, its commit (the tag `v<version>`, or, in a clone without tags, the commit its
+ * CHANGELOG.md section records as "Released from commit `<sha>`") read out of git (`git archive`), and its own dependencies
  * installed from its own lockfile (`npm ci`), so the old program runs with the SDK and libraries it was released
  * with, not HEAD's. The extracted and installed tree is kept under `.cache/previous-release/<tag>-<commit>`, so
  * only the first run in a checkout pays for the install (from npm's cache where it holds the packages).
@@ -64,21 +65,37 @@ function run(cmd: string, args: readonly string[], cwd: string, timeoutMs: numbe
     });
 }
 
+/** The commit CHANGELOG.md's section of a version records it was released from ("Released from commit `<40 hex>`"), if any. */
+export function changelogCommit(version: string, text = fs.readFileSync(path.join(ROOT, "CHANGELOG.md"), "utf8")): string | undefined {
+    const section = text.split(/^## /m).find((s) => s.startsWith(`[${version}]`));
+    return section?.match(/Released from commit `([0-9a-f]{40})`/)?.[1];
+}
+
 /**
- * Finds the previous release's tag. A shallow clone that lacks it is the one case that cannot be helped here
- * (`shallow`, to be skipped with its reason); in a full clone a missing tag is an error that says how to fetch tags.
+ * Finds the previous release's commit: its tag, or, where the clone has no tags (CI's clone of one branch has none),
+ * the commit CHANGELOG.md records for it, which is in the history of every full clone of main. A tag and a recorded
+ * commit that disagree are an error (a moved tag). A shallow clone that has neither is the one case that cannot be
+ * helped here (`shallow`, to be skipped with its reason).
  */
 export function locatePreviousRelease(): ReleaseLocation {
     const version = previousVersion();
     const tag = `v${version}`;
+    const recorded = changelogCommit(version);
     const shallow = git(["rev-parse", "--is-shallow-repository"]);
     if (shallow.code !== 0) return { kind: "missing", message: `the upgrade test reads release ${tag} from git history, but the project is not a git checkout: ${shallow.out}` };
-    const commit = git(["rev-parse", "--verify", "--quiet", `refs/tags/${tag}^{commit}`]);
-    if (commit.code === 0) return { kind: "found", version, tag, commit: commit.out };
-    if (shallow.out === "true") {
-        return { kind: "shallow", reason: `a shallow clone without release ${tag} (CHANGELOG.md's previous release); \`git fetch --unshallow --tags\` brings the history and tags the upgrade test deploys from` };
+    const tagged = git(["rev-parse", "--verify", "--quiet", `refs/tags/${tag}^{commit}`]);
+    if (tagged.code === 0) {
+        if (recorded && tagged.out !== recorded) {
+            return { kind: "missing", message: `tag ${tag} is on ${tagged.out}, but CHANGELOG.md records ${version} as released from ${recorded}; a release tag does not move: put it back, or correct the CHANGELOG` };
+        }
+        return { kind: "found", version, tag, commit: tagged.out };
     }
-    return { kind: "missing", message: `release tag ${tag} (CHANGELOG.md's previous release) is not in this clone; fetch the tags with \`git fetch --tags origin\` (a clone made with --no-tags may lack them)` };
+    if (recorded && git(["cat-file", "-e", `${recorded}^{commit}`]).code === 0) return { kind: "found", version, tag, commit: recorded };
+    const where = recorded ? `tag ${tag} and its commit ${recorded.slice(0, 12)} (CHANGELOG.md)` : `tag ${tag} (CHANGELOG.md's previous release; its section records no "Released from commit")`;
+    if (shallow.out === "true") {
+        return { kind: "shallow", reason: `a shallow clone without ${where}; \`git fetch --unshallow --tags\` brings the history and tags the upgrade test deploys from` };
+    }
+    return { kind: "missing", message: `${where} not in this clone; fetch them with \`git fetch --tags origin\`` };
 }
 
 /** Extracts the release's tree with `git archive` and installs its dependencies from its own lockfile, once per checkout. */

@@ -130,7 +130,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(located.kind === "shallow")(located.kind === "shallow" ? `upgrade from the previous release (skipped: ${located.reason})` : "upgrade from the previous release, by the real engine", () => {
-    it("the previous release's tag is in this clone", () => {
+    it("the previous release's commit is in this clone's history", () => {
         expect(located.kind).toBe("found");
         // Its program is that release's, not HEAD's: its own package.json version and lockfile.
         expect(JSON.parse(fs.readFileSync(path.join(release.dir, "package.json"), "utf8")).version).toBe(release.version);
