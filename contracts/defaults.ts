@@ -9,6 +9,7 @@
  */
 import type { AdmissionScope } from "./guardrails";
 import { splitImageName } from "./names";
+import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -42,7 +43,7 @@ export const DEFAULTS = {
         loadBalancerAddress: "hostname",
         ingressClassName: "nginx",
     },
-    certManager: { namespace: "cert-manager", acmeServer: "https://acme-v02.api.letsencrypt.org/directory" },
+    certManager: CERT_MANAGER_DEFAULTS,
     logstore: {
         namespace: "logstore",
         version: "9.5.0",

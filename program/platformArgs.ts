@@ -7,13 +7,14 @@ import type { PlatformArgs } from "../components/platform";
 import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
 import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
+import { certManagerArgsFromSettings } from "../components/certManager/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
 
 /** Maps the configuration onto the Platform's per-add-on arguments. */
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
-    const { kic, certManager } = cfg;
+    const { kic } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
     return {
         cluster: { ...cluster.platform, containerLogPath },
@@ -36,10 +37,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             serviceType: cfg.ingress.serviceType,
             fqdn: cfg.fqdn,
         },
-        certificates: {
-            chart: certManager.chart,
-            acme: certManager.acmeEmail ? { email: certManager.acmeEmail, server: certManager.acmeServer } : undefined,
-        },
+        certificates: certManagerArgsFromSettings(cfg.certManager),
         logs: {
             store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize, kibanaObjects: cfg.logstore.kibanaObjects },
             agent: { chart: cfg.logagent.chart },
