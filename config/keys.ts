@@ -21,8 +21,6 @@ import {
     member,
     oneOf,
     text,
-    addressRange,
-    bgpPeer,
     kubernetesName,
     nfsServer,
 } from "./valueTypes";
@@ -33,6 +31,7 @@ import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REG
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 import { chartKeys, KeySpec, spec } from "./keySpec";
 import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
+import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 
 export * from "./keySpec";
 
@@ -450,31 +449,7 @@ export const KEYS = {
         usedOn: INFRA_TYPES,
     }),
 
-    metallbAddresses: spec({
-        key: "mara:metallbAddresses",
-        type: list(addressRange()),
-        defaultNote: "none: MetalLB is not installed",
-        description:
-            "Existing cluster only: installs MetalLB, which gives LoadBalancer Services addresses from this pool (IPv4 CIDR blocks or first-last ranges, free addresses of the nodes' network, inside a private range or mara:metallbAllowedRanges).",
-        example: '["192.168.1.240-192.168.1.250"]',
-        group: "Existing cluster",
-    }),
-    metallbAllowedRanges: spec({
-        key: "mara:metallbAllowedRanges",
-        type: list(ipv4Cidr(0, 32)),
-        defaultNote: "the private ranges (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10)",
-        description: "Ranges besides the private ones that mara:metallbAddresses may come from: your network's public addresses, declared so a typo cannot announce someone else's.",
-        example: '["203.0.113.0/24"]',
-        group: "Existing cluster",
-    }),
-    metallbBgpPeers: spec({
-        key: "mara:metallbBgpPeers",
-        type: list(bgpPeer()),
-        defaultNote: "none: layer 2 announcements (ARP)",
-        description: "Routers MetalLB announces the pool to over BGP, each <router address>:<router ASN>:<cluster ASN>; without them it answers ARP on the nodes' network (layer 2).",
-        example: '["192.168.1.1:64501:64500"]',
-        group: "Existing cluster",
-    }),
+    ...METALLB_KEYS,
     nfsServer: spec({
         key: "mara:nfsServer",
         type: nfsServer(),
@@ -653,7 +628,7 @@ export const KEYS = {
         timeout: ["logagent:helm_timeout"],
     }),
     ...chartKeys("otelOperator", {}),
-    ...chartKeys("metallb", {}),
+    ...METALLB_CHART_KEYS,
     ...chartKeys("nfs", {}),
     ...chartKeys("postgresExporter", {
         version: ["sirius:chart_version"],

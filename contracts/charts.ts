@@ -8,6 +8,7 @@
  * docs/charts.md lists what changed from MARA's 2022 pins and why.
  */
 import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
+import { METALLB_CHART } from "../components/metalLb/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -109,13 +110,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         timeoutSeconds: 600,
     },
     // Installed only on an existing cluster that asks for it (mara:metallbAddresses).
-    metallb: {
-        title: "MetalLB load balancer",
-        chart: "metallb",
-        repositoryUrl: "https://metallb.github.io/metallb",
-        version: "0.16.1",
-        timeoutSeconds: 600,
-    },
+    metallb: METALLB_CHART,
     // Installed only on an existing cluster that asks for it (mara:nfsServer).
     nfs: {
         title: "NFS subdir external provisioner",

@@ -8,6 +8,7 @@ import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
 import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
+import { metalLbArgsFromSettings } from "../components/metalLb/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -16,6 +17,7 @@ export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery 
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
     const { kic } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
+    const metallb = metalLbArgsFromSettings(cfg.metallb);
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
@@ -56,9 +58,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             retainVolumes: cfg.teardown.retainVolumes,
             ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image, chart: cfg.nfs.chart } } : {}),
         },
-        ...(cfg.metallb.addresses.length > 0
-            ? { metallb: { addresses: [...cfg.metallb.addresses], bgpPeers: cfg.metallb.bgpPeers.map((p) => ({ ...p })), chart: cfg.metallb.chart } }
-            : {}),
+        ...(metallb ? { metallb } : {}),
         secrets: {
             grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
             accountsDbPassword: cfg.sirius.accountsPassword,
