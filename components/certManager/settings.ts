@@ -10,11 +10,13 @@ import { CERT_MANAGER_KEYS } from "./keys";
 
 /** cert-manager's validated settings (`MaraConfig.certManager`). */
 export interface CertManagerSettings {
+    /** The chart: the catalogue's pin, or the version, mirror, timeout and archive the stack sets. */
     readonly chart: ChartSettings;
     /** Issuer of the platform's certificates. */
     readonly issuer: "selfsigned" | "acme";
     /** ACME account email; an ACME ClusterIssuer is created when set. */
     readonly acmeEmail?: string;
+    /** The ACME directory the ACME issuer registers with (Let's Encrypt production by default). */
     readonly acmeServer: string;
 }
 
