@@ -16,8 +16,8 @@ export default defineConfig({
     // Whole-program tests register a few hundred mocked resources; give them room on 2-core CI machines.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two projects in one run, so `npm test` (and CI's pass/fail count) covers the example too: this
-    // repository's tests, and the example consumer with its own config (it aliases "mara-platform" to the sources).
-    projects: [{ extends: true, test: { name: "mara" } }, "examples/eks-ingress/vitest.config.mts"],
+    // Three projects in one run, so `npm test` (and CI's pass/fail count) covers the examples too: this
+    // repository's tests, and the example consumers, each with its own config (it aliases "mara-platform" to the sources).
+    projects: [{ extends: true, test: { name: "mara" } }, "examples/eks-ingress/vitest.config.mts", "examples/external-dns/vitest.config.mts"],
   },
 });

@@ -1,5 +1,6 @@
 /** The components of the MARA platform, and the contracts they take: the library surface of this package. */
 export * from "../contracts";
+export * from "./addOn";
 export * from "./admissionPolicies";
 export * from "./alerts";
 export * from "./application";

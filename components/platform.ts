@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { AdmissionScope, ContainerRegistry, DEFAULTS, PlatformFacts, splitImageName } from "../contracts";
 import type { PolicyConfig, RuleConfig } from "../policy/config";
+import { AddOn, checkAddOnNames, PlatformContext } from "./addOn";
 import { AdmissionPolicies, AdmissionPoliciesArgs } from "./admissionPolicies";
 import { certificateRules } from "./alerts/certificateRules";
 import { ingressRules } from "./alerts/ingressRules";
@@ -116,6 +117,11 @@ export interface PlatformArgs {
     protectData?: boolean;
     /** Admission policies that hold everything applied to the cluster to the guardrails (docs/policy.md). Default: none installed. */
     guardrails?: PlatformGuardrailsArgs;
+    /**
+     * Add-ons of your own, installed after the platform's from its outputs (docs/library.md, "Your own add-on"); each
+     * named `<platform>-<add-on name>` and found in {@link Platform.addOns} under its name. Default none.
+     */
+    addOns?: readonly AddOn[];
 }
 
 /**
@@ -158,9 +164,13 @@ export class Platform extends pulumi.ComponentResource {
     public readonly storageDependencies: pulumi.Resource[];
     /** The admission policies, when {@link PlatformArgs.guardrails} asks for them. */
     public readonly admissionPolicies?: AdmissionPolicies;
+    /** The add-ons of {@link PlatformArgs.addOns}, by name. */
+    public readonly addOns: Readonly<Record<string, pulumi.Resource>>;
 
     constructor(name: string, args: PlatformArgs, opts?: pulumi.ComponentResourceOptions) {
         super("mara:platform:Platform", name, {}, guardedOptions(name, opts));
+        // Before any resource: a bad name would otherwise stop the program halfway through registering the platform.
+        checkAddOnNames(args.addOns ?? []);
         const facts = args.cluster;
         // Children were named without the platform's name before; the aliases let those stacks update in place.
         const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
@@ -257,6 +267,20 @@ export class Platform extends pulumi.ComponentResource {
             },
             stateful("prometheus"),
         );
+        const context: PlatformContext = {
+            platformName: name,
+            cluster: facts,
+            storageClassName,
+            storageDependencies: this.storageDependencies,
+            ingressClassName: this.ingressController.ingressClassName,
+            ingressController: this.ingressController,
+            issuers: { selfSigned: this.certManager.selfSignedIssuer, acme: this.certManager.acmeIssuer },
+            certManager: this.certManager,
+            metricsNamespace: this.prometheus.namespace,
+            metrics: this.prometheus,
+        };
+        // Children of the platform, so they take its providers and its ownership guard (components/ownership/).
+        this.addOns = Object.fromEntries((args.addOns ?? []).map((a) => [a.name, a.create(context, { parent: this })]));
         if (args.guardrails) {
             const { scope, namespaces, ...guardrails } = args.guardrails;
             this.admissionPolicies = new AdmissionPolicies(

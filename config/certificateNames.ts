@@ -50,7 +50,7 @@ export interface ApplicationHosts {
 
 /**
  * With the ACME issuer, cert-manager proves the application's name to Let's Encrypt with an HTTP-01 challenge
- * (components/certManager.ts: the ClusterIssuer's only solver), which Let's Encrypt fetches from wherever the name
+ * (components/certManager/component.ts: the ClusterIssuer's only solver), which Let's Encrypt fetches from wherever the name
  * points. Where the platform manages DNS (DigitalOcean: one A record, `mara:fqdn`, in the domain that name is in),
  * the name it publishes passes ({@link publishesHostname}); a certificate for another name (`mara:siriusHostname`) passes only if someone points
  * that name at the load balancer outside this stack, which validation cannot see. So it is a warning, naming what

@@ -9,13 +9,11 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { ADMISSION_MODES, ADMISSION_SCOPES, AdmissionMode, CHARTS, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ADMISSION_MODES, ADMISSION_SCOPES, AdmissionMode, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
-    helmRepoUrl,
     hostPort,
-    httpsUrl,
     imageReference,
     integer,
     ipv4Cidr,
@@ -23,9 +21,6 @@ import {
     member,
     oneOf,
     text,
-    ValueType,
-    addressRange,
-    bgpPeer,
     kubernetesName,
     nfsServer,
 } from "./valueTypes";
@@ -34,109 +29,15 @@ import { operatorBackendUrl, operatorStackName } from "./operatorValues";
 import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
+import { chartKeys, KeySpec, spec } from "./keySpec";
+import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
+import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 
-/** A MARA key, optionally a field inside an object-valued key (MARA's `kic:nginx_plus`). */
-export interface LegacyKey {
-    /** Full key as written in a MARA stack file, e.g. `eks:min_size`. */
-    readonly key: string;
-    /** Field inside the key's object value, e.g. `kic:key_path` inside `kic:nginx_plus`. */
-    readonly field?: string;
-}
-
-/** How one setting is named, typed, defaulted and documented. */
-export interface KeySpec<T> {
-    /** Canonical full key (`mara:eksMinSize`, or a genuine provider key such as `aws:region`). */
-    readonly key: string;
-    /** MARA keys read when the canonical key is not set, in order of preference. */
-    readonly legacy: readonly LegacyKey[];
-    /** Parser and description of accepted values. */
-    readonly type: ValueType<T>;
-    /** Default applied when no key is set; also declared in Pulumi.yaml. */
-    readonly default?: T;
-    /** Words describing a default that depends on other settings (shown instead of a value). */
-    readonly defaultNote?: string;
-    /** One-line description for Pulumi.yaml, docs/configuration.md and prompts. */
-    readonly description: string;
-    /** The value must be stored encrypted (`pulumi config set --secret`). */
-    readonly secret?: boolean;
-    /** A sample value used in fix hints when there is no default. */
-    readonly example?: string;
-    /** Section of the config reference this key belongs to. */
-    readonly group: KeyGroup;
-    /**
-     * The infrastructure types whose stacks read the key; undefined for every type. A key set on a stack of another
-     * type does nothing: validation names it as not used and does not check its value.
-     */
-    readonly usedOn?: readonly InfraType[];
-}
-
-/** Sections of the config reference, in display order. */
-export const KEY_GROUPS = [
-    "Platform",
-    "AWS",
-    "DigitalOcean",
-    "Linode",
-    "Existing cluster",
-    "Ingress controller image",
-    "Ingress controller",
-    "Certificates",
-    "Charts",
-    "Logs",
-    "Metrics",
-    "Alerts",
-    "Tracing",
-    "Bank of Sirius",
-    "GitOps",
-    "Tear down",
-] as const;
-export type KeyGroup = (typeof KEY_GROUPS)[number];
-
-/** Namespaces that belong to a Pulumi provider package: custom keys there draw a warning. */
-export const PROVIDER_NAMESPACES = ["eks", "linode", "digitalocean", "aws"] as const;
-
-/** The project namespace that holds canonical keys. */
-export const PROJECT_NAMESPACE = "mara";
-
-const legacy = (...keys: (string | LegacyKey)[]): LegacyKey[] =>
-    keys.map((k) => (typeof k === "string" ? { key: k } : k));
-
-interface SpecInput<T> {
-    key: string;
-    legacy?: (string | LegacyKey)[];
-    type: ValueType<T>;
-    default?: NoInfer<T>;
-    defaultNote?: string;
-    description: string;
-    secret?: boolean;
-    example?: string;
-    group: KeyGroup;
-    usedOn?: readonly InfraType[];
-}
-
-/** The infrastructure types that read the keys of a section, unless a key says otherwise; other sections are read by every type. */
-const GROUP_USED_ON: Partial<Record<KeyGroup, readonly InfraType[]>> = {
-    AWS: ["aws"],
-    DigitalOcean: ["digitalocean"],
-    Linode: ["linode"],
-    "Existing cluster": ["kubeconfig"],
-};
-
-/** A key with a declared default: once validated, it always has a value. */
-export type DefaultedKeySpec<T> = KeySpec<T> & { readonly default: T };
-
-function spec<T>(s: SpecInput<T> & { default: NoInfer<T> }): DefaultedKeySpec<T>;
-function spec<T>(s: SpecInput<T>): KeySpec<T>;
-function spec<T>(s: SpecInput<T>): KeySpec<T> {
-    return { ...s, legacy: legacy(...(s.legacy ?? [])), usedOn: s.usedOn ?? GROUP_USED_ON[s.group] };
-}
+// The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
+export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
 
 const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
 const awsAz = text({ pattern: /^[a-z]{2,4}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
-const chartVersion = text({
-    pattern: /^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/,
-    allowed: 'a chart version such as "2.6.4" or "v1.21.1"',
-});
-const helmTimeout = integer(30, 7200, "seconds");
 const volumeSize = text(PATTERNS.volumeSize);
 const replicas = (min: number) => integer(min, 50);
 const dbIdentifier = text(PATTERNS.postgresIdentifier);
@@ -151,40 +52,6 @@ const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
  * never refuses a password it cannot read.
  */
 export const GRAFANA_PASSWORD_MIN_LENGTH = 8;
-
-/** The three keys every chart has: version, repository URL and Helm timeout. */
-function chartKeys<Id extends ChartId>(
-    id: Id,
-    maraKeys: { version?: string[]; url?: string[]; timeout?: string[] },
-): { [K in `${Id}ChartVersion` | `${Id}HelmRepoUrl`]: DefaultedKeySpec<string> } & { [K in `${Id}HelmTimeout`]: DefaultedKeySpec<number> } {
-    const c = CHARTS[id];
-    return {
-        [`${id}ChartVersion`]: spec({
-            key: `mara:${id}ChartVersion`,
-            legacy: maraKeys.version,
-            type: chartVersion,
-            default: c.version,
-            description: `Version of the ${c.chart} chart (${c.title}).`,
-            group: "Charts",
-        }),
-        [`${id}HelmRepoUrl`]: spec({
-            key: `mara:${id}HelmRepoUrl`,
-            legacy: maraKeys.url,
-            type: helmRepoUrl(),
-            default: c.repositoryUrl,
-            description: `Helm repository the ${c.chart} chart is fetched from (set it to use a mirror).`,
-            group: "Charts",
-        }),
-        [`${id}HelmTimeout`]: spec({
-            key: `mara:${id}HelmTimeout`,
-            legacy: maraKeys.timeout,
-            type: helmTimeout,
-            default: c.timeoutSeconds,
-            description: `Seconds Helm may wait for the ${c.chart} release to become ready.`,
-            group: "Charts",
-        }),
-    } as never;
-}
 
 /** The key table. Property names are the ids the validator and typed config refer to. */
 export const KEYS = {
@@ -583,31 +450,7 @@ export const KEYS = {
         usedOn: INFRA_TYPES,
     }),
 
-    metallbAddresses: spec({
-        key: "mara:metallbAddresses",
-        type: list(addressRange()),
-        defaultNote: "none: MetalLB is not installed",
-        description:
-            "Existing cluster only: installs MetalLB, which gives LoadBalancer Services addresses from this pool (IPv4 CIDR blocks or first-last ranges, free addresses of the nodes' network, inside a private range or mara:metallbAllowedRanges).",
-        example: '["192.168.1.240-192.168.1.250"]',
-        group: "Existing cluster",
-    }),
-    metallbAllowedRanges: spec({
-        key: "mara:metallbAllowedRanges",
-        type: list(ipv4Cidr(0, 32)),
-        defaultNote: "the private ranges (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10)",
-        description: "Ranges besides the private ones that mara:metallbAddresses may come from: your network's public addresses, declared so a typo cannot announce someone else's.",
-        example: '["203.0.113.0/24"]',
-        group: "Existing cluster",
-    }),
-    metallbBgpPeers: spec({
-        key: "mara:metallbBgpPeers",
-        type: list(bgpPeer()),
-        defaultNote: "none: layer 2 announcements (ARP)",
-        description: "Routers MetalLB announces the pool to over BGP, each <router address>:<router ASN>:<cluster ASN>; without them it answers ARP on the nodes' network (layer 2).",
-        example: '["192.168.1.1:64501:64500"]',
-        group: "Existing cluster",
-    }),
+    ...METALLB_KEYS,
     nfsServer: spec({
         key: "mara:nfsServer",
         type: nfsServer(),
@@ -745,29 +588,8 @@ export const KEYS = {
     }),
 
     // ---- Certificates -------------------------------------------------------------------------
-    tlsIssuer: spec({
-        key: "mara:tlsIssuer",
-        legacy: ["sirius:cert_type"],
-        type: oneOf<"selfsigned" | "acme">(["selfsigned", "acme"], { http01: "acme", "self-signed": "selfsigned" }),
-        default: "selfsigned",
-        description: "Issuer of the platform's TLS certificates: a self-signed ClusterIssuer, or ACME (Let's Encrypt, HTTP-01) which needs mara:acmeEmail and a public host name.",
-        group: "Certificates",
-    }),
-    acmeEmail: spec({
-        key: "mara:acmeEmail",
-        legacy: ["sirius:cert_email"],
-        type: email,
-        description: "Account email for the ACME issuer; setting it creates the ACME ClusterIssuer.",
-        example: "ops@example.com",
-        group: "Certificates",
-    }),
-    acmeServer: spec({
-        key: "mara:acmeServer",
-        type: httpsUrl("an https:// ACME directory URL, such as Let's Encrypt's staging directory https://acme-staging-v02.api.letsencrypt.org/directory"),
-        default: DEFAULTS.certManager.acmeServer,
-        description: "ACME directory URL (Let's Encrypt production by default; its staging URL for tests).",
-        group: "Certificates",
-    }),
+    // The units' own keys (components/<unit>/keys.ts), spread where their group's section stands.
+    ...CERT_MANAGER_KEYS,
 
     chartArchiveDir: spec({
         key: "mara:chartArchiveDir",
@@ -785,11 +607,7 @@ export const KEYS = {
     }),
 
     // ---- Charts of the other add-ons ------------------------------------------------------------
-    ...chartKeys("certManager", {
-        version: ["certmgr:chart_version"],
-        url: ["certmgr:certmgr_helm_repo_url", "certmgr:helm_repo_url"],
-        timeout: ["certmgr:helm_timeout"],
-    }),
+    ...CERT_MANAGER_CHART_KEYS,
     ...chartKeys("prometheus", {
         version: ["prometheus:chart_version"],
         url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
@@ -811,7 +629,7 @@ export const KEYS = {
         timeout: ["logagent:helm_timeout"],
     }),
     ...chartKeys("otelOperator", {}),
-    ...chartKeys("metallb", {}),
+    ...METALLB_CHART_KEYS,
     ...chartKeys("nfs", {}),
     ...chartKeys("postgresExporter", {
         version: ["sirius:chart_version"],

@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
+import type { CertManagerSettings } from "../components/certManager/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -180,14 +181,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     };
     /** Overrides of the platform's facts. */
     readonly platformOverrides: { readonly containerLogPath?: string };
-    readonly certManager: {
-        readonly chart: ChartSettings;
-        /** Issuer of the platform's certificates. */
-        readonly issuer: "selfsigned" | "acme";
-        /** ACME account email; an ACME ClusterIssuer is created when set. */
-        readonly acmeEmail?: string;
-        readonly acmeServer: string;
-    };
+    /** cert-manager's settings (components/certManager/settings.ts). */
+    readonly certManager: CertManagerSettings;
     readonly logstore: {
         readonly chart: ChartSettings;
         readonly version: string;

@@ -42,6 +42,7 @@ import { ConfigProblem, configSetCommand } from "./problems";
 import { Findings, RawConfig, refusedByCli, resolve, Resolved, secretOutput } from "./resolve";
 import { closest } from "./suggest";
 import { listCapped } from "./capped";
+import { certManagerSettings, checkCertManagerKeys } from "../components/certManager/settings";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -149,7 +150,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const admissionScope = checkAdmissionPolicies({ r, v, d, keyOf }, infraType, infra, findings);
     checkLogstore(v, keyOf, findings);
     checkChartVersions(r, findings);
-    checkCertificates({ r, v, keyOf }, findings);
+    checkCertManagerKeys({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
     checkAcmeHostPublished(publishesHostname(infra?.type, d("delivery")), d("tlsIssuer"), { fqdn: v("fqdn"), fqdnKey: keyOf("fqdn"), hostname: v("siriusHostname"), hostnameKey: keyOf("siriusHostname") }, findings);
     checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
@@ -215,7 +216,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             removeCrds: v("removeCrds") ?? infra.type !== "kubeconfig",
             drainTimeoutMinutes: d("drainTimeoutMinutes"),
         },
-        certManager: { chart: chart("certManager"), issuer: d("tlsIssuer"), acmeEmail: v("acmeEmail"), acmeServer: d("acmeServer") },
+        certManager: certManagerSettings({ v, d }, chart("certManager")),
         logstore: {
             chart: chart("logstore"),
             version: d("logstoreVersion"),
@@ -474,25 +475,6 @@ function checkTeardown(infraType: string | undefined, v: Get, keyOf: KeyOf, find
             allowed: "false, or leaving it unset, on an existing cluster (kubeconfig)",
             fix: `pulumi config rm ${keyOf("removeCrds")}; remove a CRD you are sure is unused yourself with kubectl delete crd <name>`,
         });
-    }
-}
-
-/** ACME needs an account email; it is the only setting Let's Encrypt insists on. */
-function checkCertificates({ r, v, keyOf }: Pick<Lookup, "r" | "v" | "keyOf">, findings: Findings): void {
-    if (v("tlsIssuer") === "acme" && r("acmeEmail").source === undefined) {
-        findings.problem({
-            key: keyOf("tlsIssuer"),
-            value: "acme",
-            problem: "needs an ACME account email, and mara:acmeEmail is not set",
-            allowed: "selfsigned, or acme together with mara:acmeEmail",
-            fix: `${configSetCommand(KEYS.acmeEmail.key, "ops@example.com")} (or ${configSetCommand(keyOf("tlsIssuer"), "selfsigned")})`,
-        });
-    }
-    if (v("tlsIssuer") === "acme" && v("fqdn") === undefined && v("siriusHostname") === undefined) {
-        findings.warn(
-            `${keyOf("tlsIssuer")} = acme without kic-helm:fqdn: the certificate would be for the load balancer's own cloud host name, ` +
-                `which Let's Encrypt refuses or rate-limits; set kic-helm:fqdn to a name you own that points at the load balancer.`,
-        );
     }
 }
 

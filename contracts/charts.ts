@@ -7,6 +7,8 @@
  * Versions are pinned, not floating, so two `pulumi up` runs a month apart install the same thing.
  * docs/charts.md lists what changed from MARA's 2022 pins and why.
  */
+import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
+import { METALLB_CHART } from "../components/metalLb/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -61,13 +63,8 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         version: "2.6.4",
         timeoutSeconds: 600,
     },
-    certManager: {
-        title: "cert-manager",
-        chart: "cert-manager",
-        repositoryUrl: "https://charts.jetstack.io",
-        version: "v1.21.1",
-        timeoutSeconds: 600,
-    },
+    // The add-on units' pins live in their folders (components/<unit>/defaults.ts).
+    certManager: CERT_MANAGER_CHART,
     prometheus: {
         title: "kube-prometheus-stack",
         chart: "kube-prometheus-stack",
@@ -113,13 +110,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         timeoutSeconds: 600,
     },
     // Installed only on an existing cluster that asks for it (mara:metallbAddresses).
-    metallb: {
-        title: "MetalLB load balancer",
-        chart: "metallb",
-        repositoryUrl: "https://metallb.github.io/metallb",
-        version: "0.16.1",
-        timeoutSeconds: 600,
-    },
+    metallb: METALLB_CHART,
     // Installed only on an existing cluster that asks for it (mara:nfsServer).
     nfs: {
         title: "NFS subdir external provisioner",

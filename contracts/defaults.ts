@@ -9,6 +9,8 @@
  */
 import type { AdmissionScope } from "./guardrails";
 import { splitImageName } from "./names";
+import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
+import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -42,7 +44,7 @@ export const DEFAULTS = {
         loadBalancerAddress: "hostname",
         ingressClassName: "nginx",
     },
-    certManager: { namespace: "cert-manager", acmeServer: "https://acme-v02.api.letsencrypt.org/directory" },
+    certManager: CERT_MANAGER_DEFAULTS,
     logstore: {
         namespace: "logstore",
         version: "9.5.0",
@@ -72,7 +74,7 @@ export const DEFAULTS = {
         user: "admin",
     },
     platform: { protectData: false, retainVolumes: false, admissionScope: "platform" as AdmissionScope },
-    metalLb: { namespace: "metallb-system" },
+    metalLb: METALLB_DEFAULTS,
     // The NFS subdir external provisioner's last release (its chart 4.0.18 installs the same image).
     nfsStorage: { namespace: "nfs-provisioner", storageClassName: "mara-nfs", archiveOnDelete: true, image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" },
     /** Argo CD as `mara:delivery: gitops` installs it: the root Application (its release is `ARGOCD_RELEASE`). */

@@ -7,14 +7,17 @@ import type { PlatformArgs } from "../components/platform";
 import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
 import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
+import { certManagerArgsFromSettings } from "../components/certManager/args";
+import { metalLbArgsFromSettings } from "../components/metalLb/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
 
 /** Maps the configuration onto the Platform's per-add-on arguments. */
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
-    const { kic, certManager } = cfg;
+    const { kic } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
+    const metallb = metalLbArgsFromSettings(cfg.metallb);
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
@@ -36,10 +39,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             serviceType: cfg.ingress.serviceType,
             fqdn: cfg.fqdn,
         },
-        certificates: {
-            chart: certManager.chart,
-            acme: certManager.acmeEmail ? { email: certManager.acmeEmail, server: certManager.acmeServer } : undefined,
-        },
+        certificates: certManagerArgsFromSettings(cfg.certManager),
         logs: {
             store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize, kibanaObjects: cfg.logstore.kibanaObjects },
             agent: { chart: cfg.logagent.chart },
@@ -58,9 +58,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             retainVolumes: cfg.teardown.retainVolumes,
             ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image, chart: cfg.nfs.chart } } : {}),
         },
-        ...(cfg.metallb.addresses.length > 0
-            ? { metallb: { addresses: [...cfg.metallb.addresses], bgpPeers: cfg.metallb.bgpPeers.map((p) => ({ ...p })), chart: cfg.metallb.chart } }
-            : {}),
+        ...(metallb ? { metallb } : {}),
         secrets: {
             grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
             accountsDbPassword: cfg.sirius.accountsPassword,

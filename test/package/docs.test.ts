@@ -14,7 +14,7 @@ const ROOT = path.join(__dirname, "..", "..");
 const DOCS = path.join(ROOT, "docs");
 const read = (file: string) => fs.readFileSync(file, "utf8");
 
-/** Component pages; each documents `components/<page>.ts`, class `<Page>` and interface `<Page>Args`. */
+/** Component pages; each documents `components/<page>.ts` (or a unit's `components/<page>/component.ts`), class `<Page>` and interface `<Page>Args`. */
 const PAGES = [
     "vpc", "eks", "ecr", "doks", "docr", "dnsRecord", "lke", "kubeconfig", "clusterDrain", "secrets", "kicImage",
     "ingressController", "certManager", "logstore", "logAgent", "prometheus", "observability", "application", "platform",
@@ -25,7 +25,9 @@ const NO_OUTPUTS = new Set(["clusterDrain", "volumeRetention"]);
 const COMPONENTS = Object.fromEntries(
     PAGES.map((page) => {
         const cls = page[0]!.toUpperCase() + page.slice(1);
-        return [page, { file: `${page}.ts`, cls, args: `${cls}Args`, noOutputs: NO_OUTPUTS.has(page) }];
+        // An add-on unit's component is its folder's component.ts (docs/design.md, "Add-on units").
+        const file = fs.existsSync(path.join(ROOT, "components", page, "component.ts")) ? `${page}/component.ts` : `${page}.ts`;
+        return [page, { file, cls, args: `${cls}Args`, noOutputs: NO_OUTPUTS.has(page) }];
     }),
 );
 

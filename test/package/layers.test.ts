@@ -29,6 +29,27 @@ const ALLOWED: Readonly<Record<Exclude<Module, "test">, readonly Module[]>> = {
     bench: ["contracts", "config", "components", "providers", "program", "index.ts", "cli"],
 };
 
+/**
+ * An add-on unit is a folder under components/ with its component (component.ts) beside its configuration half:
+ * its keys, its settings and rules, and its mapping onto the component's arguments. Those three files may import
+ * config/ (their machinery), and config/ and program/ import them; the component never does. Its defaults and
+ * chart pin (defaults.ts) are data, importing nothing, so the catalogue in contracts/ can take them from the unit.
+ */
+const UNIT_CONFIG_FILES = ["keys.ts", "settings.ts", "args.ts"] as const;
+const UNIT_DATA_FILE = "defaults.ts";
+const UNITS = fs.readdirSync(path.join(ROOT, "components")).filter((d) => fs.existsSync(path.join(ROOT, "components", d, "component.ts")));
+const unitFile = (rel: string): { unit: string; file: string } | undefined => {
+    const [top, unit, file, ...rest] = rel.split(/[\\/]/);
+    return top === "components" && unit !== undefined && file !== undefined && rest.length === 0 && UNITS.includes(unit) ? { unit, file } : undefined;
+};
+const isUnitConfig = (rel: string) => (UNIT_CONFIG_FILES as readonly string[]).includes(unitFile(rel)?.file ?? "");
+const isUnitData = (rel: string) => unitFile(rel)?.file === UNIT_DATA_FILE;
+/** Where a relative import from `file` lands, relative to the root. */
+const landing = (file: string, spec: string) => {
+    const rel = path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec));
+    return rel.endsWith(".ts") ? rel : `${rel}.ts`;
+};
+
 function files(rel: string): string[] {
     const abs = path.join(ROOT, rel);
     if (fs.statSync(abs).isFile()) return [rel];
@@ -60,18 +81,42 @@ function imports(file: string): string[] {
     return out;
 }
 
+/**
+ * The arrows an add-on unit adds: its configuration half imports config/, config/ imports the unit's keys and
+ * settings (never its component), and contracts/ imports only the unit's data.
+ */
+function unitException(file: string, spec: string, to: Module): boolean {
+    const lands = landing(file, spec);
+    if (isUnitConfig(file) && to === "config") return true;
+    if (file.startsWith("config") && to === "components") return isUnitConfig(lands) && !lands.endsWith("args.ts");
+    if (file.startsWith("contracts") && to === "components") return isUnitData(lands);
+    return false;
+}
+
 describe("module layering", () => {
     for (const [module, allowed] of Object.entries(ALLOWED) as [Exclude<Module, "test">, readonly Module[]][]) {
         it(`${module} imports only ${allowed.length ? allowed.join(", ") : "itself"}`, () => {
             const wrong = files(module).flatMap((f) =>
                 imports(f)
                     .map((spec) => ({ spec, to: target(f, spec) }))
-                    .filter(({ to }) => to !== undefined && to !== module && !allowed.includes(to))
+                    .filter(({ spec, to }) => to !== undefined && to !== module && !allowed.includes(to) && !unitException(f, spec, to))
                     .map(({ spec }) => `${f}: ${spec}`),
             );
             expect(wrong).toEqual([]);
         });
     }
+
+    it("an add-on unit's component never reaches its configuration half, and its data imports nothing", () => {
+        expect(UNITS).toContain("certManager");
+        const wrong = files("components").flatMap((f) =>
+            imports(f)
+                .filter((spec) => spec.startsWith("."))
+                .filter((spec) => (isUnitData(f) ? true : !isUnitConfig(f) && isUnitConfig(landing(f, spec))))
+                .map((spec) => `${f}: ${spec}`),
+        );
+        expect(wrong).toEqual([]);
+        for (const unit of UNITS) expect(fs.existsSync(path.join(ROOT, "components", unit, "index.ts")), `components/${unit}/index.ts`).toBe(true);
+    });
 
     it("sees the imports it checks (a component imports contracts, a provider imports a component)", () => {
         expect(imports("components/platform.ts").map((s) => target("components/platform.ts", s))).toContain("contracts");

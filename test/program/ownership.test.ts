@@ -126,9 +126,11 @@ describe("every component that puts objects on a cluster", () => {
     /** Component classes and whether their files build objects on a cluster (typed objects, releases, namespaces, CRDs). */
     const components = () => {
         const dir = path.join(__dirname, "..", "..", "components");
-        const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => path.join(dir, f));
+        // The top level's components, and each add-on unit's (components/<unit>/component.ts).
+        const units = fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, "component.ts")));
+        const files = [...fs.readdirSync(dir).filter((f) => f.endsWith(".ts")), ...units.map((u) => path.join(u, "component.ts"))].map((f) => path.join(dir, f));
         return files
-            .map((f) => ({ file: path.basename(f), text: fs.readFileSync(f, "utf8") }))
+            .map((f) => ({ file: path.relative(dir, f), text: fs.readFileSync(f, "utf8") }))
             .filter((f) => /extends pulumi\.ComponentResource/.test(f.text))
             .map((f) => ({ ...f, builds: /new k8s\.(?!Provider\b)|helmRelease\(|platformNamespace\(|chartCrdResources\(|grafanaDashboard\(|kibanaSetup|sirius[A-Z]\w*\(/.test(f.text) }));
     };

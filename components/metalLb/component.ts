@@ -1,9 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, kubernetesNameProblem } from "../contracts";
-import { metalLbAddressProblem, metalLbPeerFindings, parseMetalLbPeer } from "../contracts/metalLb";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { guardedOptions } from "./ownership/guard";
+import { CHARTS, ChartSettings, DEFAULTS, kubernetesNameProblem } from "../../contracts";
+import { metalLbAddressProblem, metalLbPeerFindings, parseMetalLbPeer } from "../../contracts/metalLb";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { guardedOptions } from "../ownership/guard";
 
 /** A BGP router MetalLB announces the pool to. */
 export interface MetalLbBgpPeerArgs {

@@ -1,9 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch } from "../contracts";
-import { ACME_ISSUER, SELF_SIGNED_ISSUER } from "./clusterNames";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { guardedOptions } from "./ownership/guard";
+import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch } from "../../contracts";
+import { ACME_ISSUER, SELF_SIGNED_ISSUER } from "../clusterNames";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { guardedOptions } from "../ownership/guard";
 
 /** An ACME (Let's Encrypt) issuer solving HTTP-01 challenges through the ingress controller. */
 export interface AcmeIssuerArgs {
@@ -25,7 +25,7 @@ export interface CertManagerArgs {
     acme?: AcmeIssuerArgs;
 }
 
-export { ACME_ISSUER, SELF_SIGNED_ISSUER } from "./clusterNames";
+export { ACME_ISSUER, SELF_SIGNED_ISSUER } from "../clusterNames";
 
 /** Helm release name; the chart names its controller's metrics Service `certmgr-cert-manager` from it. */
 export const CERT_MANAGER_RELEASE = "certmgr";

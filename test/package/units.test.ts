@@ -1,0 +1,43 @@
+/**
+ * The add-on units (components/<unit>/, docs/design.md "Layers"): each folder is one add-on under one name — its
+ * component class, its docs page and its index — and every key it declares is registered in the key table, the
+ * one line outside the folder that makes validation, Pulumi.yaml and the configuration reference read it.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+import { KEYS, KeySpec } from "../../config";
+import { CHARTS, DEFAULTS } from "../../contracts";
+
+const ROOT = path.join(__dirname, "..", "..");
+const UNITS = fs.readdirSync(path.join(ROOT, "components")).filter((d) => fs.existsSync(path.join(ROOT, "components", d, "component.ts")));
+const isSpec = (v: unknown): v is KeySpec<unknown> => typeof v === "object" && v !== null && "key" in v && "type" in v && "group" in v;
+
+describe("add-on units", () => {
+    it("are the folders the pilot moved", () => {
+        expect(UNITS).toEqual(expect.arrayContaining(["certManager", "metalLb"]));
+    });
+
+    for (const unit of UNITS) {
+        const dir = path.join(ROOT, "components", unit);
+        const cls = unit[0]!.toUpperCase() + unit.slice(1);
+
+        it(`${unit}: one name for the folder, the component class, the index and the docs page`, async () => {
+            const component = (await import(path.join(dir, "component.ts"))) as Record<string, unknown>;
+            expect(typeof component[cls], `components/${unit}/component.ts exports ${cls}`).toBe("function");
+            expect(fs.readFileSync(path.join(dir, "index.ts"), "utf8")).toContain('export * from "./component";');
+            const page = fs.readFileSync(path.join(ROOT, "docs", "components", `${unit}.md`), "utf8");
+            expect(page).toContain(`../../components/${unit}/`);
+        });
+
+        it(`${unit}: every key it declares is the key table's own entry, and its data is the catalogue's`, async () => {
+            const keys = (await import(path.join(dir, "keys.ts"))) as Record<string, Record<string, unknown>>;
+            const declared = Object.values(keys).flatMap((table) => Object.entries(table).filter(([, v]) => isSpec(v)));
+            expect(declared.length).toBeGreaterThan(0);
+            for (const [id, spec] of declared) expect((KEYS as Record<string, unknown>)[id], `${(spec as KeySpec<unknown>).key} in config/keys.ts`).toBe(spec);
+            const data = Object.values((await import(path.join(dir, "defaults.ts"))) as Record<string, unknown>);
+            expect(data.some((d) => (Object.values(CHARTS) as unknown[]).includes(d)), `the chart pin of ${unit} is CHARTS's entry`).toBe(true);
+            expect(data.some((d) => (Object.values(DEFAULTS) as unknown[]).includes(d)), `the defaults of ${unit} are DEFAULTS's entry`).toBe(true);
+        });
+    }
+});
