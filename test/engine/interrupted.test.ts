@@ -197,7 +197,7 @@ function expectFound(said: string, pending: readonly any[], stuck: readonly { na
     expect(said).toMatch(/The last run on stack ".+" was interrupted:/);
     if (staleLock) expect(said).toMatch(/lock from an interrupted run \(pid \d+ on .+\) is stale/);
     for (const p of pending) expect(said).toContain(`${p.resource.type} "${p.resource.urn.slice(p.resource.urn.lastIndexOf("::") + 2)}" was being created when the last run stopped`);
-    for (const r of stuck) expect(said).toMatch(new RegExp(`Helm release ${r.namespace}/${r.name} (is stuck in pending-install \\(revision ${r.version}\\) and was never deployed|was installed \\(revision ${r.version}, )`));
+    for (const r of stuck) expect(said).toContain(`Helm release ${r.namespace}/${r.name} is stuck in pending-install (revision ${r.version}) and was never deployed: removing its Helm records`);
     expect(said).toContain("cleared the interrupted operations");
 }
 
