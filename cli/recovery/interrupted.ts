@@ -8,6 +8,7 @@
  * Only releases this stack's state names (as a resource, or as a create or update under way) are touched: a release
  * of the same name that someone else installed is never in this stack's state.
  */
+import { historyOf, ReleaseRevision, revisionOfRecord, stuckRevisions } from "../../contracts/helmRecords";
 
 /** The Pulumi resource type of a Helm release made by the program (components/helmRelease.ts). */
 export const HELM_RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
@@ -100,44 +101,18 @@ export function readState(exported: unknown): StateFindings {
     return { pending, releases, namespaces, releaseUrns };
 }
 
-/** One revision of a Helm release, as its storage Secret's labels record it. */
-export interface ReleaseRevision extends ReleaseRef {
-    readonly revision: number;
-    /** Helm's status: deployed, superseded, failed, uninstalled, uninstalling, pending-install, pending-upgrade, pending-rollback. */
-    readonly status: string;
-    /** The Secret holding it: `sh.helm.release.v1.<name>.v<revision>`. */
-    readonly secret: string;
-    /** The Secret's uid and resourceVersion, so that a removal deletes the revision that was read and nothing newer. */
-    readonly uid?: string;
-    readonly resourceVersion?: string;
-}
+export type { ReleaseRevision } from "../../contracts/helmRecords";
+export { PENDING_STATUSES } from "../../contracts/helmRecords";
 
 /**
- * A revision from one Secret of a list, or undefined when it is not Helm's record of a release. Helm's Secrets
- * driver (helm/helm pkg/storage/driver/secrets.go, newSecretsObject) names it `sh.helm.release.v1.<name>.v<version>`,
- * gives it the type `helm.sh/release.v1` and the labels `name`, `owner: helm`, `status` and `version`.
+ * A revision from one Secret of a list, or undefined when it is not Helm's record of a release: of the type Helm's
+ * Secrets driver gives it, `helm.sh/release.v1` (helm/helm pkg/storage/driver/secrets.go, newSecretsObject), and
+ * named and labelled as contracts/helmRecords.ts reads.
  */
 export function revisionOf(secret: unknown): ReleaseRevision | undefined {
-    if (!isObject(secret) || !isObject(secret.metadata)) return undefined;
-    const m = secret.metadata;
-    const labels = isObject(m.labels) ? m.labels : {};
-    const { name, status, version, owner } = labels;
-    if (owner !== "helm" || secret.type !== "helm.sh/release.v1") return undefined;
-    if (typeof name !== "string" || typeof status !== "string" || typeof version !== "string" || !/^[1-9][0-9]{0,8}$/.test(version)) return undefined;
-    if (typeof m.name !== "string" || m.name !== `sh.helm.release.v1.${name}.v${version}` || typeof m.namespace !== "string") return undefined;
-    return {
-        name,
-        namespace: m.namespace,
-        revision: Number(version),
-        status,
-        secret: m.name,
-        ...(typeof m.uid === "string" ? { uid: m.uid } : {}),
-        ...(typeof m.resourceVersion === "string" ? { resourceVersion: m.resourceVersion } : {}),
-    };
+    if (!isObject(secret) || secret.type !== "helm.sh/release.v1") return undefined;
+    return revisionOfRecord(secret.metadata);
 }
-
-/** Helm's pending statuses (helm/helm pkg/release/status.go, Status.IsPending). */
-export const PENDING_STATUSES: readonly string[] = ["pending-install", "pending-upgrade", "pending-rollback"];
 
 /** What to do about one release whose newest revision is pending. */
 export type ReleaseRepair =
@@ -164,10 +139,11 @@ export type ReleaseRepair =
  */
 export function planReleaseRepairs(owned: readonly ReleaseRef[], revisions: readonly ReleaseRevision[]): ReleaseRepair[] {
     const repairs: ReleaseRepair[] = [];
+    const stuckOnes = stuckRevisions(revisions);
     for (const release of owned) {
-        const history = revisions.filter((r) => r.name === release.name && r.namespace === release.namespace).sort((a, b) => b.revision - a.revision);
-        const stuck = history[0];
-        if (!stuck || !PENDING_STATUSES.includes(stuck.status)) continue;
+        const history = historyOf(release, revisions);
+        const stuck = stuckOnes.find((s) => s.name === release.name && s.namespace === release.namespace);
+        if (!stuck) continue;
         // Helm's upgrade starts from the last deployed revision, else the last superseded one (Upgrade.prepareUpgrade).
         const to = history.find((r) => r.status === "deployed") ?? history.find((r) => r.status === "superseded");
         repairs.push(to ? { kind: "rollback", release, stuck, to } : { kind: "remove", release, stuck, revisions: history });
@@ -211,7 +187,7 @@ export function planImports(pending: readonly PendingOperation[], revisions: rea
         const r = op.release;
         if (op.operation !== "creating" || !r) continue;
         if (repairs.some((x) => x.kind === "remove" && x.release.name === r.name && x.release.namespace === r.namespace)) continue;
-        const newest = revisions.filter((x) => x.name === r.name && x.namespace === r.namespace).sort((a, b) => b.revision - a.revision)[0];
+        const newest = historyOf(r, revisions)[0];
         if (newest) imports.push({ urn: op.urn, id: `${r.namespace}/${r.name}`, newest });
     }
     return imports;

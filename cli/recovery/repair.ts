@@ -68,7 +68,7 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
         if (!isCommandError(err)) throw err;
         throw new CliError(`pulumi refresh failed on stack "${stack.name}" (its output is above), so nothing was repaired: if another run holds the stack's lock, wait for it to end; then run again: ${repairCommand(stack.name)}`);
     }
-    if (clearing.length) line(io.stderr, `  ✓ cleared the interrupted operations${imports.length ? `, imported ${imports.length} installed release(s),` : ""}; the resources they were creating are created again by this run`);
+    if (clearing.length) line(io.stderr, `  ✓ cleared the interrupted operations${imports.length ? `, imported ${imports.length} installed release(s)` : ""}; the resources they were creating are created again by this run`);
     if (repairs.length) {
         const client = clientFor(target!);
         for (const r of repairs) {

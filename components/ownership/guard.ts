@@ -20,6 +20,7 @@ import { claimOfType, ObjectClaim, RELEASE_TYPE, ReleaseClaim } from "./claims";
 import { stackIdentity, withOwnershipMarks } from "./marks";
 import { guardProvider } from "./provider";
 import { remedyFor } from "./remedies";
+import { deploysWithEngine, refuseStuckReleases } from "./stuckReleases";
 
 /** The guard as a resource in the graph (`pulumi-nodejs:dynamic:Resource`). */
 class OwnershipGuard extends pulumi.dynamic.Resource {
@@ -60,6 +61,23 @@ function providerSetting(provider: pulumi.ProviderResource, key: "kubeconfig" | 
     return value as pulumi.Output<string | undefined>;
 }
 
+/**
+ * The provider's kubeconfig, once the claimed releases are known not to be stuck from an interrupted run
+ * (./stuckReleases.ts). The guard's inputs are what every Kubernetes object of the tree waits for, so a stuck release
+ * stops the run before any of them is sent to the cluster, on every `pulumi up` (the guard's own check runs only when
+ * its claims change). The value is the kubeconfig itself, so the guard's inputs, and its diff, are as before. A guard
+ * of the ambient provider (objects given no Kubernetes provider) has no kubeconfig input to hold back, and no check.
+ */
+function unlessStuck(provider: pulumi.ProviderResource, closed: Promise<void>, releases: readonly ReleaseClaim[]): pulumi.Output<string | undefined> {
+    const settings = pulumi.all([providerSetting(provider, "kubeconfig"), providerSetting(provider, "context"), providerSetting(provider, "cluster")]);
+    return settings.apply(async ([kubeconfig, context, cluster]) => {
+        if (!deploysWithEngine()) return kubeconfig;
+        await closed;
+        await refuseStuckReleases({ kubeconfig, context, cluster }, releases, pulumi.getStack());
+        return kubeconfig;
+    });
+}
+
 function openBatch(key: pulumi.ProviderResource | "ambient", root: Root): Batch {
     // The guard is the root's child, so its URN is unique even where two roots share a name (a CertManager and an
     // IngressController both named "x").
@@ -70,7 +88,7 @@ function openBatch(key: pulumi.ProviderResource | "ambient", root: Root): Batch 
     const closed = new Promise<void>((resolve) => (close = resolve));
     const objects: ObjectClaim[] = [];
     const releases: ReleaseClaim[] = [];
-    const access = key === "ambient" ? {} : { kubeconfig: pulumi.secret(providerSetting(key, "kubeconfig")), context: providerSetting(key, "context"), cluster: providerSetting(key, "cluster") };
+    const access = key === "ambient" ? {} : { kubeconfig: pulumi.secret(unlessStuck(key, closed, releases)), context: providerSetting(key, "context"), cluster: providerSetting(key, "cluster") };
     const guard = new OwnershipGuard(
         name,
         {
