@@ -11,6 +11,7 @@ export interface ReleaseRevision {
     readonly name: string;
     /** The namespace the release is installed in, where Helm keeps its records. */
     readonly namespace: string;
+    /** The revision number, Helm's `version` label (1 for the first install, one more per upgrade or rollback). */
     readonly revision: number;
     /** Helm's status: deployed, superseded, failed, uninstalled, uninstalling, pending-install, pending-upgrade, pending-rollback. */
     readonly status: string;
@@ -18,15 +19,21 @@ export interface ReleaseRevision {
     readonly secret: string;
     /** The object's uid and resourceVersion, so that a removal deletes the revision that was read and nothing newer. */
     readonly uid?: string;
+    /** The object's resourceVersion when it was read: a delete with it as a precondition fails if the record changed since. */
     readonly resourceVersion?: string;
 }
 
 /** The metadata of an object that may be a Helm release record (a `PartialObjectMetadata` is enough). */
 export interface RecordMetadata {
+    /** `metadata.name`: Helm's is `sh.helm.release.v1.<release>.v<revision>`. */
     readonly name?: unknown;
+    /** `metadata.namespace`: the release's namespace. */
     readonly namespace?: unknown;
+    /** `metadata.uid`, kept for the removal's precondition. */
     readonly uid?: unknown;
+    /** `metadata.resourceVersion`, kept for the removal's precondition. */
     readonly resourceVersion?: unknown;
+    /** `metadata.labels`: Helm's `name`, `owner`, `status` and `version`. Unknown until checked, as the server sent it. */
     readonly labels?: unknown;
 }
 

@@ -47,7 +47,9 @@ export function stuckReleasesMessage(stuck: readonly ReleaseRevision[], stack: s
 
 /** How {@link refuseStuckReleases} reads the cluster and reports what it could not read; tests replace them. */
 export interface StuckCheckIo {
+    /** Makes the reader of object metadata for the cluster `access` reaches (bounded in time and bytes by default). */
     readonly reader: (access: ClusterAccess) => MetadataReader;
+    /** Reports that the cluster could not be read, so the check was skipped (Pulumi's warning by default). */
     readonly warn: (message: string) => void;
 }
 
