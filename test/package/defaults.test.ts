@@ -79,8 +79,9 @@ function memberDocs(file: string): Map<string, string> {
 }
 
 const DOCS = new Map<string, string>();
-// The components, and the alerting arguments the Prometheus component takes (components/alerts/).
-for (const dir of ["components", "components/alerts"]) {
+// The components, the alerting arguments the Prometheus component takes (components/alerts/), and the Application's
+// arguments, which sit beside its builders (components/sirius/args.ts).
+for (const dir of ["components", "components/alerts", "components/sirius"]) {
     for (const f of fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(".ts"))) {
         for (const [k, v] of memberDocs(`${dir}/${f}`)) DOCS.set(k, v);
     }
