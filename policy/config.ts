@@ -3,6 +3,7 @@
  * It is the JSON `pulumi preview --policy-pack-config` reads, so one file configures the pack under Pulumi,
  * `mara plan --policy` offline, and the admission policies.
  */
+import { isMap } from "../contracts/kubeObject";
 import { defaultSettings, Level, Rule, RuleSetting } from "./rule";
 
 /** One rule's entry: a level, or a level and settings. */
@@ -41,7 +42,7 @@ export const LEVELS: readonly Level[] = ["advisory", "mandatory", "disabled"];
  * plan --policy` and the admission policies refuse it too, rather than reading a number as no level at all.
  */
 export function configProblems(config: unknown, rules: readonly Rule[]): string[] {
-    if (!isMapping(config)) return [`the configuration is ${kindOf(config)}; it must be a mapping of rule ids (or "all") to a level or to a mapping of a level and settings`];
+    if (!isMap(config)) return [`the configuration is ${kindOf(config)}; it must be a mapping of rule ids (or "all") to a level or to a mapping of a level and settings`];
     const out: string[] = [];
     for (const [id, entry] of Object.entries(config)) {
         const rule = rules.find((r) => r.id === id);
@@ -49,7 +50,7 @@ export function configProblems(config: unknown, rules: readonly Rule[]): string[
             out.push(`"${id}" is not a rule; the rules are ${rules.map((r) => r.id).join(", ")}`);
             continue;
         }
-        if (typeof entry !== "string" && !isMapping(entry)) {
+        if (typeof entry !== "string" && !isMap(entry)) {
             out.push(`"${id}" is ${kindOf(entry)}; it must be a level (${LEVELS.join(", ")}) or a mapping of enforcementLevel and settings`);
             continue;
         }
@@ -88,7 +89,7 @@ function schemaProblem(value: unknown, schema: Schema): string | undefined {
         integer: (v) => Number.isInteger(v),
         boolean: (v) => typeof v === "boolean",
         array: Array.isArray,
-        object: isMapping,
+        object: isMap,
     };
     const wanted = schema.type === "array" ? `a list${schema.items?.type ? ` of ${schema.items.type === "string" ? "strings" : `${schema.items.type} values`}` : ""}` : `${schema.type === "integer" ? "an" : "a"} ${schema.type}`;
     if (schema.type && fits[schema.type] && !fits[schema.type]!(value)) return `is ${kindOf(value)}; it must be ${wanted}`;
@@ -102,8 +103,6 @@ function schemaProblem(value: unknown, schema: Schema): string | undefined {
     }
     return undefined;
 }
-
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** What a JSON value is, in words. */
 function kindOf(v: unknown): string {

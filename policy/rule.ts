@@ -5,6 +5,10 @@
  * and the cluster cannot drift apart without a test failing.
  */
 import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
+import type { KubeObject } from "../contracts/kubeObject";
+
+/** The Kubernetes object a rule checks; defined once, in contracts/, for the rules and the render alike. */
+export type { KubeObject };
 
 /**
  * How a violation is treated: `mandatory` stops `pulumi up` (and is refused in the cluster in `deny` mode),
@@ -25,18 +29,6 @@ export interface RuleSetting<T> {
 /** The settings of a rule, by name. */
 export type RuleSettings<S> = { readonly [K in keyof S]: RuleSetting<S[K]> };
 
-/** A Kubernetes object as JSON, the way `kubectl` and the API server see it. */
-export interface KubeObject {
-    readonly apiVersion?: string;
-    readonly kind?: string;
-    readonly metadata?: {
-        readonly name?: string;
-        readonly namespace?: string;
-        readonly labels?: Readonly<Record<string, string>>;
-        readonly annotations?: Readonly<Record<string, string>>;
-    };
-    readonly [field: string]: unknown;
-}
 
 /** A resource as Pulumi registers it: its type token and its inputs. */
 export interface PulumiResource {

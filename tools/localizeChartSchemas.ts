@@ -17,8 +17,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { checksumLine, readChecksumList } from "../config/sha256sums";
-
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isMap } from "../contracts/kubeObject";
 
 /** The schema without remote `$ref`s; `found` collects the references removed. */
 export function withoutRemoteRefs(schema: unknown, found: string[] = []): unknown {

@@ -9,6 +9,7 @@
  */
 import * as path from "path";
 import { parseDocument } from "yaml";
+import { isMap } from "../../contracts/kubeObject";
 
 /** A cluster entry. */
 export interface KubeCluster {
@@ -58,7 +59,6 @@ export interface KubeContext {
 }
 
 type Doc = Record<string, unknown>;
-const isMap = (v: unknown): v is Doc => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function named(list: unknown, what: string): { name: string; body: Doc }[] {
     if (list === undefined || list === null) return [];

@@ -13,6 +13,7 @@ import * as path from "path";
 import { parse, parseAllDocuments } from "yaml";
 import { helmBinary, ROOT } from "./helm";
 import { MAX_CHECKSUM_FILE_BYTES, readChecksumList } from "../../config/sha256sums";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
 
 /** Where the vendored chart archives and their SHA256SUMS and provenance live. */
 export const CHARTS_DIR = path.join(ROOT, "test", "charts");
@@ -200,19 +201,9 @@ function mergeDefaults(base: unknown, over: unknown): unknown {
     return over === undefined ? base : over;
 }
 
-export const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Every CustomResourceDefinition the chart renders with `--include-crds`, read from rendered manifests. */
 export function crdsIn(objects: KubeObject[]): KubeObject[] {
     return objects.filter((o) => o.kind === "CustomResourceDefinition" && /^apiextensions\.k8s\.io\//.test(String(o.apiVersion)));
-}
-
-/** One Kubernetes object from rendered YAML. */
-export interface KubeObject {
-    apiVersion: string;
-    kind: string;
-    metadata?: { name?: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
-    [key: string]: unknown;
 }
 
 /** Splits a rendered multi-document manifest into objects (empty documents dropped). */

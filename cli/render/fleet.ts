@@ -12,7 +12,7 @@
 import { ApplicationSetManifest, FLEET_FOLDER, fleetApplicationSet } from "../../components/argocd/applicationSet";
 import { folderPath, GitSource } from "../../components/argocd/applications";
 import { asLabel, ClusterFacts, clusterSecretManifest } from "../../components/argocd/clusterSecret";
-import type { KubeObject } from "./charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { RenderError } from "./errors";
 import { toYaml } from "./layout";
 import { generateFromClusters } from "./sync/clusterGenerator";

@@ -11,7 +11,7 @@
  * without Reloader on the cluster (docs/gitops.md).
  */
 import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
-import { isMap, KubeObject } from "./charts";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import type { PlacedObject } from "./layout";
 
 /** Stakater Reloader's annotation: a rolling restart of the workload when one of the named Secrets changes. */

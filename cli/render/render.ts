@@ -8,7 +8,8 @@
 import type { MaraConfig, RawConfig } from "../../config";
 import { DEFAULTS } from "../../contracts";
 import { runOffline, RecordedResource } from "../offline";
-import { chartArchive, chartContents, ChartUnavailableError, isMap, KubeObject, parseManifest } from "./charts";
+import { chartArchive, chartContents, ChartUnavailableError, parseManifest } from "./charts";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import { releasesOf, ReleaseSpec, typedObjectsOf } from "./collect";
 import { DEPLOY_VALUES, DeployValueKey, deployValues, placeholdersIn, renderInvoke, renderState } from "./deployValues";
 import { RenderError } from "./errors";

@@ -11,7 +11,7 @@
 import { APPLICATIONS_FOLDER } from "../../components/argocd/applications";
 import { REPOSITORY_SECRET_LABELS, REPOSITORY_SECRET_NAME, repositoryCredentialKeys, repositorySecretFields, repositorySecretMetadata } from "../../components/argocd/repository";
 import { repositoryTransport } from "../../contracts/gitSource";
-import type { KubeObject } from "./charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { toYaml } from "./layout";
 import { RenderError } from "./errors";
 import { escStoreFile, escStoreHeader, escStoreObjects, writesEscStore } from "./escStore";

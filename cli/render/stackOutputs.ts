@@ -7,7 +7,7 @@ import { readFile } from "fs/promises";
 import { ProcessFailure, runBounded } from "../boundedProcess";
 import { parseJson } from "../net/json";
 import { PULUMI_QUERY_MAX_BYTES, PULUMI_QUERY_TIMEOUT_MS } from "../pulumiLimits";
-import { isMap } from "./charts";
+import { isMap } from "../../contracts/kubeObject";
 
 /** Parses `pulumi stack output --json`; throws a message naming `where` when it is not a JSON object. */
 export function parseOutputs(json: string, where: string): Record<string, unknown> {

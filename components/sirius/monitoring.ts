@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "../../contracts";
 import { applicationRules, databaseRules } from "../alerts/applicationRules";
 import { alertRules } from "../alerts/rules";
-import type { DatabaseArgs, ResolvedApplicationArgs } from "../application";
+import type { DatabaseArgs, ResolvedApplicationArgs } from "./args";
 import { grafanaDashboard } from "../grafanaDashboards";
 import { helmRelease } from "../helmRelease";
 import { secretsRevision } from "../passwordRotation";

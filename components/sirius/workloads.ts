@@ -3,7 +3,7 @@
  * volumes, a Service each, and NetworkPolicies that admit only each database's clients.
  */
 import * as k8s from "@pulumi/kubernetes";
-import type { ResolvedApplicationArgs } from "../application";
+import type { ResolvedApplicationArgs } from "./args";
 import { secretsReadBy, secretsRevision, withCredentialsContainer } from "../passwordRotation";
 import { databaseClaim, databasePolicySpec, podSpecFor, workloadLabels } from "./podSpec";
 import { metadata, SiriusScope } from "./scope";

@@ -8,7 +8,7 @@ import * as os from "os";
 import * as path from "path";
 import { parse, stringify } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import type { KubeObject } from "../../cli/render/charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { PLACEHOLDER_PATTERN } from "../../cli/render/deployValues";
 import { MARKER } from "../../cli/render/outputDir";
 import { remoteKeyPrefixProblem } from "../../cli/render/secrets";

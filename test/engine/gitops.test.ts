@@ -25,7 +25,7 @@ import { argoOrder } from "../../cli/render/sync/replay";
 import { syncObjectsOf } from "../../cli/render/sync/objects";
 import { generateFromClusters } from "../../cli/render/sync/clusterGenerator";
 import { fleetFiles } from "../../cli/render/fleet";
-import type { KubeObject } from "../../cli/render/charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { FLEET_FOLDER } from "../../components/argocd/applicationSet";
 import { clusterSecretManifest } from "../../components/argocd/clusterSecret";
 import { rawConfig } from "../support/config";

@@ -18,7 +18,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import program from "../../index";
 import { validateConfig, type RawConfig } from "../../config";
-import type { KubeObject } from "../../cli/render/charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { parsePropertyPath } from "../../cli/render/escPaths";
 import { renderPlatform } from "../../cli/render/render";
 import { fleetFiles } from "../../cli/render/fleet";

@@ -13,7 +13,7 @@ import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { validateConfig } from "../../config";
-import { isMap, KubeObject } from "../../cli/render/charts";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import { isWrappedSecret } from "../../cli/render/collect";
 import { PLACEHOLDER_PATTERN } from "../../cli/render/deployValues";
 import { ARGO_HOOK } from "../../cli/render/hooks";

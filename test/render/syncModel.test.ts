@@ -4,7 +4,7 @@
  * manifests.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { KubeObject } from "../../cli/render/charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { toYaml } from "../../cli/render/layout";
 import { checkSync, SyncProblem } from "../../cli/render/sync/check";
 

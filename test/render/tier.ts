@@ -6,7 +6,8 @@
 import Ajv, { type AnySchema, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import { KIC_CHARTS, flagsUndefinedBy, kicImageProblem } from "../../config/kicCompatibility";
-import { chartContents, crdsIn, isMap, KubeObject, parseManifest, vendoredChart } from "../../cli/render/charts";
+import { chartContents, crdsIn, parseManifest, vendoredChart } from "../../cli/render/charts";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import { helmTemplate } from "../support/helm";
 import type { Registration } from "../support/mocks";
 import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "../../cli/render/collect";

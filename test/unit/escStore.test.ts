@@ -10,7 +10,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { ESC_DEFAULT_PREFIX, escEntryPath, escKeyPath, escPrefixProblem, parseEscEnvironment, parsePropertyPath } from "../../cli/render/escPaths";
 import { ESC_STORE_FOLDER, escStoreFiles, escStoreObjects, tokenSecretCommands } from "../../cli/render/escStore";
-import type { KubeObject } from "../../cli/render/charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { repositorySecretFiles } from "../../cli/render/repositorySecret";
 import { externalSecretFor, remoteKeyProblem, SecretHandling, secretListFile, withoutSecretValues } from "../../cli/render/secrets";
 

@@ -10,7 +10,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
-import type { KubeObject } from "../../cli/render/charts";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { forArgoCd } from "../../cli/render/hooks";
 import { PlacedObject, toYaml } from "../../cli/render/layout";
 import { MARKER, writeOutputDir } from "../../cli/render/outputDir";

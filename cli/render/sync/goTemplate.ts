@@ -13,6 +13,7 @@
  * written out and never parsed again. (A literal `{{` is written `{{"{{"}}`: components/argocd/applicationSet.ts,
  * `goTemplateLiteral`.)
  */
+import { isMap } from "../../../contracts/kubeObject";
 
 /** A template form outside the model (not an error Go would report). */
 export class GoTemplateUnsupported extends Error {
@@ -115,8 +116,6 @@ export function parseGoTemplate(template: string): Node[] {
     }
     return nodes;
 }
-
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Executes a template parsed by {@link parseGoTemplate} with `data` as `.`. */
 export function executeGoTemplate(template: string, data: unknown, missingKey: MissingKey): string {

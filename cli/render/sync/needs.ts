@@ -12,19 +12,14 @@
  * Needs name objects of the render, things the cluster has before the sync, or conditions a controller brings
  * about (refs in {@link CONDITION_GROUP}, made in productions.ts).
  */
-import { isMap } from "../charts";
+import { isMap } from "../../../contracts/kubeObject";
 import { apiGroupOf } from "../kinds";
-import { CONDITION_GROUP, ObjectIndex, Ref, SyncObject } from "./objects";
+import { CONDITION_GROUP, Need, ObjectIndex, Ref, SyncObject } from "./objects";
 import { operatorOf, RECONCILED_HEALTH } from "./operators";
 import { podNeeds, podSpecOf } from "./podNeeds";
 
-/** One thing an object needs. */
-export interface Need {
-    ref: Ref;
-    when: "apply" | "run" | "serve";
-    /** Why, for messages: "volume cert", "its issuer". */
-    why: string;
-}
+// Need lives in objects.ts, which podNeeds.ts imports too, so the needs modules form no circle.
+export type { Need };
 
 /** A condition reference (see {@link CONDITION_GROUP}). */
 export const condition = (kind: string, name: string, namespace?: string): Ref => ({ group: CONDITION_GROUP, kind, name, ...(namespace ? { namespace } : {}) });

@@ -6,7 +6,7 @@
  * `argocd.argoproj.io/sync-wave`, else `helm.sh/hook-weight`, else 0.
  */
 import { parse } from "yaml";
-import { isMap, KubeObject } from "../charts";
+import { isMap, type KubeObject } from "../../../contracts/kubeObject";
 import { APPLICATIONS_FOLDER } from "../../../components/argocd/applications";
 import { apiGroupOf, CLUSTER_SCOPED, groupOf } from "../kinds";
 
@@ -131,4 +131,12 @@ export class ObjectIndex {
     filter(p: (o: SyncObject) => boolean): SyncObject[] {
         return this.objects.filter(p);
     }
+}
+
+/** One thing an object needs. */
+export interface Need {
+    ref: Ref;
+    when: "apply" | "run" | "serve";
+    /** Why, for messages: "volume cert", "its issuer". */
+    why: string;
 }

@@ -4,9 +4,8 @@
  * its PersistentVolumeClaims. The API server accepts the workload without them; its pods wait (the ServiceAccount
  * admission refuses the pods, the kubelet holds the containers), so the workload is not healthy until they exist.
  */
-import { isMap, KubeObject } from "../charts";
-import type { Need } from "./needs";
-import type { Ref } from "./objects";
+import { isMap, type KubeObject } from "../../../contracts/kubeObject";
+import type { Need, Ref } from "./objects";
 
 type Spec = Record<string, unknown>;
 
