@@ -6,8 +6,11 @@
 
 /** A Kubernetes object as JSON, the way `kubectl` and the API server see it. */
 export interface KubeObject {
+    /** The group and version, e.g. `apps/v1` (`v1` for the core group). */
     apiVersion: string;
+    /** The kind, e.g. `Deployment`. */
     kind: string;
+    /** The object's name, namespace, labels and annotations, where it has them. */
     metadata?: { name?: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
     [key: string]: unknown;
 }
