@@ -11,7 +11,7 @@ import type { ServerVersion } from "./access";
 import { addressRanges, ipv4Number, overlapping, parseCidr } from "../../contracts/ipRanges";
 import { isIpv4 } from "../../contracts/names";
 
-/** The pool the platform's MetalLb creates (components/metalLb.ts; not imported, to keep the Pulumi SDK out of the doctor). */
+/** The pool the platform's MetalLb creates (components/metalLb/component.ts; not imported, to keep the Pulumi SDK out of the doctor). */
 export const METALLB_POOL_NAME = "mara";
 
 /** The distributions the doctor recognises. */
