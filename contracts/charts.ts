@@ -9,6 +9,7 @@
  */
 import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
+import { LOGSTORE_CHART } from "../components/logstore/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -79,14 +80,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         version: "1.0.0",
         timeoutSeconds: 600,
     },
-    logstore: {
-        title: "Elastic Cloud on Kubernetes operator (Elasticsearch and Kibana)",
-        chart: "eck-operator",
-        repositoryUrl: "https://helm.elastic.co",
-        version: "3.5.0",
-        timeoutSeconds: 900,
-        maraChart: "elasticsearch",
-    },
+    logstore: LOGSTORE_CHART,
     logagent: {
         title: "Fluent Bit log agent",
         chart: "fluent-bit",

@@ -11,6 +11,7 @@ import type { AdmissionScope } from "./guardrails";
 import { splitImageName } from "./names";
 import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
+import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -45,13 +46,7 @@ export const DEFAULTS = {
         ingressClassName: "nginx",
     },
     certManager: CERT_MANAGER_DEFAULTS,
-    logstore: {
-        namespace: "logstore",
-        version: "9.5.0",
-        replicas: { master: 1, data: 1, ingest: 1, coordinating: 1 },
-        storageSize: "10Gi",
-        kibanaObjects: true,
-    },
+    logstore: LOGSTORE_DEFAULTS,
     logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
     prometheus: {
         namespace: "prometheus",

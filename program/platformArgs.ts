@@ -9,6 +9,7 @@ import type { MaraConfig } from "../config";
 import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
+import { logstoreArgsFromSettings } from "../components/logstore/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -41,7 +42,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         },
         certificates: certManagerArgsFromSettings(cfg.certManager),
         logs: {
-            store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize, kibanaObjects: cfg.logstore.kibanaObjects },
+            store: logstoreArgsFromSettings(cfg.logstore),
             agent: { chart: cfg.logagent.chart },
         },
         metrics: {
