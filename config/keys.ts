@@ -33,6 +33,7 @@ import { chartKeys, KeySpec, spec } from "./keySpec";
 import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys";
+import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -619,11 +620,7 @@ export const KEYS = {
         timeout: ["prometheus:helm_timeout"],
     }),
     ...LOGSTORE_CHART_KEYS,
-    ...chartKeys("logagent", {
-        version: ["logagent:chart_version"],
-        url: ["logagent:helm_repo_url"],
-        timeout: ["logagent:helm_timeout"],
-    }),
+    ...LOG_AGENT_CHART_KEYS,
     ...chartKeys("otelOperator", {}),
     ...METALLB_CHART_KEYS,
     ...chartKeys("nfs", {}),

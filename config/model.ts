@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
 import type { CertManagerSettings } from "../components/certManager/settings";
 import type { LogstoreSettings } from "../components/logstore/settings";
+import type { LogAgentSettings } from "../components/logAgent/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -186,7 +187,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     readonly certManager: CertManagerSettings;
     /** The log store's settings (components/logstore/settings.ts). */
     readonly logstore: LogstoreSettings;
-    readonly logagent: { readonly chart: ChartSettings };
+    /** The log agent's settings (components/logAgent/settings.ts). */
+    readonly logagent: LogAgentSettings;
     readonly prometheus: {
         readonly chart: ChartSettings;
         readonly statsdChart: ChartSettings;

@@ -44,6 +44,7 @@ import { closest } from "./suggest";
 import { listCapped } from "./capped";
 import { certManagerSettings, checkCertManagerKeys } from "../components/certManager/settings";
 import { checkLogstoreKeys, logstoreSettings } from "../components/logstore/settings";
+import { logAgentSettings } from "../components/logAgent/settings";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -219,7 +220,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         },
         certManager: certManagerSettings({ v, d }, chart("certManager")),
         logstore: logstoreSettings({ d }, chart("logstore")),
-        logagent: { chart: chart("logagent") },
+        logagent: logAgentSettings(chart("logagent")),
         prometheus: {
             chart: chart("prometheus"),
             statsdChart: chart("statsd"),

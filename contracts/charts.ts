@@ -10,6 +10,7 @@
 import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
 import { LOGSTORE_CHART } from "../components/logstore/defaults";
+import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -81,14 +82,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         timeoutSeconds: 600,
     },
     logstore: LOGSTORE_CHART,
-    logagent: {
-        title: "Fluent Bit log agent",
-        chart: "fluent-bit",
-        repositoryUrl: "https://fluent.github.io/helm-charts",
-        version: "0.58.1",
-        timeoutSeconds: 600,
-        maraChart: "filebeat",
-    },
+    logagent: LOG_AGENT_CHART,
     otelOperator: {
         title: "OpenTelemetry operator",
         chart: "opentelemetry-operator",

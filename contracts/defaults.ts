@@ -12,6 +12,7 @@ import { splitImageName } from "./names";
 import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
 import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
+import { LOG_AGENT_DEFAULTS } from "../components/logAgent/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -47,7 +48,7 @@ export const DEFAULTS = {
     },
     certManager: CERT_MANAGER_DEFAULTS,
     logstore: LOGSTORE_DEFAULTS,
-    logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
+    logAgent: LOG_AGENT_DEFAULTS,
     prometheus: {
         namespace: "prometheus",
         storageSize: "10Gi",

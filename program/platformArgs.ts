@@ -10,6 +10,7 @@ import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
 import { logstoreArgsFromSettings } from "../components/logstore/args";
+import { logAgentArgsFromSettings } from "../components/logAgent/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -43,7 +44,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         certificates: certManagerArgsFromSettings(cfg.certManager),
         logs: {
             store: logstoreArgsFromSettings(cfg.logstore),
-            agent: { chart: cfg.logagent.chart },
+            agent: logAgentArgsFromSettings(cfg.logagent),
         },
         metrics: {
             chart: cfg.prometheus.chart,
