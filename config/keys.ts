@@ -633,7 +633,7 @@ export const KEYS = {
     // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
     ...chartKeys("pulumiOperator", {}),
 
-    // ---- Logs -----------------------------------------------------------------------------------
+    // ---- Log store ------------------------------------------------------------------------------
     ...LOGSTORE_KEYS,
 
     // ---- Metrics --------------------------------------------------------------------------------
