@@ -188,6 +188,11 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     /** The log store's settings (components/logstore/settings.ts). */
     readonly logstore: LogstoreSettings;
     /** The log agent's settings (components/logAgent/settings.ts). */
+    readonly logAgent: LogAgentSettings;
+    /**
+     * The log agent's settings under 0.1.0's name: the same object as {@link MaraConfig.logAgent}.
+     * @deprecated Use `logAgent`.
+     */
     readonly logagent: LogAgentSettings;
     readonly prometheus: {
         readonly chart: ChartSettings;

@@ -200,6 +200,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const addOns = checkClusterAddOns(infra.type, { r, v, d, keyOf }, { metallb: chart("metallb"), nfs: chart("nfs"), nfsImage: d("nfsProvisionerImage") }, findings);
     if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
 
+    const logAgent = logAgentSettings(chart("logagent"));
     const config: MaraConfig = {
         project: raw.project,
         stack: raw.stack,
@@ -220,7 +221,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
         },
         certManager: certManagerSettings({ v, d }, chart("certManager")),
         logstore: logstoreSettings({ d }, chart("logstore")),
-        logagent: logAgentSettings(chart("logagent")),
+        logAgent,
+        logagent: logAgent,
         prometheus: {
             chart: chart("prometheus"),
             statsdChart: chart("statsd"),

@@ -42,10 +42,8 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             fqdn: cfg.fqdn,
         },
         certificates: certManagerArgsFromSettings(cfg.certManager),
-        logs: {
-            store: logstoreArgsFromSettings(cfg.logstore),
-            agent: logAgentArgsFromSettings(cfg.logagent),
-        },
+        logstore: logstoreArgsFromSettings(cfg.logstore),
+        logAgent: logAgentArgsFromSettings(cfg.logAgent),
         metrics: {
             chart: cfg.prometheus.chart,
             statsdChart: cfg.prometheus.statsdChart,

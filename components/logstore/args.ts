@@ -1,5 +1,5 @@
 /**
- * The log store's mapping from its validated settings onto the Platform's `logs.store` arguments: the one place where
+ * The log store's mapping from its validated settings onto the Platform's `logstore` arguments: the one place where
  * its `mara:*` settings become {@link LogstoreArgs}. Called by program/platformArgs.ts.
  */
 import type { LogstoreArgs } from "./component";
