@@ -32,6 +32,8 @@ import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 import { chartKeys, KeySpec, spec } from "./keySpec";
 import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
+import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys";
+import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -39,7 +41,6 @@ export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySp
 const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
 const awsAz = text({ pattern: /^[a-z]{2,4}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
 const volumeSize = text(PATTERNS.volumeSize);
-const replicas = (min: number) => integer(min, 50);
 const dbIdentifier = text(PATTERNS.postgresIdentifier);
 const email = text(PATTERNS.email);
 const imageTag = text(PATTERNS.imageTag);
@@ -618,16 +619,8 @@ export const KEYS = {
         url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
         timeout: ["prometheus:helm_timeout"],
     }),
-    ...chartKeys("logstore", {
-        version: ["logstore:chart_version"],
-        url: ["logstore:helm_repo_url"],
-        timeout: ["logstore:helm_timeout"],
-    }),
-    ...chartKeys("logagent", {
-        version: ["logagent:chart_version"],
-        url: ["logagent:helm_repo_url"],
-        timeout: ["logagent:helm_timeout"],
-    }),
+    ...LOGSTORE_CHART_KEYS,
+    ...LOG_AGENT_CHART_KEYS,
     ...chartKeys("otelOperator", {}),
     ...METALLB_CHART_KEYS,
     ...chartKeys("nfs", {}),
@@ -640,62 +633,8 @@ export const KEYS = {
     // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
     ...chartKeys("pulumiOperator", {}),
 
-    // ---- Logs -----------------------------------------------------------------------------------
-    logstoreMasterReplicas: spec({
-        key: "mara:logstoreMasterReplicas",
-        legacy: ["logstore:master_replicas"],
-        type: replicas(1),
-        default: DEFAULTS.logstore.replicas.master,
-        description: "Elasticsearch master-eligible nodes (use an odd number).",
-        group: "Logs",
-    }),
-    logstoreDataReplicas: spec({
-        key: "mara:logstoreDataReplicas",
-        legacy: ["logstore:data_replicas"],
-        type: replicas(1),
-        default: DEFAULTS.logstore.replicas.data,
-        description: "Elasticsearch data nodes.",
-        group: "Logs",
-    }),
-    logstoreIngestReplicas: spec({
-        key: "mara:logstoreIngestReplicas",
-        legacy: ["logstore:ingest_replicas"],
-        type: replicas(0),
-        default: DEFAULTS.logstore.replicas.ingest,
-        description: "Elasticsearch ingest nodes.",
-        group: "Logs",
-    }),
-    logstoreCoordinatingReplicas: spec({
-        key: "mara:logstoreCoordinatingReplicas",
-        legacy: ["logstore:coordinating_replicas"],
-        type: replicas(0),
-        default: DEFAULTS.logstore.replicas.coordinating,
-        description: "Elasticsearch coordinating-only nodes.",
-        group: "Logs",
-    }),
-
-    logstoreVersion: spec({
-        key: "mara:logstoreVersion",
-        type: text({ pattern: /^[89]\.\d+\.\d+$/, allowed: 'an Elasticsearch 8.x or 9.x version such as "9.5.0"' }),
-        default: DEFAULTS.logstore.version,
-        description: "Elasticsearch and Kibana version run by the ECK operator.",
-        group: "Logs",
-    }),
-    logstoreStorageSize: spec({
-        key: "mara:logstoreStorageSize",
-        type: volumeSize,
-        default: DEFAULTS.logstore.storageSize,
-        description: "Volume size of each Elasticsearch data node.",
-        group: "Logs",
-    }),
-    kibanaObjects: spec({
-        key: "mara:kibanaObjects",
-        type: boolean(),
-        default: DEFAULTS.logstore.kibanaObjects,
-        description:
-            "Provision Kibana's data view for the platform's log indices, a saved search and a dashboard for NGINX traffic, through a Job that runs once Kibana answers and can be rerun (it overwrites only these objects). Turn it off when Kibana's objects are managed elsewhere.",
-        group: "Logs",
-    }),
+    // ---- Log store ------------------------------------------------------------------------------
+    ...LOGSTORE_KEYS,
 
     // ---- Metrics --------------------------------------------------------------------------------
     prometheusStorageSize: spec({

@@ -9,6 +9,8 @@
  */
 import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
+import { LOGSTORE_CHART } from "../components/logstore/defaults";
+import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -79,22 +81,8 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         version: "1.0.0",
         timeoutSeconds: 600,
     },
-    logstore: {
-        title: "Elastic Cloud on Kubernetes operator (Elasticsearch and Kibana)",
-        chart: "eck-operator",
-        repositoryUrl: "https://helm.elastic.co",
-        version: "3.5.0",
-        timeoutSeconds: 900,
-        maraChart: "elasticsearch",
-    },
-    logagent: {
-        title: "Fluent Bit log agent",
-        chart: "fluent-bit",
-        repositoryUrl: "https://fluent.github.io/helm-charts",
-        version: "0.58.1",
-        timeoutSeconds: 600,
-        maraChart: "filebeat",
-    },
+    logstore: LOGSTORE_CHART,
+    logagent: LOG_AGENT_CHART,
     otelOperator: {
         title: "OpenTelemetry operator",
         chart: "opentelemetry-operator",

@@ -9,6 +9,8 @@ import type { MaraConfig } from "../config";
 import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
+import { logstoreArgsFromSettings } from "../components/logstore/args";
+import { logAgentArgsFromSettings } from "../components/logAgent/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -40,10 +42,8 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             fqdn: cfg.fqdn,
         },
         certificates: certManagerArgsFromSettings(cfg.certManager),
-        logs: {
-            store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize, kibanaObjects: cfg.logstore.kibanaObjects },
-            agent: { chart: cfg.logagent.chart },
-        },
+        logstore: logstoreArgsFromSettings(cfg.logstore),
+        logAgent: logAgentArgsFromSettings(cfg.logAgent),
         metrics: {
             chart: cfg.prometheus.chart,
             statsdChart: cfg.prometheus.statsdChart,
