@@ -12,7 +12,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS, ChartSettings } from "../contracts";
 import { GIT_REPO_URL_ALLOWED, GIT_REVISION_ALLOWED, gitRepoUrlProblem, gitRevisionProblem, REPO_FOLDER_ALLOWED, repoFolderProblem, RepositoryCredentials, repositoryTransport, repoUrlCredential } from "../contracts/gitSource";
-import type { GitSource } from "./argocd/applications";
+import type { GitSource } from "./argoCd/applications";
 import { chartCrdResources } from "./chartCrds";
 import { helmRelease, platformNamespace } from "./helmRelease";
 import { guardedOptions } from "./ownership/guard";

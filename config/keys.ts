@@ -34,6 +34,7 @@ import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certMa
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys";
 import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
+import { ARGO_CD_CHART_KEYS } from "../components/argoCd/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -629,7 +630,7 @@ export const KEYS = {
         url: ["sirius:helm_repo_url"],
     }),
     // Argo CD's chart: read only with mara:delivery gitops and mara:gitopsArgoCd install.
-    ...chartKeys("argoCd", {}),
+    ...ARGO_CD_CHART_KEYS,
     // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
     ...chartKeys("pulumiOperator", {}),
 

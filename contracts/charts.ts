@@ -11,6 +11,7 @@ import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
 import { LOGSTORE_CHART } from "../components/logstore/defaults";
 import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
+import { ARGO_CD_CHART } from "../components/argoCd/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -108,13 +109,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         timeoutSeconds: 600,
     },
     // Installed only when Argo CD delivers the platform and runs in its cluster (mara:delivery gitops, mara:gitopsArgoCd install).
-    argoCd: {
-        title: "Argo CD",
-        chart: "argo-cd",
-        repositoryUrl: "https://argoproj.github.io/argo-helm",
-        version: "10.1.1",
-        timeoutSeconds: 600,
-    },
+    argoCd: ARGO_CD_CHART,
     // Installed only when the Pulumi Kubernetes Operator delivers the platform (mara:delivery operator).
     // Published only as an OCI artifact (pulumi/pulumi-kubernetes-operator, deploy/helm/pulumi-operator).
     pulumiOperator: {

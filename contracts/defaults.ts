@@ -13,6 +13,7 @@ import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
 import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
 import { LOG_AGENT_DEFAULTS } from "../components/logAgent/defaults";
+import { ARGO_CD_DEFAULTS } from "../components/argoCd/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -74,7 +75,7 @@ export const DEFAULTS = {
     // The NFS subdir external provisioner's last release (its chart 4.0.18 installs the same image).
     nfsStorage: { namespace: "nfs-provisioner", storageClassName: "mara-nfs", archiveOnDelete: true, image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" },
     /** Argo CD as `mara:delivery: gitops` installs it: the root Application (its release is `ARGOCD_RELEASE`). */
-    argoCd: { applicationName: "mara" },
+    argoCd: ARGO_CD_DEFAULTS,
 } as const;
 
 /** The NGINX Ingress Controller release of the default image; the default source build checks out the same tag. */

@@ -10,8 +10,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { stringify } from "yaml";
 import { ArgoCd } from "../components/argoCd";
-import { APPLICATIONS_FOLDER, applicationManifest, folderPath, GitSource } from "../components/argocd/applications";
-import { apiServerOf, ClusterFacts, clusterSecretManifest } from "../components/argocd/clusterSecret";
+import { argoCdArgsFromSettings } from "../components/argoCd/args";
+import { APPLICATIONS_FOLDER, applicationManifest, folderPath, GitSource } from "../components/argoCd/applications";
+import { apiServerOf, ClusterFacts, clusterSecretManifest } from "../components/argoCd/clusterSecret";
 import type { KicImage } from "../components/kicImage";
 import { ClusterInfrastructure, DEFAULTS } from "../contracts";
 import type { MaraConfig } from "../config";
@@ -82,7 +83,7 @@ export function gitopsDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure, 
     const facts = clusterFacts(cfg, cluster, image);
     const common = { delivery: "gitops", gitops_source: source };
     if (cfg.gitops.argoCd === "install") {
-        const argo = new ArgoCd("argocd", { source, cluster: facts, chart: cfg.gitops.argoCdChart, repository: cfg.gitops.repository }, { providers: [cluster.provider] });
+        const argo = new ArgoCd("argocd", { source, cluster: facts, ...argoCdArgsFromSettings(cfg.gitops) }, { providers: [cluster.provider] });
         return { ...common, argocd_namespace: argo.namespace, argocd_application: argo.applicationName, argocd_version: argo.version, argocd_status: argo.status };
     }
     // A hub: the cluster Secret to register the cluster with it, and the root Application to create there.

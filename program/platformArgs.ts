@@ -6,7 +6,7 @@ import type { AlertingArgs } from "../components/alerts/receivers";
 import type { PlatformArgs } from "../components/platform";
 import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
-import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
+import { ARGOCD_NAMESPACE } from "../components/argoCd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
 import { logstoreArgsFromSettings } from "../components/logstore/args";

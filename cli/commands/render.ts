@@ -14,7 +14,7 @@ import { PATTERNS } from "../../contracts/patterns";
 import { CliError, CliIo, EXIT, line } from "../io";
 import { renderPlatform, RenderResult } from "../render/render";
 import { REPOSITORY_FOLDER } from "../render/repositorySecret";
-import { FLEET_FOLDER } from "../../components/argocd/applicationSet";
+import { FLEET_FOLDER } from "../../components/argoCd/applicationSet";
 import { EscStore, remoteKeyPrefixProblem, remoteKeyProblem, SecretHandling, STORE_PROVIDERS, StoreProvider } from "../render/secrets";
 import { ESC_DEFAULT_PREFIX, ESC_ENVIRONMENT_ALLOWED, ESC_PREFIX_ALLOWED, escPrefixProblem, parseEscEnvironment } from "../render/escPaths";
 import { ESC_STORE_FOLDER, ESC_TOKEN_DEFAULTS, tokenSecretCommands, writesEscStore } from "../render/escStore";

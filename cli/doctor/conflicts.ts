@@ -12,7 +12,7 @@
 import type { Finding } from "./findings";
 import type { KubeClient } from "./kubeClient";
 import type { DoctorPlan, PlannedRelease } from "./plan";
-import { ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { ARGOCD_RELEASE } from "../../components/argoCd/applications";
 import { checkOwnership, OwnershipReport } from "../../components/ownership/check";
 import { describeClaim } from "../../components/ownership/claims";
 import type { MetadataReader } from "../../components/ownership/clusterReader";

@@ -7,7 +7,7 @@ import { DEFAULTS } from "../../contracts/defaults";
 import type { AdmissionMode, AdmissionScope } from "../../contracts/guardrails";
 import type { MaraConfig } from "../../config";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
-import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argoCd/applications";
 import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/operator/stack";
 import { ACME_ISSUER, NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE, PLATFORM_STORAGE_CLASS, SELF_SIGNED_ISSUER } from "../../components/clusterNames";
 import { ObjectClaim } from "../../components/ownership/claims";

@@ -1,5 +1,5 @@
 /**
- * The fleet's ApplicationSet in a render (components/argocd/applicationSet.ts has its shape): for a stack a hub's Argo
+ * The fleet's ApplicationSet in a render (components/argoCd/applicationSet.ts has its shape): for a stack a hub's Argo
  * CD delivers (`mara:gitopsArgoCd: external`) with `mara:gitopsFleet`, `argocd/fleet/` holds the ApplicationSet that
  * delivers this render to every cluster of the fleet, in place of the root Application. No Application syncs it: it is
  * applied on the hub (docs/gitops.md#fleets-one-hub-many-clusters).
@@ -9,9 +9,9 @@
  * render's folder to this cluster's API server. So a label the Secret and the selector spell differently, or a template
  * the controller would fail, stops the render instead of delivering nothing.
  */
-import { ApplicationSetManifest, FLEET_FOLDER, fleetApplicationSet } from "../../components/argocd/applicationSet";
-import { folderPath, GitSource } from "../../components/argocd/applications";
-import { asLabel, ClusterFacts, clusterSecretManifest } from "../../components/argocd/clusterSecret";
+import { ApplicationSetManifest, FLEET_FOLDER, fleetApplicationSet } from "../../components/argoCd/applicationSet";
+import { folderPath, GitSource } from "../../components/argoCd/applications";
+import { asLabel, ClusterFacts, clusterSecretManifest } from "../../components/argoCd/clusterSecret";
 import type { KubeObject } from "../../contracts/kubeObject";
 import { RenderError } from "./errors";
 import { toYaml } from "./layout";

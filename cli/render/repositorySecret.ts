@@ -1,5 +1,5 @@
 /**
- * Argo CD's repository Secret in a render (components/argocd/repository.ts has its shape): for a private repository,
+ * Argo CD's repository Secret in a render (components/argoCd/repository.ts has its shape): for a private repository,
  * Argo CD needs the credential before it can read anything from Git, the root Application's folder included. The
  * credential never goes into the repository URL (which the Applications carry into Git), and never into a file: with
  * `--secret-store`, the render writes an External Secrets Operator `ExternalSecret` that fills the Secret from the
@@ -8,8 +8,8 @@
  * the credential (`mara:gitopsRepoPassword`, `mara:gitopsRepoSshPrivateKey`), Pulumi writes the Secret and the render
  * writes nothing of it, so the Secret has one owner.
  */
-import { APPLICATIONS_FOLDER } from "../../components/argocd/applications";
-import { REPOSITORY_SECRET_LABELS, REPOSITORY_SECRET_NAME, repositoryCredentialKeys, repositorySecretFields, repositorySecretMetadata } from "../../components/argocd/repository";
+import { APPLICATIONS_FOLDER } from "../../components/argoCd/applications";
+import { REPOSITORY_SECRET_LABELS, REPOSITORY_SECRET_NAME, repositoryCredentialKeys, repositorySecretFields, repositorySecretMetadata } from "../../components/argoCd/repository";
 import { repositoryTransport } from "../../contracts/gitSource";
 import type { KubeObject } from "../../contracts/kubeObject";
 import { toYaml } from "./layout";

@@ -11,7 +11,7 @@
  *   an abbreviated commit matches nothing ("no commits found for ref");
  * - `resolveGitAuth`: a `gitAuthSecret` holds `sshPrivateKey`, else `accessToken`, else `username` and `password`.
  */
-import type { GitSource } from "../argocd/applications";
+import type { GitSource } from "../argoCd/applications";
 
 /** Namespace of the operator's release, of the `Stack` and of everything the `Stack` uses. */
 export const OPERATOR_NAMESPACE = "pulumi-kubernetes-operator";

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { ArgoCd } from "../../components/argoCd";
-import { apiServerOf, asLabel, clusterSecretManifest, clusterSecretName } from "../../components/argocd/clusterSecret";
+import { apiServerOf, asLabel, clusterSecretManifest, clusterSecretName } from "../../components/argoCd/clusterSecret";
 import { kubernetesNameProblem } from "../../contracts/names";
 import { installMocks, settle } from "../support/mocks";
 

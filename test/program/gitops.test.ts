@@ -13,7 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { argoCdValues } from "../../components/argoCd";
-import { ARGOCD_CM_SETTINGS, RESOURCES_FINALIZER } from "../../components/argocd/applications";
+import { ARGOCD_CM_SETTINGS, RESOURCES_FINALIZER } from "../../components/argoCd/applications";
 import { validateConfig, type RawConfig } from "../../config";
 import { CHARTS } from "../../contracts";
 import { fixture } from "../support/config";

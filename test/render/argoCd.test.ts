@@ -1,11 +1,11 @@
 /**
- * Argo CD as `mara:delivery: gitops` installs it (components/argoCd.ts), rendered by Helm 3 from the vendored
+ * Argo CD as `mara:delivery: gitops` installs it (components/argoCd/component.ts), rendered by Helm 3 from the vendored
  * argo-cd chart with the component's values: the chart's three CRDs, argocd-cm with the settings the render's waves
  * rely on and without the chart's placeholder URL, no Dex, and Argo CD's components under the names the docs use.
  */
 import { describe, expect, it } from "vitest";
 import { argoCdValues } from "../../components/argoCd";
-import { ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argoCd/applications";
 import { CHARTS } from "../../contracts";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { helmTemplate } from "../support/helm";

@@ -12,7 +12,7 @@ import program from "../../index";
 import { validateConfig } from "../../config";
 import { renderPlatform } from "../../cli/render/render";
 import { argoCdValues } from "../../components/argoCd";
-import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argocd/applications";
+import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argoCd/applications";
 import { podSecurityLabels, type PodSecurityLevel } from "../../components/podSecurity";
 import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/operator/stack";
 import { CHARTS } from "../../contracts";
@@ -52,7 +52,7 @@ beforeAll(async () => {
     const argo = await helmTemplate({ release: ARGOCD_RELEASE, namespace: ARGOCD_NAMESPACE, chartPath: vendoredChart(CHARTS.argoCd.chart, CHARTS.argoCd.version)!, values: argoCdValues(), kubeVersion: "1.35", includeCrds: false });
     if (!argo.ok) throw new Error(argo.error);
     objects.push(...parseManifest(argo.manifest));
-    // Argo CD's namespace is the program's (components/argoCd.ts) but only a GitOps stack creates it.
+    // Argo CD's namespace is the program's (components/argoCd/component.ts) but only a GitOps stack creates it.
     objects.push({ apiVersion: "v1", kind: "Namespace", metadata: { name: ARGOCD_NAMESPACE, labels: { "pod-security.kubernetes.io/enforce": "restricted", "pod-security.kubernetes.io/warn": "restricted", "pod-security.kubernetes.io/audit": "restricted" } } } as KubeObject);
     // The Pulumi Kubernetes Operator as mara:delivery operator installs it (its CRDs applied by the program), in its namespace.
     const operator = await helmTemplate({ release: OPERATOR_RELEASE, namespace: OPERATOR_NAMESPACE, chartPath: vendoredChart(CHARTS.pulumiOperator.chart, CHARTS.pulumiOperator.version)!, values: {}, kubeVersion: "1.35", includeCrds: false });

@@ -1,7 +1,7 @@
 /**
  * A model of what Argo CD's ApplicationSet controller makes of an ApplicationSet with one cluster generator, given the
  * cluster Secrets on the hub: the Applications it creates, the ones it refuses, or the error that stops it creating
- * any. The sync model uses it for the fleet's ApplicationSet (components/argocd/applicationSet.ts); no ApplicationSet
+ * any. The sync model uses it for the fleet's ApplicationSet (components/argoCd/applicationSet.ts); no ApplicationSet
  * controller runs where the tests do.
  *
  * What it imitates, from argo-cd v3.4 (the pinned chart's Argo CD):

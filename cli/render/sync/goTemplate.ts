@@ -10,7 +10,7 @@
  * wherever it comes from; a string constant inside an action may hold `{{` and `}}`; a field of a map is its entry,
  * and a missing entry is, with the option `missingkey=error`, the error `map has no entry for key "<key>"`, and
  * otherwise `<no value>`; a field of anything that is not a map is an error. Values substituted for an action are
- * written out and never parsed again. (A literal `{{` is written `{{"{{"}}`: components/argocd/applicationSet.ts,
+ * written out and never parsed again. (A literal `{{` is written `{{"{{"}}`: components/argoCd/applicationSet.ts,
  * `goTemplateLiteral`.)
  */
 import { isMap } from "../../../contracts/kubeObject";

@@ -44,9 +44,13 @@ export const goTemplateLiteral = (text: string) => text.split("{{").join('{{"{{"
 
 /** An ApplicationSet as a Kubernetes object. */
 export interface ApplicationSetManifest {
+    /** Argo CD's API group and version. */
     apiVersion: "argoproj.io/v1alpha1";
+    /** Always `ApplicationSet`. */
     kind: "ApplicationSet";
+    /** Its name, in Argo CD's namespace, with the platform's labels. */
     metadata: { name: string; namespace: string; labels: Record<string, string> };
+    /** The generator and the template of the Applications it makes. */
     spec: Record<string, unknown>;
 }
 

@@ -30,9 +30,13 @@ export const RESOURCES_FINALIZER = "resources-finalizer.argocd.argoproj.io";
 
 /** An Application as a Kubernetes object. */
 export interface ApplicationManifest {
+    /** Argo CD's API group and version. */
     apiVersion: "argoproj.io/v1alpha1";
+    /** Always `Application`. */
     kind: "Application";
+    /** Its name in Argo CD's namespace, its wave annotation and labels, and the resources finalizer. */
     metadata: { name: string; namespace: string; annotations?: Record<string, string>; labels?: Record<string, string>; finalizers: string[] };
+    /** The source folder, the destination and the sync policy. */
     spec: Record<string, unknown>;
 }
 

@@ -6,7 +6,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
+import { CHARTS, ChartSettings, DEFAULTS } from "../../contracts";
 import {
     GIT_REPO_URL_ALLOWED,
     GIT_REVISION_ALLOWED,
@@ -17,12 +17,12 @@ import {
     RepositoryCredentials,
     repositoryTransport,
     repoUrlCredential,
-} from "../contracts/gitSource";
-import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE, folderPath, GitSource } from "./argocd/applications";
-import { ClusterFacts, clusterSecretManifest } from "./argocd/clusterSecret";
-import { repositorySecretFields, repositorySecretMetadata } from "./argocd/repository";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { guardedOptions } from "./ownership/guard";
+} from "../../contracts/gitSource";
+import { APPLICATIONS_FOLDER, applicationManifest, ARGOCD_CM_SETTINGS, ARGOCD_NAMESPACE, ARGOCD_RELEASE, folderPath, GitSource } from "./applications";
+import { ClusterFacts, clusterSecretManifest } from "./clusterSecret";
+import { repositorySecretFields, repositorySecretMetadata } from "./repository";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { guardedOptions } from "../ownership/guard";
 
 /** Arguments of {@link ArgoCd}. */
 export interface ArgoCdArgs {
