@@ -42,10 +42,13 @@ export interface PlatformLogsArgs {
 }
 
 /**
- * Metrics: kube-prometheus-stack and the statsd exporter, their volume sizes, and alerting: Alertmanager's receivers
+ * Prometheus: kube-prometheus-stack and the statsd exporter, their volume sizes, and alerting: Alertmanager's receivers
  * and where the runbooks of the platform's alerts are (the rules themselves come with the add-ons they watch).
  */
-export type PlatformMetricsArgs = Pick<PrometheusArgs, "chart" | "statsdChart" | "storageSize" | "dashboardStorageSize" | "alerting" | "alertRunbookUrl">;
+export type PlatformPrometheusArgs = Pick<PrometheusArgs, "chart" | "statsdChart" | "storageSize" | "dashboardStorageSize" | "alerting" | "alertRunbookUrl">;
+
+/** @deprecated Use {@link PlatformPrometheusArgs}, the same type under the add-on's one name. */
+export type PlatformMetricsArgs = PlatformPrometheusArgs;
 
 /** Tracing: the OpenTelemetry operator's chart and the collector configuration. */
 export type PlatformTracingArgs = Pick<ObservabilityArgs, "chart" | "collectorVariant">;
@@ -101,7 +104,12 @@ export interface PlatformArgs {
     /** Elasticsearch, Kibana and Fluent Bit. */
     logs?: PlatformLogsArgs;
     /** Prometheus, Grafana, Alertmanager and the statsd exporter. */
-    metrics?: PlatformMetricsArgs;
+    prometheus?: PlatformPrometheusArgs;
+    /**
+     * @deprecated Use {@link PlatformArgs.prometheus}, the same arguments under the add-on's one name. Still read:
+     * where both are given, `prometheus`'s members win.
+     */
+    metrics?: PlatformPrometheusArgs;
     /** The OpenTelemetry operator and collector. */
     tracing?: PlatformTracingArgs;
     /** The StorageClass of the platform's volumes. */
@@ -250,6 +258,7 @@ export class Platform extends pulumi.ComponentResource {
             `${name}-prometheus`,
             {
                 ...args.metrics,
+                ...args.prometheus,
                 grafanaAdminPassword: this.secrets.grafanaAdminPassword,
                 storageClassName,
                 controlPlaneMetrics: facts.controlPlaneMetrics,

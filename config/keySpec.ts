@@ -55,7 +55,7 @@ export const KEY_GROUPS = [
     "Certificates",
     "Charts",
     "Logs",
-    "Metrics",
+    "Prometheus",
     "Alerts",
     "Tracing",
     "Bank of Sirius",

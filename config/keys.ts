@@ -32,6 +32,7 @@ import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 import { chartKeys, KeySpec, spec } from "./keySpec";
 import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
+import { PROMETHEUS_CHART_KEYS, PROMETHEUS_KEYS } from "../components/prometheus/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -45,13 +46,8 @@ const email = text(PATTERNS.email);
 const imageTag = text(PATTERNS.imageTag);
 const linodeType = (example: string) => text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: `a Linode type such as ${example}` });
 const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
-/**
- * Shortest Grafana administrator password accepted: the login guards dashboards, alerting and every data source.
- * 8 is NIST SP 800-63B's minimum for a password a person chooses (a generated one has DEFAULTS.secrets.length).
- * Offline, an encrypted value reads as "<encrypted>" (config/stackFile.ts), which is longer, so `mara validate`
- * never refuses a password it cannot read.
- */
-export const GRAFANA_PASSWORD_MIN_LENGTH = 8;
+// Where it was declared before it moved to its unit.
+export { GRAFANA_PASSWORD_MIN_LENGTH } from "../components/prometheus/keys";
 
 /** The key table. Property names are the ids the validator and typed config refer to. */
 export const KEYS = {
@@ -608,16 +604,7 @@ export const KEYS = {
 
     // ---- Charts of the other add-ons ------------------------------------------------------------
     ...CERT_MANAGER_CHART_KEYS,
-    ...chartKeys("prometheus", {
-        version: ["prometheus:chart_version"],
-        url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
-        timeout: ["prometheus:helm_timeout"],
-    }),
-    ...chartKeys("statsd", {
-        version: ["prometheus:statsd_chart_version"],
-        url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
-        timeout: ["prometheus:helm_timeout"],
-    }),
+    ...PROMETHEUS_CHART_KEYS,
     ...chartKeys("logstore", {
         version: ["logstore:chart_version"],
         url: ["logstore:helm_repo_url"],
@@ -697,32 +684,8 @@ export const KEYS = {
         group: "Logs",
     }),
 
-    // ---- Metrics --------------------------------------------------------------------------------
-    prometheusStorageSize: spec({
-        key: "mara:prometheusStorageSize",
-        type: volumeSize,
-        default: DEFAULTS.prometheus.storageSize,
-        description: "Volume size of Prometheus.",
-        group: "Metrics",
-    }),
-    dashboardStorageSize: spec({
-        key: "mara:dashboardStorageSize",
-        type: volumeSize,
-        default: DEFAULTS.prometheus.dashboardStorageSize,
-        description: "Volume size of Grafana and of Alertmanager.",
-        group: "Metrics",
-    }),
-    grafanaAdminPassword: spec({
-        key: "mara:grafanaAdminPassword",
-        legacy: ["prometheus:adminpass"],
-        // One line: Grafana's CLI, which applies a changed password to the existing database, reads the first line of
-        // its input (components/grafanaAdmin.ts); a second line would be in the Secret but not in Grafana.
-        type: text({ minLength: GRAFANA_PASSWORD_MIN_LENGTH, pattern: /^[^\r\n]*$/, allowed: `any text of at least ${GRAFANA_PASSWORD_MIN_LENGTH} characters, on one line (stored encrypted)` }),
-        secret: true,
-        defaultNote: "generated",
-        description: "Grafana administrator password.",
-        group: "Metrics",
-    }),
+    // ---- Prometheus -----------------------------------------------------------------------------
+    ...PROMETHEUS_KEYS,
 
     // ---- Alerts ---------------------------------------------------------------------------------
     alertSlackWebhookUrl: spec({

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
 import type { CertManagerSettings } from "../components/certManager/settings";
+import type { PrometheusSettings } from "../components/prometheus/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -192,14 +193,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly replicas: { readonly master: number; readonly data: number; readonly ingest: number; readonly coordinating: number };
     };
     readonly logagent: { readonly chart: ChartSettings };
-    readonly prometheus: {
-        readonly chart: ChartSettings;
-        readonly statsdChart: ChartSettings;
-        readonly storageSize: string;
-        readonly dashboardStorageSize: string;
-        /** Grafana admin password (secret), when configured; generated otherwise. */
-        readonly grafanaAdminPassword?: pulumi.Output<string>;
-    };
+    /** Prometheus's settings (components/prometheus/settings.ts). */
+    readonly prometheus: PrometheusSettings;
     /** Alertmanager's receivers (credentials as secret Outputs), the route tree's intervals and the runbooks' address (docs/alerts.md). */
     readonly alerting: {
         readonly slack?: { readonly webhookUrl: pulumi.Output<string>; readonly channel?: string };

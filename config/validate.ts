@@ -43,6 +43,7 @@ import { Findings, RawConfig, refusedByCli, resolve, Resolved, secretOutput } fr
 import { closest } from "./suggest";
 import { listCapped } from "./capped";
 import { certManagerSettings, checkCertManagerKeys } from "../components/certManager/settings";
+import { prometheusSettings } from "../components/prometheus/settings";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -230,13 +231,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             },
         },
         logagent: { chart: chart("logagent") },
-        prometheus: {
-            chart: chart("prometheus"),
-            statsdChart: chart("statsd"),
-            storageSize: d("prometheusStorageSize"),
-            dashboardStorageSize: d("dashboardStorageSize"),
-            grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
-        },
+        prometheus: prometheusSettings({ r, d }, { chart: chart("prometheus"), statsdChart: chart("statsd") }),
         alerting: alertingOf({ r, v, d }),
         observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
         gitops: {

@@ -9,6 +9,7 @@
  */
 import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
+import { PROMETHEUS_CHART, STATSD_CHART } from "../components/prometheus/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -65,20 +66,8 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     },
     // The add-on units' pins live in their folders (components/<unit>/defaults.ts).
     certManager: CERT_MANAGER_CHART,
-    prometheus: {
-        title: "kube-prometheus-stack",
-        chart: "kube-prometheus-stack",
-        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
-        version: "88.5.3",
-        timeoutSeconds: 900,
-    },
-    statsd: {
-        title: "Prometheus statsd exporter",
-        chart: "prometheus-statsd-exporter",
-        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
-        version: "1.0.0",
-        timeoutSeconds: 600,
-    },
+    prometheus: PROMETHEUS_CHART,
+    statsd: STATSD_CHART,
     logstore: {
         title: "Elastic Cloud on Kubernetes operator (Elasticsearch and Kibana)",
         chart: "eck-operator",

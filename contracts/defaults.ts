@@ -11,6 +11,7 @@ import type { AdmissionScope } from "./guardrails";
 import { splitImageName } from "./names";
 import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
+import { PROMETHEUS_DEFAULTS } from "../components/prometheus/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -53,16 +54,7 @@ export const DEFAULTS = {
         kibanaObjects: true,
     },
     logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
-    prometheus: {
-        namespace: "prometheus",
-        storageSize: "10Gi",
-        dashboardStorageSize: "5Gi",
-        scrapeInterval: "15s",
-        // Where each alert's runbook_url points: docs/alerts.md, plus the alert's anchor.
-        alertRunbookUrl: "docs/alerts.md",
-        // The route tree's repeat intervals and the email receiver's TLS (components/alerts/receivers.ts, AlertingArgs).
-        alerting: { criticalRepeatInterval: "1h", warningRepeatInterval: "12h", emailRequireTls: true },
-    },
+    prometheus: PROMETHEUS_DEFAULTS,
     observability: { namespace: "observability", collectorVariant: "basic", grpcPort: 9978, httpPort: 9979 },
     application: {
         namespace: "bos",

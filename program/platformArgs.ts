@@ -9,6 +9,7 @@ import type { MaraConfig } from "../config";
 import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
+import { prometheusArgsFromSettings } from "../components/prometheus/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -44,14 +45,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize, kibanaObjects: cfg.logstore.kibanaObjects },
             agent: { chart: cfg.logagent.chart },
         },
-        metrics: {
-            chart: cfg.prometheus.chart,
-            statsdChart: cfg.prometheus.statsdChart,
-            storageSize: cfg.prometheus.storageSize,
-            dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
-            alerting: alertingArgsFromConfig(cfg),
-            alertRunbookUrl: cfg.alerting.runbookUrl,
-        },
+        prometheus: prometheusArgsFromSettings(cfg.prometheus, alertingArgsFromConfig(cfg), cfg.alerting.runbookUrl),
         tracing: { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
         storage: {
             className: cfg.storageClass,

@@ -49,7 +49,7 @@ export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
             ingress: { replicas: 2 },
             certificates: acmeEmail ? { acme: { email: acmeEmail } } : {},
             logs: { store: { storageSize: "20Gi" } },
-            metrics: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
+            prometheus: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
             tracing: { collectorVariant: "basic" },
         },
         { providers: [kubeconfig.provider] },
