@@ -50,8 +50,11 @@ export type PlatformPrometheusArgs = Pick<PrometheusArgs, "chart" | "statsdChart
 /** @deprecated Use {@link PlatformPrometheusArgs}, the same type under the add-on's one name. */
 export type PlatformMetricsArgs = PlatformPrometheusArgs;
 
-/** Tracing: the OpenTelemetry operator's chart and the collector configuration. */
-export type PlatformTracingArgs = Pick<ObservabilityArgs, "chart" | "collectorVariant">;
+/** Observability: the OpenTelemetry operator's chart and the configuration of the collector that receives the traces. */
+export type PlatformObservabilityArgs = Pick<ObservabilityArgs, "chart" | "collectorVariant">;
+
+/** @deprecated Use {@link PlatformObservabilityArgs}, the same type under the add-on's one name. */
+export type PlatformTracingArgs = PlatformObservabilityArgs;
 
 /** Where the platform's volumes (Elasticsearch, Prometheus, Grafana, the application's databases) live. */
 export interface PlatformStorageArgs {
@@ -111,7 +114,12 @@ export interface PlatformArgs {
      */
     metrics?: PlatformPrometheusArgs;
     /** The OpenTelemetry operator and collector. */
-    tracing?: PlatformTracingArgs;
+    observability?: PlatformObservabilityArgs;
+    /**
+     * @deprecated Use {@link PlatformArgs.observability}, the same arguments under the add-on's one name. Still read:
+     * where both are given, `observability`'s members win.
+     */
+    tracing?: PlatformObservabilityArgs;
     /** The StorageClass of the platform's volumes. */
     storage?: PlatformStorageArgs;
     /** The platform's credentials; each one left out is generated. */
@@ -216,7 +224,7 @@ export class Platform extends pulumi.ComponentResource {
               : [published[0], published[1], undefined];
 
         this.certManager = new CertManager(`${name}-cert-manager`, args.certificates ?? {}, child("cert-manager"));
-        this.observability = new Observability(`${name}-observability`, args.tracing ?? {}, { ...child("observability"), dependsOn: [this.certManager] });
+        this.observability = new Observability(`${name}-observability`, { ...args.tracing, ...args.observability }, { ...child("observability"), dependsOn: [this.certManager] });
         const registry = args.registry;
         this.ingressController = new IngressController(
             `${name}-ingress-controller`,

@@ -57,7 +57,7 @@ export const KEY_GROUPS = [
     "Logs",
     "Prometheus",
     "Alerts",
-    "Tracing",
+    "Observability",
     "Bank of Sirius",
     "GitOps",
     "Tear down",

@@ -33,6 +33,7 @@ import { chartKeys, KeySpec, spec } from "./keySpec";
 import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 import { PROMETHEUS_CHART_KEYS, PROMETHEUS_KEYS } from "../components/prometheus/keys";
+import { OBSERVABILITY_CHART_KEYS, OBSERVABILITY_KEYS } from "../components/observability/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -615,7 +616,7 @@ export const KEYS = {
         url: ["logagent:helm_repo_url"],
         timeout: ["logagent:helm_timeout"],
     }),
-    ...chartKeys("otelOperator", {}),
+    ...OBSERVABILITY_CHART_KEYS,
     ...METALLB_CHART_KEYS,
     ...chartKeys("nfs", {}),
     ...chartKeys("postgresExporter", {
@@ -792,14 +793,8 @@ export const KEYS = {
         group: "Alerts",
     }),
 
-    // ---- Tracing --------------------------------------------------------------------------------
-    otelCollectorVariant: spec({
-        key: "mara:otelCollectorVariant",
-        type: oneOf(["basic", "debug", "full"] as const),
-        default: DEFAULTS.observability.collectorVariant,
-        description: "OpenTelemetry collector configuration: basic (OTLP, batched, logged), debug (every span logged) or full (adds Zipkin/Jaeger receivers and span metrics for Prometheus).",
-        group: "Tracing",
-    }),
+    // ---- Observability ----------------------------------------------------------------------------
+    ...OBSERVABILITY_KEYS,
 
     // ---- Bank of Sirius -------------------------------------------------------------------------
     siriusHostname: spec({

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
 import type { CertManagerSettings } from "../components/certManager/settings";
 import type { PrometheusSettings } from "../components/prometheus/settings";
+import type { ObservabilitySettings } from "../components/observability/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -213,7 +214,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** Where docs/alerts.md is read; undefined: the page's path in this repository. */
         readonly runbookUrl?: string;
     };
-    readonly observability: { readonly otelOperatorChart: ChartSettings; readonly collectorVariant: "basic" | "debug" | "full" };
+    /** Observability's settings (components/observability/settings.ts). */
+    readonly observability: ObservabilitySettings;
     /** Who delivers the platform (docs/gitops.md); the repository is set whenever the delivery is not pulumi. */
     readonly gitops: {
         readonly delivery: "pulumi" | "handover" | "gitops" | "operator";

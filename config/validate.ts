@@ -44,6 +44,7 @@ import { closest } from "./suggest";
 import { listCapped } from "./capped";
 import { certManagerSettings, checkCertManagerKeys } from "../components/certManager/settings";
 import { prometheusSettings } from "../components/prometheus/settings";
+import { observabilitySettings } from "../components/observability/settings";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -233,7 +234,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         logagent: { chart: chart("logagent") },
         prometheus: prometheusSettings({ r, d }, { chart: chart("prometheus"), statsdChart: chart("statsd") }),
         alerting: alertingOf({ r, v, d }),
-        observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
+        observability: observabilitySettings({ d }, chart("otelOperator")),
         gitops: {
             delivery: d("delivery"),
             repoUrl: v("gitopsRepoUrl"),

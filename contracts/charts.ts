@@ -10,6 +10,7 @@
 import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
 import { PROMETHEUS_CHART, STATSD_CHART } from "../components/prometheus/defaults";
+import { OTEL_OPERATOR_CHART } from "../components/observability/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -84,13 +85,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
         timeoutSeconds: 600,
         maraChart: "filebeat",
     },
-    otelOperator: {
-        title: "OpenTelemetry operator",
-        chart: "opentelemetry-operator",
-        repositoryUrl: "https://open-telemetry.github.io/opentelemetry-helm-charts",
-        version: "0.122.0",
-        timeoutSeconds: 600,
-    },
+    otelOperator: OTEL_OPERATOR_CHART,
     postgresExporter: {
         title: "Prometheus Postgres exporter",
         chart: "prometheus-postgres-exporter",

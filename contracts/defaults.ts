@@ -12,6 +12,7 @@ import { splitImageName } from "./names";
 import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
 import { PROMETHEUS_DEFAULTS } from "../components/prometheus/defaults";
+import { OBSERVABILITY_DEFAULTS } from "../components/observability/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -55,7 +56,7 @@ export const DEFAULTS = {
     },
     logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
     prometheus: PROMETHEUS_DEFAULTS,
-    observability: { namespace: "observability", collectorVariant: "basic", grpcPort: 9978, httpPort: 9979 },
+    observability: OBSERVABILITY_DEFAULTS,
     application: {
         namespace: "bos",
         routing: "ingress",

@@ -10,6 +10,7 @@ import { ARGOCD_NAMESPACE } from "../components/argocd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
 import { prometheusArgsFromSettings } from "../components/prometheus/args";
+import { observabilityArgsFromSettings } from "../components/observability/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -46,7 +47,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             agent: { chart: cfg.logagent.chart },
         },
         prometheus: prometheusArgsFromSettings(cfg.prometheus, alertingArgsFromConfig(cfg), cfg.alerting.runbookUrl),
-        tracing: { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
+        observability: observabilityArgsFromSettings(cfg.observability),
         storage: {
             className: cfg.storageClass,
             retainVolumes: cfg.teardown.retainVolumes,

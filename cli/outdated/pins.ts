@@ -163,5 +163,5 @@ function kibanaSetupPin(): Pin {
 }
 
 function collectorPin(): Pin {
-    return imagePin(CONTRIB_COLLECTOR_IMAGE, "OpenTelemetry collector (mara:otelCollectorVariant full)", "CONTRIB_COLLECTOR_IMAGE in components/observability.ts");
+    return imagePin(CONTRIB_COLLECTOR_IMAGE, "OpenTelemetry collector (mara:otelCollectorVariant full)", "CONTRIB_COLLECTOR_IMAGE in components/observability/component.ts");
 }

@@ -50,7 +50,7 @@ export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
             certificates: acmeEmail ? { acme: { email: acmeEmail } } : {},
             logs: { store: { storageSize: "20Gi" } },
             prometheus: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
-            tracing: { collectorVariant: "basic" },
+            observability: { collectorVariant: "basic" },
         },
         { providers: [kubeconfig.provider] },
     );

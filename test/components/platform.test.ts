@@ -23,7 +23,7 @@ describe("Platform from literals", () => {
                 certificates: { acme: { email: "ops@example.com" } },
                 logs: { store: { storageSize: "20Gi", replicas: { data: 3 } } },
                 prometheus: { storageSize: "30Gi" },
-                tracing: { collectorVariant: "debug" },
+                observability: { collectorVariant: "debug" },
                 storage: { retainVolumes: true },
                 secrets: { grafanaAdminPassword: pulumi.secret("grafana-literal") },
                 protectData: true,
@@ -98,10 +98,12 @@ describe("two platforms in one stack", () => {
         ({ registrations: regs } = await installMocks({ engineUrns: true }));
         // On two clusters, as two platforms sharing a stack would be (the add-ons' namespaces are fixed names).
         // Blue under the arguments' deprecated names, which the Platform still reads (CHANGELOG.md, 0.2.0 "Deprecated").
-        new Platform("blue", { cluster: EXISTING_CLUSTER_PLATFORM, metrics: { storageSize: "40Gi" } }, { providers: [testProvider("blue")] });
+        new Platform("blue", { cluster: EXISTING_CLUSTER_PLATFORM, metrics: { storageSize: "40Gi" }, tracing: { collectorVariant: "debug" } }, {
+            providers: [testProvider("blue")],
+        });
         new Platform(
             "green",
-            { cluster: EXISTING_CLUSTER_PLATFORM, storage: { className: "fast" }, metrics: { storageSize: "40Gi" }, prometheus: { storageSize: "50Gi" } },
+            { cluster: EXISTING_CLUSTER_PLATFORM, storage: { className: "fast" }, metrics: { storageSize: "40Gi" }, prometheus: { storageSize: "50Gi" }, tracing: { collectorVariant: "debug" }, observability: { collectorVariant: "full" } },
             { providers: [testProvider("green")] },
         );
         await settle();
@@ -120,6 +122,10 @@ describe("two platforms in one stack", () => {
         expect(storage("blue")).toContain('"storage":"40Gi"');
         expect(storage("green")).toContain('"storage":"50Gi"');
         expect(storage("green")).not.toContain('"storage":"40Gi"');
+        const variant = (platform: string) => JSON.stringify(find(regs, "kubernetes:opentelemetry.io/v1beta1:OpenTelemetryCollector", `${platform}-observability-collector`).inputs);
+        // debug logs every span (verbosity detailed); full adds the Zipkin receiver.
+        expect(variant("blue")).toContain('"verbosity":"detailed"');
+        expect(variant("green")).toContain('"zipkin"');
     });
 
     it("use the StorageClass they are given, and create none without a provisioner", () => {
