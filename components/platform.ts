@@ -69,6 +69,11 @@ export interface PlatformStorageArgs {
      * Install the NFS subdir external provisioner for an existing NFS export and put the platform's volumes on its
      * StorageClass (unless `className` names another). Default: not installed.
      */
+    nfsStorage?: Omit<NfsStorageArgs, "retainVolumes">;
+    /**
+     * @deprecated Use {@link PlatformStorageArgs.nfsStorage}, the same arguments under the add-on's one name. Still
+     * read: where both are given, `nfsStorage`'s members win.
+     */
     nfs?: Omit<NfsStorageArgs, "retainVolumes">;
 }
 
@@ -169,7 +174,9 @@ export class Platform extends pulumi.ComponentResource {
     public readonly storageClassName?: pulumi.Output<string>;
     /** MetalLB, when {@link PlatformArgs.metallb} asked for it. */
     public readonly metallb?: MetalLb;
-    /** The NFS provisioner, when {@link PlatformStorageArgs.nfs} asked for it. */
+    /** The NFS provisioner, when {@link PlatformStorageArgs.nfsStorage} asked for it. */
+    public readonly nfsStorage?: NfsStorage;
+    /** @deprecated Use {@link Platform.nfsStorage}, the same component under the add-on's one name. */
     public readonly nfs?: NfsStorage;
     /**
      * What a component holding claims on {@link storageClassName} must depend on (pass it in `dependsOn`): the
@@ -190,17 +197,19 @@ export class Platform extends pulumi.ComponentResource {
         const facts = args.cluster;
         // Children were named without the platform's name before; the aliases let those stacks update in place.
         const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
-        if (args.storage?.nfs) this.nfs = new NfsStorage(`${name}-nfs`, { ...args.storage.nfs, retainVolumes: args.storage.retainVolumes }, { parent: this });
+        const nfsArgs = nfsStorageArgs(args);
+        // Its child name is the one deployed stacks hold, so it stays `-nfs`.
+        if (nfsArgs) this.nfsStorage = this.nfs = new NfsStorage(`${name}-nfs`, { ...nfsArgs, retainVolumes: args.storage?.retainVolumes }, { parent: this });
         if (args.metallb) this.metallb = new MetalLb(`${name}-metallb`, args.metallb, { parent: this });
-        const ownClass = args.storage?.className !== undefined ? undefined : (this.nfs?.storageClassName ?? this.storageClass(name, facts, args.storage?.retainVolumes));
+        const ownClass = args.storage?.className !== undefined ? undefined : (this.nfsStorage?.storageClassName ?? this.storageClass(name, facts, args.storage?.retainVolumes));
         const className = args.storage?.className ?? facts.storageClass;
         // The class's name taken from the resource, so every claim made with it waits for the class to exist.
         this.storageClassName = ownClass ?? (className === undefined ? undefined : pulumi.output(className));
         const storageClassName = this.storageClassName;
-        this.storageDependencies = this.nfs ? [this.nfs] : [];
+        this.storageDependencies = this.nfsStorage ? [this.nfsStorage] : [];
         // Stateful add-ons can be protected from `pulumi destroy` (their children inherit the flag), and outlive
         // nothing their volumes need.
-        const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}), ...(this.nfs ? { dependsOn: this.storageDependencies } : {}) });
+        const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}), ...(this.nfsStorage ? { dependsOn: this.storageDependencies } : {}) });
 
         this.secrets = new Secrets(`${name}-secrets`, args.secrets ?? {}, child("secrets"));
         const image: PlatformImageArgs = args.image ?? {};
@@ -339,6 +348,7 @@ export class Platform extends pulumi.ComponentResource {
 
 /** The namespaces the Platform's add-ons run in: the platform scope of its admission policies. */
 export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage">): string[] {
+    const nfs = nfsStorageArgs(args);
     return [
         DEFAULTS.ingressController.namespace,
         DEFAULTS.certManager.namespace,
@@ -347,8 +357,14 @@ export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage
         DEFAULTS.prometheus.namespace,
         DEFAULTS.observability.namespace,
         ...(args.metallb ? [args.metallb.namespace ?? DEFAULTS.metalLb.namespace] : []),
-        ...(args.storage?.nfs ? [args.storage.nfs.namespace ?? DEFAULTS.nfsStorage.namespace] : []),
+        ...(nfs ? [nfs.namespace ?? DEFAULTS.nfsStorage.namespace] : []),
     ];
+}
+
+/** The NFS provisioner's arguments under their name and their deprecated one (`storage.nfs`), the new name winning; undefined: not installed. */
+function nfsStorageArgs(args: Pick<PlatformArgs, "storage">): Omit<NfsStorageArgs, "retainVolumes"> | undefined {
+    const { nfs, nfsStorage } = args.storage ?? {};
+    return nfs || nfsStorage ? ({ ...nfs, ...nfsStorage } as Omit<NfsStorageArgs, "retainVolumes">) : undefined;
 }
 
 /** The host-path rule's allow-list set to Fluent Bit's paths on this cluster, unless the configuration sets one. */

@@ -22,7 +22,6 @@ import {
     oneOf,
     text,
     kubernetesName,
-    nfsServer,
 } from "./valueTypes";
 import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
 import { operatorBackendUrl, operatorStackName } from "./operatorValues";
@@ -34,6 +33,7 @@ import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certMa
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 import { PROMETHEUS_CHART_KEYS, PROMETHEUS_KEYS } from "../components/prometheus/keys";
 import { OBSERVABILITY_CHART_KEYS, OBSERVABILITY_KEYS } from "../components/observability/keys";
+import { NFS_STORAGE_CHART_KEYS, NFS_STORAGE_KEYS } from "../components/nfsStorage/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -448,35 +448,7 @@ export const KEYS = {
     }),
 
     ...METALLB_KEYS,
-    nfsServer: spec({
-        key: "mara:nfsServer",
-        type: nfsServer(),
-        defaultNote: "none: the NFS provisioner is not installed",
-        description: "Installs the NFS subdir external provisioner for this NFS server; the platform's volumes then use its StorageClass (needs mara:nfsPath).",
-        example: "192.168.1.10",
-        group: "Existing cluster",
-    }),
-    nfsPath: spec({
-        key: "mara:nfsPath",
-        type: text({ pattern: /^\/(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]*$/, allowed: "the exported directory as an absolute path of letters, digits, '.', '_', '-' and '/' only (no spaces or other characters: the provisioner's chart writes it into its manifests unquoted), without '.' or '..' segments, such as /srv/nfs/mara" }),
-        description: "Directory mara:nfsServer exports; the provisioner makes one subdirectory per volume in it.",
-        example: "/srv/nfs/mara",
-        group: "Existing cluster",
-    }),
-    nfsStorageClass: spec({
-        key: "mara:nfsStorageClass",
-        type: kubernetesName("subdomain", "a StorageClass name", "mara-nfs"),
-        default: DEFAULTS.nfsStorage.storageClassName,
-        description: "Name of the StorageClass the NFS provisioner serves; the platform's volumes use it.",
-        group: "Existing cluster",
-    }),
-    nfsProvisionerImage: spec({
-        key: "mara:nfsProvisionerImage",
-        type: imageReference(),
-        default: DEFAULTS.nfsStorage.image,
-        description: "Image of the NFS subdir external provisioner (set it to pull from a mirror).",
-        group: "Existing cluster",
-    }),
+    ...NFS_STORAGE_KEYS,
 
     // ---- Ingress controller image -------------------------------------------------------------
     kicImageOrigin: spec({
@@ -618,7 +590,7 @@ export const KEYS = {
     }),
     ...OBSERVABILITY_CHART_KEYS,
     ...METALLB_CHART_KEYS,
-    ...chartKeys("nfs", {}),
+    ...NFS_STORAGE_CHART_KEYS,
     ...chartKeys("postgresExporter", {
         version: ["sirius:chart_version"],
         url: ["sirius:helm_repo_url"],

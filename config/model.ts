@@ -7,6 +7,7 @@ import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepo
 import type { CertManagerSettings } from "../components/certManager/settings";
 import type { PrometheusSettings } from "../components/prometheus/settings";
 import type { ObservabilitySettings } from "../components/observability/settings";
+import type { NfsStorageSettings } from "../components/nfsStorage/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -169,18 +170,10 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** BGP routers to announce the addresses to; none: layer 2 (ARP) announcements. */
         readonly bgpPeers: readonly MetallbBgpPeer[];
     };
-    /** The NFS subdir external provisioner and its StorageClass: installed when `server` is set. */
-    readonly nfs: {
-        readonly chart: ChartSettings;
-        /** The provisioner's image. */
-        readonly image: string;
-        /** Host name or IPv4 address of the NFS server; undefined: the provisioner is not installed. */
-        readonly server?: string;
-        /** Exported directory the provisioner makes a subdirectory in per volume. */
-        readonly path: string;
-        /** Name of the StorageClass it serves; the platform's volumes use it. */
-        readonly storageClass: string;
-    };
+    /** The NFS subdir external provisioner and its StorageClass (components/nfsStorage/settings.ts): installed when `server` is set. */
+    readonly nfsStorage: NfsStorageSettings;
+    /** @deprecated Use {@link MaraConfig.nfsStorage}, the same section under the add-on's one name. */
+    readonly nfs: NfsStorageSettings;
     /** Overrides of the platform's facts. */
     readonly platformOverrides: { readonly containerLogPath?: string };
     /** cert-manager's settings (components/certManager/settings.ts). */

@@ -11,6 +11,7 @@ import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
 import { PROMETHEUS_CHART, STATSD_CHART } from "../components/prometheus/defaults";
 import { OTEL_OPERATOR_CHART } from "../components/observability/defaults";
+import { NFS_CHART } from "../components/nfsStorage/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -96,13 +97,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     // Installed only on an existing cluster that asks for it (mara:metallbAddresses).
     metallb: METALLB_CHART,
     // Installed only on an existing cluster that asks for it (mara:nfsServer).
-    nfs: {
-        title: "NFS subdir external provisioner",
-        chart: "nfs-subdir-external-provisioner",
-        repositoryUrl: "https://kubernetes-sigs.github.io/nfs-subdir-external-provisioner/",
-        version: "4.0.18",
-        timeoutSeconds: 600,
-    },
+    nfs: NFS_CHART,
     // Installed only when Argo CD delivers the platform and runs in its cluster (mara:delivery gitops, mara:gitopsArgoCd install).
     argoCd: {
         title: "Argo CD",

@@ -13,6 +13,7 @@ import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
 import { PROMETHEUS_DEFAULTS } from "../components/prometheus/defaults";
 import { OBSERVABILITY_DEFAULTS } from "../components/observability/defaults";
+import { NFS_STORAGE_DEFAULTS } from "../components/nfsStorage/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -68,8 +69,7 @@ export const DEFAULTS = {
     },
     platform: { protectData: false, retainVolumes: false, admissionScope: "platform" as AdmissionScope },
     metalLb: METALLB_DEFAULTS,
-    // The NFS subdir external provisioner's last release (its chart 4.0.18 installs the same image).
-    nfsStorage: { namespace: "nfs-provisioner", storageClassName: "mara-nfs", archiveOnDelete: true, image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" },
+    nfsStorage: NFS_STORAGE_DEFAULTS,
     /** Argo CD as `mara:delivery: gitops` installs it: the root Application (its release is `ARGOCD_RELEASE`). */
     argoCd: { applicationName: "mara" },
 } as const;

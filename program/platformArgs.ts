@@ -11,6 +11,7 @@ import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
 import { prometheusArgsFromSettings } from "../components/prometheus/args";
 import { observabilityArgsFromSettings } from "../components/observability/args";
+import { nfsStorageArgsFromSettings } from "../components/nfsStorage/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -20,6 +21,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
     const { kic } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
     const metallb = metalLbArgsFromSettings(cfg.metallb);
+    const nfsStorage = nfsStorageArgsFromSettings(cfg.nfsStorage);
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
@@ -51,7 +53,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         storage: {
             className: cfg.storageClass,
             retainVolumes: cfg.teardown.retainVolumes,
-            ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image, chart: cfg.nfs.chart } } : {}),
+            ...(nfsStorage ? { nfsStorage } : {}),
         },
         ...(metallb ? { metallb } : {}),
         secrets: {
