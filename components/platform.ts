@@ -33,12 +33,21 @@ export type PlatformIngressArgs = Pick<IngressControllerArgs, "chart" | "nginxPl
 /** cert-manager: its chart, and the ACME issuer to add beside the self-signed one. */
 export type PlatformCertificatesArgs = Pick<CertManagerArgs, "chart" | "acme">;
 
-/** Logs: the Elasticsearch and Kibana store, and the Fluent Bit agent that writes to it. */
+/** The log store's own settings: its chart, Elastic version, node counts, volume size and whether Kibana's objects are provisioned. */
+export type PlatformLogstoreArgs = Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize" | "kibanaObjects">;
+
+/** The log agent's own settings: its chart; where it writes and as whom come from the platform. */
+export type PlatformLogAgentArgs = Pick<LogAgentArgs, "chart">;
+
+/**
+ * Logs: the Elasticsearch and Kibana store, and the Fluent Bit agent that writes to it.
+ * @deprecated Use {@link PlatformArgs.logstore} and {@link PlatformArgs.logAgent}, named as the add-ons are.
+ */
 export interface PlatformLogsArgs {
-    /** The log store's chart, Elastic version, node counts, volume size and whether Kibana's objects are provisioned. Default: the Logstore's defaults. */
-    store?: Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize" | "kibanaObjects">;
-    /** The log agent's chart. Default: the catalogue's fluent-bit entry. */
-    agent?: Pick<LogAgentArgs, "chart">;
+    /** The log store's settings. @deprecated Use {@link PlatformArgs.logstore}. */
+    store?: PlatformLogstoreArgs;
+    /** The log agent's settings. @deprecated Use {@link PlatformArgs.logAgent}. */
+    agent?: PlatformLogAgentArgs;
 }
 
 /**
@@ -109,7 +118,15 @@ export interface PlatformArgs {
     ingress?: PlatformIngressArgs;
     /** cert-manager and its ClusterIssuers. Default: the self-signed issuer only. */
     certificates?: PlatformCertificatesArgs;
-    /** Elasticsearch, Kibana and Fluent Bit. */
+    /** The log store: Elasticsearch and Kibana run by ECK. Default: the {@link Logstore}'s defaults. */
+    logstore?: PlatformLogstoreArgs;
+    /** The log agent: Fluent Bit on every node, writing to the log store. Default: the catalogue's fluent-bit chart. */
+    logAgent?: PlatformLogAgentArgs;
+    /**
+     * Elasticsearch, Kibana and Fluent Bit, under the names of 0.1.0; where both are given, {@link PlatformArgs.logstore}
+     * and {@link PlatformArgs.logAgent} win.
+     * @deprecated Use `logstore` for `logs.store` and `logAgent` for `logs.agent`.
+     */
     logs?: PlatformLogsArgs;
     /** Prometheus, Grafana, Alertmanager and the statsd exporter. */
     prometheus?: PlatformPrometheusArgs;
@@ -252,13 +269,14 @@ export class Platform extends pulumi.ComponentResource {
         );
         this.logstore = new Logstore(
             `${name}-logstore`,
-            { ...args.logs?.store, storageClassName, logWriterPassword: this.secrets.logAgentPassword },
+            { ...args.logs?.store, ...args.logstore, storageClassName, logWriterPassword: this.secrets.logAgentPassword },
             stateful("logstore"),
         );
         this.logAgent = new LogAgent(
             `${name}-log-agent`,
             {
                 ...args.logs?.agent,
+                ...args.logAgent,
                 elasticsearchHost: this.logstore.elasticsearchHost,
                 // The user the log store creates from the password passed to it above.
                 username: LOG_WRITER_USER,

@@ -54,7 +54,7 @@ export const KEY_GROUPS = [
     "Ingress controller",
     "Certificates",
     "Charts",
-    "Logs",
+    "Log store",
     "Prometheus",
     "Alerts",
     "Observability",

@@ -34,6 +34,8 @@ import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 import { PROMETHEUS_CHART_KEYS, PROMETHEUS_KEYS } from "../components/prometheus/keys";
 import { OBSERVABILITY_CHART_KEYS, OBSERVABILITY_KEYS } from "../components/observability/keys";
 import { NFS_STORAGE_CHART_KEYS, NFS_STORAGE_KEYS } from "../components/nfsStorage/keys";
+import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys";
+import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -41,7 +43,6 @@ export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySp
 const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
 const awsAz = text({ pattern: /^[a-z]{2,4}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
 const volumeSize = text(PATTERNS.volumeSize);
-const replicas = (min: number) => integer(min, 50);
 const dbIdentifier = text(PATTERNS.postgresIdentifier);
 const email = text(PATTERNS.email);
 const imageTag = text(PATTERNS.imageTag);
@@ -578,16 +579,8 @@ export const KEYS = {
     // ---- Charts of the other add-ons ------------------------------------------------------------
     ...CERT_MANAGER_CHART_KEYS,
     ...PROMETHEUS_CHART_KEYS,
-    ...chartKeys("logstore", {
-        version: ["logstore:chart_version"],
-        url: ["logstore:helm_repo_url"],
-        timeout: ["logstore:helm_timeout"],
-    }),
-    ...chartKeys("logagent", {
-        version: ["logagent:chart_version"],
-        url: ["logagent:helm_repo_url"],
-        timeout: ["logagent:helm_timeout"],
-    }),
+    ...LOGSTORE_CHART_KEYS,
+    ...LOG_AGENT_CHART_KEYS,
     ...OBSERVABILITY_CHART_KEYS,
     ...METALLB_CHART_KEYS,
     ...NFS_STORAGE_CHART_KEYS,
@@ -600,62 +593,8 @@ export const KEYS = {
     // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
     ...chartKeys("pulumiOperator", {}),
 
-    // ---- Logs -----------------------------------------------------------------------------------
-    logstoreMasterReplicas: spec({
-        key: "mara:logstoreMasterReplicas",
-        legacy: ["logstore:master_replicas"],
-        type: replicas(1),
-        default: DEFAULTS.logstore.replicas.master,
-        description: "Elasticsearch master-eligible nodes (use an odd number).",
-        group: "Logs",
-    }),
-    logstoreDataReplicas: spec({
-        key: "mara:logstoreDataReplicas",
-        legacy: ["logstore:data_replicas"],
-        type: replicas(1),
-        default: DEFAULTS.logstore.replicas.data,
-        description: "Elasticsearch data nodes.",
-        group: "Logs",
-    }),
-    logstoreIngestReplicas: spec({
-        key: "mara:logstoreIngestReplicas",
-        legacy: ["logstore:ingest_replicas"],
-        type: replicas(0),
-        default: DEFAULTS.logstore.replicas.ingest,
-        description: "Elasticsearch ingest nodes.",
-        group: "Logs",
-    }),
-    logstoreCoordinatingReplicas: spec({
-        key: "mara:logstoreCoordinatingReplicas",
-        legacy: ["logstore:coordinating_replicas"],
-        type: replicas(0),
-        default: DEFAULTS.logstore.replicas.coordinating,
-        description: "Elasticsearch coordinating-only nodes.",
-        group: "Logs",
-    }),
-
-    logstoreVersion: spec({
-        key: "mara:logstoreVersion",
-        type: text({ pattern: /^[89]\.\d+\.\d+$/, allowed: 'an Elasticsearch 8.x or 9.x version such as "9.5.0"' }),
-        default: DEFAULTS.logstore.version,
-        description: "Elasticsearch and Kibana version run by the ECK operator.",
-        group: "Logs",
-    }),
-    logstoreStorageSize: spec({
-        key: "mara:logstoreStorageSize",
-        type: volumeSize,
-        default: DEFAULTS.logstore.storageSize,
-        description: "Volume size of each Elasticsearch data node.",
-        group: "Logs",
-    }),
-    kibanaObjects: spec({
-        key: "mara:kibanaObjects",
-        type: boolean(),
-        default: DEFAULTS.logstore.kibanaObjects,
-        description:
-            "Provision Kibana's data view for the platform's log indices, a saved search and a dashboard for NGINX traffic, through a Job that runs once Kibana answers and can be rerun (it overwrites only these objects). Turn it off when Kibana's objects are managed elsewhere.",
-        group: "Logs",
-    }),
+    // ---- Log store ------------------------------------------------------------------------------
+    ...LOGSTORE_KEYS,
 
     // ---- Prometheus -----------------------------------------------------------------------------
     ...PROMETHEUS_KEYS,

@@ -8,6 +8,8 @@ import type { CertManagerSettings } from "../components/certManager/settings";
 import type { PrometheusSettings } from "../components/prometheus/settings";
 import type { ObservabilitySettings } from "../components/observability/settings";
 import type { NfsStorageSettings } from "../components/nfsStorage/settings";
+import type { LogstoreSettings } from "../components/logstore/settings";
+import type { LogAgentSettings } from "../components/logAgent/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -178,15 +180,15 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     readonly platformOverrides: { readonly containerLogPath?: string };
     /** cert-manager's settings (components/certManager/settings.ts). */
     readonly certManager: CertManagerSettings;
-    readonly logstore: {
-        readonly chart: ChartSettings;
-        readonly version: string;
-        readonly storageSize: string;
-        /** Whether the Kibana data view, saved search and dashboard are provisioned. */
-        readonly kibanaObjects: boolean;
-        readonly replicas: { readonly master: number; readonly data: number; readonly ingest: number; readonly coordinating: number };
-    };
-    readonly logagent: { readonly chart: ChartSettings };
+    /** The log store's settings (components/logstore/settings.ts). */
+    readonly logstore: LogstoreSettings;
+    /** The log agent's settings (components/logAgent/settings.ts). */
+    readonly logAgent: LogAgentSettings;
+    /**
+     * The log agent's settings under 0.1.0's name: the same object as {@link MaraConfig.logAgent}.
+     * @deprecated Use `logAgent`.
+     */
+    readonly logagent: LogAgentSettings;
     /** Prometheus's settings (components/prometheus/settings.ts). */
     readonly prometheus: PrometheusSettings;
     /** Alertmanager's receivers (credentials as secret Outputs), the route tree's intervals and the runbooks' address (docs/alerts.md). */

@@ -19,16 +19,9 @@
 // The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API.
 import fs from "fs";
 import * as path from "path";
-import type { RawConfig } from "./resolve";
+import type { OfflineSecret, RawConfig } from "./rawConfig";
 
-/** What became of one encrypted value offline. */
-export type OfflineSecret =
-    /** Decrypted: the configuration holds its plain text, checked as the program checks it. */
-    | { readonly state: "decrypted" }
-    /** Still encrypted, and nothing here can decrypt it: checked where Pulumi decrypts it. */
-    | { readonly state: "sealed"; readonly why: "no-passphrase" | "not-passphrase" }
-    /** The Pulumi CLI would stop before the program: the setting to fix, and what is wrong with it. */
-    | { readonly state: "refused"; readonly setting: string; readonly problem: string; readonly allowed: string; readonly fix: string };
+export type { OfflineSecret } from "./rawConfig";
 
 /** Environment variables the Pulumi CLI reads the passphrase from, in its order. */
 export const PASSPHRASE_ENV = "PULUMI_CONFIG_PASSPHRASE";

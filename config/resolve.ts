@@ -7,52 +7,12 @@ import type { Output } from "@pulumi/pulumi/output";
 import { ENCRYPTED_PLACEHOLDER } from "./encryptedPlaceholder";
 import { KeySpec, LegacyKey, PROJECT_NAMESPACE, PROVIDER_NAMESPACES } from "./keys";
 import { legacyPinReplacement } from "./legacyPins";
-import type { LocalPath } from "./localPaths";
-import type { OfflineSecret } from "./passphraseSecrets";
+import type { RawConfig } from "./rawConfig";
 import { ConfigProblem, configSetCommand } from "./problems";
 import { Redactor, shorten } from "./redact";
 import { redactUrlCredentials } from "../contracts/urlCredentials";
 
-/** Configuration as Pulumi hands it over: full keys to raw strings (arrays and objects as JSON). */
-export interface RawConfig {
-    /** Pulumi project name. */
-    readonly project: string;
-    /** Pulumi stack name. */
-    readonly stack: string;
-    /** Every config value, keyed `namespace:name`. */
-    readonly values: Readonly<Record<string, string>>;
-    /** Keys whose values were stored encrypted. */
-    readonly secretKeys: ReadonlySet<string>;
-    /** Environment variables consulted for credentials and region (AWS_REGION, LINODE_TOKEN, ...). */
-    readonly env: Readonly<Record<string, string | undefined>>;
-    /**
-     * What is at a local path the configuration names (a kubeconfig file, a source checkout). Default: this
-     * machine's file system.
-     */
-    readonly inspectPath?: (path: string) => LocalPath;
-    /**
-     * The directory relative paths in the configuration resolve against: the project directory, where the
-     * Pulumi CLI runs the program. Default: the process's working directory (which is that directory when
-     * Pulumi runs the program).
-     */
-    readonly baseDir?: string;
-    /** The day the configuration is checked for: which Kubernetes versions a cloud still creates depends on it. Default: now. */
-    readonly today?: Date;
-    /**
-     * Read from a stack file only (the Pulumi CLI hands the program decrypted values): the `secure:` value of
-     * each key stored encrypted, as written, and whether the file's secrets provider is the passphrase one
-     * (it has an `encryptionsalt`); and what the YAML parser warned about, by line.
-     */
-    readonly stackFile?: {
-        readonly encrypted: Readonly<Record<string, unknown>>;
-        readonly passphrase: boolean;
-        readonly warnings: readonly string[];
-        /** The file's `encryptionsalt`, as written, when it has one (the passphrase secrets provider). */
-        readonly encryptionSalt?: string;
-        /** What became of the values decrypted offline (passphraseSecrets.ts), by key. */
-        readonly offline?: Readonly<Record<string, OfflineSecret>>;
-    };
-}
+export type { RawConfig } from "./rawConfig";
 
 /** A resolved key: where its value came from and what it parsed to. */
 export interface Resolved<T> {

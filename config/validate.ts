@@ -45,6 +45,8 @@ import { listCapped } from "./capped";
 import { certManagerSettings, checkCertManagerKeys } from "../components/certManager/settings";
 import { prometheusSettings } from "../components/prometheus/settings";
 import { observabilitySettings } from "../components/observability/settings";
+import { checkLogstoreKeys, logstoreSettings } from "../components/logstore/settings";
+import { logAgentSettings } from "../components/logAgent/settings";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -150,7 +152,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
     const admissionScope = checkAdmissionPolicies({ r, v, d, keyOf }, infraType, infra, findings);
-    checkLogstore(v, keyOf, findings);
+    checkLogstoreKeys({ v, keyOf }, findings);
     checkChartVersions(r, findings);
     checkCertManagerKeys({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
@@ -200,6 +202,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const addOns = checkClusterAddOns(infra.type, { r, v, d, keyOf }, { metallb: chart("metallb"), nfs: chart("nfs"), nfsImage: d("nfsProvisionerImage") }, findings);
     if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
 
+    const logAgent = logAgentSettings(chart("logagent"));
     const config: MaraConfig = {
         project: raw.project,
         stack: raw.stack,
@@ -219,19 +222,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
             drainTimeoutMinutes: d("drainTimeoutMinutes"),
         },
         certManager: certManagerSettings({ v, d }, chart("certManager")),
-        logstore: {
-            chart: chart("logstore"),
-            version: d("logstoreVersion"),
-            storageSize: d("logstoreStorageSize"),
-            kibanaObjects: d("kibanaObjects"),
-            replicas: {
-                master: d("logstoreMasterReplicas"),
-                data: d("logstoreDataReplicas"),
-                ingest: d("logstoreIngestReplicas"),
-                coordinating: d("logstoreCoordinatingReplicas"),
-            },
-        },
-        logagent: { chart: chart("logagent") },
+        logstore: logstoreSettings({ d }, chart("logstore")),
+        logAgent,
+        logagent: logAgent,
         prometheus: prometheusSettings({ r, d }, { chart: chart("prometheus"), statsdChart: chart("statsd") }),
         alerting: alertingOf({ r, v, d }),
         observability: observabilitySettings({ d }, chart("otelOperator")),
@@ -450,15 +443,6 @@ function checkNodePort(infraType: string | undefined, serviceType: string, fqdn:
         allowed: "LoadBalancer, or NodePort together with mara:fqdn",
         fix: `${configSetCommand(KEYS.fqdn.key, "mara.example.com")} (a name whose DNS points at the nodes), or ${configSetCommand(key, "LoadBalancer")}`,
     });
-}
-
-function checkLogstore(v: Get, keyOf: KeyOf, findings: Findings): void {
-    const masters = v("logstoreMasterReplicas");
-    if (masters !== undefined && masters > 1 && masters % 2 === 0) {
-        findings.warn(
-            `${keyOf("logstoreMasterReplicas")} = ${masters}: an even number of Elasticsearch masters tolerates no more failures than ${masters - 1}; use an odd number.`,
-        );
-    }
 }
 
 /** On a cluster the stack did not create, the drain removes nothing: asking it to remove CRDs there is a mistake. */

@@ -12,6 +12,8 @@ import { METALLB_CHART } from "../components/metalLb/defaults";
 import { PROMETHEUS_CHART, STATSD_CHART } from "../components/prometheus/defaults";
 import { OTEL_OPERATOR_CHART } from "../components/observability/defaults";
 import { NFS_CHART } from "../components/nfsStorage/defaults";
+import { LOGSTORE_CHART } from "../components/logstore/defaults";
+import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -70,22 +72,8 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     certManager: CERT_MANAGER_CHART,
     prometheus: PROMETHEUS_CHART,
     statsd: STATSD_CHART,
-    logstore: {
-        title: "Elastic Cloud on Kubernetes operator (Elasticsearch and Kibana)",
-        chart: "eck-operator",
-        repositoryUrl: "https://helm.elastic.co",
-        version: "3.5.0",
-        timeoutSeconds: 900,
-        maraChart: "elasticsearch",
-    },
-    logagent: {
-        title: "Fluent Bit log agent",
-        chart: "fluent-bit",
-        repositoryUrl: "https://fluent.github.io/helm-charts",
-        version: "0.58.1",
-        timeoutSeconds: 600,
-        maraChart: "filebeat",
-    },
+    logstore: LOGSTORE_CHART,
+    logagent: LOG_AGENT_CHART,
     otelOperator: OTEL_OPERATOR_CHART,
     postgresExporter: {
         title: "Prometheus Postgres exporter",

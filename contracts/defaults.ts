@@ -14,6 +14,8 @@ import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
 import { PROMETHEUS_DEFAULTS } from "../components/prometheus/defaults";
 import { OBSERVABILITY_DEFAULTS } from "../components/observability/defaults";
 import { NFS_STORAGE_DEFAULTS } from "../components/nfsStorage/defaults";
+import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
+import { LOG_AGENT_DEFAULTS } from "../components/logAgent/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -48,14 +50,8 @@ export const DEFAULTS = {
         ingressClassName: "nginx",
     },
     certManager: CERT_MANAGER_DEFAULTS,
-    logstore: {
-        namespace: "logstore",
-        version: "9.5.0",
-        replicas: { master: 1, data: 1, ingest: 1, coordinating: 1 },
-        storageSize: "10Gi",
-        kibanaObjects: true,
-    },
-    logAgent: { namespace: "logagent", elasticsearchPort: 9200 },
+    logstore: LOGSTORE_DEFAULTS,
+    logAgent: LOG_AGENT_DEFAULTS,
     prometheus: PROMETHEUS_DEFAULTS,
     observability: OBSERVABILITY_DEFAULTS,
     application: {

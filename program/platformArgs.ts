@@ -12,6 +12,8 @@ import { metalLbArgsFromSettings } from "../components/metalLb/args";
 import { prometheusArgsFromSettings } from "../components/prometheus/args";
 import { observabilityArgsFromSettings } from "../components/observability/args";
 import { nfsStorageArgsFromSettings } from "../components/nfsStorage/args";
+import { logstoreArgsFromSettings } from "../components/logstore/args";
+import { logAgentArgsFromSettings } from "../components/logAgent/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -44,10 +46,8 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             fqdn: cfg.fqdn,
         },
         certificates: certManagerArgsFromSettings(cfg.certManager),
-        logs: {
-            store: { chart: cfg.logstore.chart, version: cfg.logstore.version, replicas: cfg.logstore.replicas, storageSize: cfg.logstore.storageSize, kibanaObjects: cfg.logstore.kibanaObjects },
-            agent: { chart: cfg.logagent.chart },
-        },
+        logstore: logstoreArgsFromSettings(cfg.logstore),
+        logAgent: logAgentArgsFromSettings(cfg.logAgent),
         prometheus: prometheusArgsFromSettings(cfg.prometheus, alertingArgsFromConfig(cfg), cfg.alerting.runbookUrl),
         observability: observabilityArgsFromSettings(cfg.observability),
         storage: {

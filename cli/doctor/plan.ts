@@ -82,7 +82,7 @@ const mi = (q: string): number => {
 const millis = (q: string): number => (q.endsWith("m") ? Number(q.slice(0, -1)) : Number(q) * 1000);
 
 /**
- * Elasticsearch's memory per node role (requests equal limits; components/logstore.ts sets them, and
+ * Elasticsearch's memory per node role (requests equal limits; components/logstore/component.ts sets them, and
  * test/unit/doctorPlan.test.ts keeps the two equal), 250m CPU each; Kibana 2Gi.
  */
 export const LOGSTORE_MEMORY = { master: "1Gi", data: "2Gi", ingest: "1Gi", coordinating: "1Gi", kibana: "2Gi", cpu: "250m" } as const;

@@ -5,7 +5,7 @@
  * versions and repositories, the ingress controller image, the Bank of Sirius registry and tag, the
  * Elasticsearch version); {@link stackPinSettings} reads those from a validated stack.
  */
-import { KIBANA_SETUP_IMAGE } from "../../components/kibanaSetup";
+import { KIBANA_SETUP_IMAGE } from "../../components/logstore/kibanaSetup";
 import { CONTRIB_COLLECTOR_IMAGE } from "../../components/observability";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
 import { CHART_IDS, CHARTS, ChartId, ChartSettings } from "../../contracts";
@@ -34,7 +34,7 @@ export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => Chart
     prometheus: (c) => c.prometheus.chart,
     statsd: (c) => c.prometheus.statsdChart,
     logstore: (c) => c.logstore.chart,
-    logagent: (c) => c.logagent.chart,
+    logagent: (c) => c.logAgent.chart,
     otelOperator: (c) => c.observability.otelOperatorChart,
     postgresExporter: (c) => c.sirius.postgresExporterChart,
     metallb: (c) => c.metallb.chart,
@@ -159,7 +159,7 @@ function elasticPins(version: string): Pin[] {
 }
 
 function kibanaSetupPin(): Pin {
-    return imagePin(KIBANA_SETUP_IMAGE, "Kibana setup Job (imports the data view and NGINX search)", "KIBANA_SETUP_IMAGE in components/kibanaSetup.ts");
+    return imagePin(KIBANA_SETUP_IMAGE, "Kibana setup Job (imports the data view and NGINX search)", "KIBANA_SETUP_IMAGE in components/logstore/kibanaSetup.ts");
 }
 
 function collectorPin(): Pin {

@@ -48,7 +48,7 @@ export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
             cluster: EKS_PLATFORM,
             ingress: { replicas: 2 },
             certificates: acmeEmail ? { acme: { email: acmeEmail } } : {},
-            logs: { store: { storageSize: "20Gi" } },
+            logstore: { storageSize: "20Gi" },
             prometheus: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
             observability: { collectorVariant: "basic" },
         },

@@ -100,7 +100,7 @@ describe("logAgentValues", () => {
         expect(filter).toMatchObject({ Name: "kubernetes", Match: entries(v.config.inputs, "INPUT").Tag });
     });
 
-    // BUG (components/logAgent.ts, logAgentValues): the tail input tags records `kube.<path with dots>`, but the
+    // BUG (components/logAgent/component.ts, logAgentValues): the tail input tags records `kube.<path with dots>`, but the
     // kubernetes filter keeps its default Kube_Tag_Prefix `kube.var.log.containers.`, so for any containerLogPath
     // other than /var/log/containers the filter cannot parse pod, namespace and container from the tag and the
     // records get no Kubernetes metadata. Enable once the filter sets Kube_Tag_Prefix from containerLogPath.

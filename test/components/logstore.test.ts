@@ -1,7 +1,7 @@
 import * as random from "@pulumi/random";
 import { beforeAll, describe, expect, it } from "vitest";
 import { elasticsearchSpec, LOG_WRITER_ROLE, Logstore, LogstoreReplicas, validateLogstoreArgs } from "../../components";
-import { KIBANA_SETUP_IMAGE, KIBANA_SETUP_SCRIPT, kibanaSavedObjects } from "../../components/kibanaSetup";
+import { KIBANA_SETUP_IMAGE, KIBANA_SETUP_SCRIPT, kibanaSavedObjects } from "../../components/logstore/kibanaSetup";
 import { ACCESS_LOG_FIELDS } from "../../components/logFormats";
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";

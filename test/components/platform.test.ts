@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Platform } from "../../components";
+import { CHARTS, Platform } from "../../components";
 import { EKS_PLATFORM, EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
 import { testProvider } from "../support/k8s";
 import { find, installMocks, ofType, Registration, settle, unwrapSecrets } from "../support/mocks";
@@ -21,7 +21,7 @@ describe("Platform from literals", () => {
                 image: { imageName: "registry.example.com/nginx/nginx-ingress:5.5.4" },
                 ingress: { replicas: 2, fqdn: "edge.example.com" },
                 certificates: { acme: { email: "ops@example.com" } },
-                logs: { store: { storageSize: "20Gi", replicas: { data: 3 } } },
+                logstore: { storageSize: "20Gi", replicas: { data: 3 } },
                 prometheus: { storageSize: "30Gi" },
                 observability: { collectorVariant: "debug" },
                 storage: { retainVolumes: true },
@@ -133,5 +133,49 @@ describe("two platforms in one stack", () => {
         const greenStore = find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "green-logstore-elasticsearch").inputs!.spec;
         expect(JSON.stringify(greenStore)).toContain('"storageClassName":"fast"');
         expect(JSON.stringify(find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", "blue-logstore-elasticsearch").inputs!.spec)).not.toContain("storageClassName");
+    });
+});
+
+describe("the log add-ons' arguments under their 0.1.0 names", () => {
+    let regs: Registration[];
+    const mirror = (version: string) => ({ ...CHARTS.logagent, version, repositoryUrl: "https://charts.example.com/fluent" });
+
+    beforeAll(async () => {
+        ({ registrations: regs } = await installMocks());
+        // `logs.store` and `logs.agent`, deprecated for `logstore` and `logAgent`, still reach the add-ons.
+        new Platform("old", { cluster: EXISTING_CLUSTER_PLATFORM, logs: { store: { storageSize: "20Gi", replicas: { data: 2 } }, agent: { chart: mirror("0.50.0") } } }, { providers: [testProvider("old")] });
+        // Given both, the add-on's own name wins, key by key.
+        new Platform(
+            "both",
+            {
+                cluster: EXISTING_CLUSTER_PLATFORM,
+                logs: { store: { storageSize: "20Gi", replicas: { data: 2 } }, agent: { chart: mirror("0.50.0") } },
+                logstore: { replicas: { data: 3 } },
+                logAgent: { chart: mirror("0.51.0") },
+            },
+            { providers: [testProvider("both")] },
+        );
+        await settle();
+    }, 300_000);
+
+    const nodeSets = (platform: string) =>
+        (find(regs, "kubernetes:elasticsearch.k8s.elastic.co/v1:Elasticsearch", `${platform}-logstore-elasticsearch`).inputs!.spec as {
+            nodeSets: { name: string; count: number; volumeClaimTemplates: { spec: { resources: { requests: { storage: string } } } }[] }[];
+        }).nodeSets;
+    const agentRelease = (platform: string) => find(regs, "kubernetes:helm.sh/v3:Release", `${platform}-log-agent-release`).inputs;
+
+    it("reach the log store and the log agent", () => {
+        const data = nodeSets("old").find((n) => n.name === "data")!;
+        expect(data.count).toBe(2);
+        expect(data.volumeClaimTemplates[0]!.spec.resources.requests.storage).toBe("20Gi");
+        expect(agentRelease("old")).toMatchObject({ version: "0.50.0", repositoryOpts: { repo: "https://charts.example.com/fluent" } });
+    });
+
+    it("yield to logstore and logAgent where both are given", () => {
+        const data = nodeSets("both").find((n) => n.name === "data")!;
+        // replicas is one argument: the new name's object replaces the old one's, as a spread of arguments does.
+        expect(data.count).toBe(3);
+        expect(data.volumeClaimTemplates[0]!.spec.resources.requests.storage).toBe("20Gi");
+        expect(agentRelease("both")).toMatchObject({ version: "0.51.0" });
     });
 });

@@ -5,10 +5,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { files, imports, ROOT } from "./imports";
 
-const ROOT = path.join(__dirname, "..", "..");
 const MODULES = ["contracts", "config", "policy", "components", "providers", "program", "cli", "tools", "bench", "test", "index.ts"] as const;
 type Module = (typeof MODULES)[number];
 
@@ -50,35 +49,12 @@ const landing = (file: string, spec: string) => {
     return rel.endsWith(".ts") ? rel : `${rel}.ts`;
 };
 
-function files(rel: string): string[] {
-    const abs = path.join(ROOT, rel);
-    if (fs.statSync(abs).isFile()) return [rel];
-    return fs.readdirSync(abs).flatMap((f) => (f === "node_modules" || f === "results" ? [] : f.endsWith(".ts") || fs.statSync(path.join(abs, f)).isDirectory() ? files(path.join(rel, f)) : []));
-}
-
 /** The package module a relative import from `file` lands in; undefined for packages and files outside. */
 function target(file: string, spec: string): Module | undefined {
     if (!spec.startsWith(".")) return undefined;
     const resolved = path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec)).split(path.sep);
     const top = resolved[0] === "index" ? "index.ts" : resolved[0];
     return (MODULES as readonly string[]).includes(top!) ? (top as Module) : undefined;
-}
-
-/** Every module-relative specifier a file imports, exports from or requires. */
-function imports(file: string): string[] {
-    const src = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.ES2022, true);
-    const out: string[] = [];
-    const visit = (n: ts.Node) => {
-        if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) out.push(n.moduleSpecifier.text);
-        if (ts.isCallExpression(n) && n.arguments.length === 1 && ts.isStringLiteral(n.arguments[0]!)) {
-            const callee = n.expression.getText(src);
-            if (callee === "require" || n.expression.kind === ts.SyntaxKind.ImportKeyword) out.push((n.arguments[0] as ts.StringLiteral).text);
-        }
-        if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) out.push(n.argument.literal.text);
-        ts.forEachChild(n, visit);
-    };
-    visit(src);
-    return out;
 }
 
 /**

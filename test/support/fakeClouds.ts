@@ -6,6 +6,7 @@
  * re-exported here. Everything deleted is recorded, whoever deleted it.
  */
 import type { ClusterClient, CrdRecord, LoadBalancerRecord, VolumeRecord } from "../../components/drain/records";
+import type { FakeService } from "./fakeService";
 
 type Tags = Record<string, string>;
 
@@ -30,15 +31,7 @@ export interface FakePv {
     claim?: string;
 }
 
-/** A Service as the fake stores it. */
-export interface FakeService {
-    namespace: string;
-    name: string;
-    type: "LoadBalancer" | "ClusterIP";
-    ips?: string[];
-    hostnames?: string[];
-    annotations?: Tags;
-}
+export type { FakeService } from "./fakeService";
 
 /** A CustomResourceDefinition as the fake stores it. */
 export interface FakeCrd {

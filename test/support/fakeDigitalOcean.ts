@@ -14,7 +14,7 @@
  * The fake plays the account's other actors too: DigitalOcean's cloud controller deletes a deleted
  * Service's load balancer (found by the ID it recorded), unless the test says it is stuck.
  */
-import type { FakeService } from "./fakeClouds";
+import type { FakeService } from "./fakeService";
 import { HttpFaults } from "./httpFaults";
 import { STUCK_CONTROLLER } from "./stuckController";
 const API = "https://api.digitalocean.com";

@@ -19,7 +19,7 @@
 import * as http from "http";
 import type { AddressInfo } from "net";
 import type { LinodeApi } from "../../components/drain/linode";
-import type { FakeService } from "./fakeClouds";
+import type { FakeService } from "./fakeService";
 import { HttpFaults } from "./httpFaults";
 import { STUCK_CONTROLLER } from "./stuckController";
 

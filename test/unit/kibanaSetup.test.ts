@@ -11,7 +11,7 @@ import type { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
 import { afterEach, describe, expect, it } from "vitest";
-import { KIBANA_OBJECT_IDS, KIBANA_SETUP_SCRIPT, kibanaSavedObjects } from "../../components/kibanaSetup";
+import { KIBANA_OBJECT_IDS, KIBANA_SETUP_SCRIPT, kibanaSavedObjects } from "../../components/logstore/kibanaSetup";
 import { ACCESS_LOG_FIELDS } from "../../components/logFormats";
 
 interface Seen {

@@ -10,7 +10,7 @@ import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { validateApplicationArgs } from "../../components/application";
 import { CONTRIB_COLLECTOR_IMAGE } from "../../components/observability";
-import { KIBANA_SETUP_IMAGE } from "../../components/kibanaSetup";
+import { KIBANA_SETUP_IMAGE } from "../../components/logstore/kibanaSetup";
 import { MaraConfig, validateConfig } from "../../config";
 import { CHART_IDS, CHARTS, DEFAULTS } from "../../contracts";
 import { CHART_SETTINGS, defaultPinSettings, Pin, pinsOf, stackPinSettings } from "../../cli/outdated/pins";

@@ -181,6 +181,12 @@ describe("Helm repository URLs", () => {
         expect(cfg.ingress.chart.repositoryUrl).toBe("oci://ghcr.io/nginx/charts");
         expect(cfg.certManager.chart.repositoryUrl).toBe("https://mirror.example.com:8443/jetstack");
     });
+
+    it("puts the log agent's chart in its section, logAgent, and under 0.1.0's name logagent too", () => {
+        const cfg = validateConfig(aws({ "mara:logagentHelmRepoUrl": "https://mirror.example.com/fluent/" })).config!;
+        expect(cfg.logAgent.chart).toMatchObject({ chart: "fluent-bit", version: "0.58.1", repositoryUrl: "https://mirror.example.com/fluent" });
+        expect(cfg.logagent).toBe(cfg.logAgent);
+    });
 });
 
 describe("image names and enums", () => {

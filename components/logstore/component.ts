@@ -1,10 +1,10 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch, withDefaults } from "../contracts";
-import { helmRelease, platformNamespace } from "./helmRelease";
+import { CHARTS, ChartSettings, DEFAULTS, PATTERNS, requireMatch, withDefaults } from "../../contracts";
+import { helmRelease, platformNamespace } from "../helmRelease";
 import { kibanaSetup } from "./kibanaSetup";
-import { ACCESS_LOG_FIELDS } from "./logFormats";
-import { guardedOptions } from "./ownership/guard";
+import { ACCESS_LOG_FIELDS } from "../logFormats";
+import { guardedOptions } from "../ownership/guard";
 
 /** Elasticsearch node counts per role (MARA's `logstore:*_replicas`). */
 export interface LogstoreReplicas {

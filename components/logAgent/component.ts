@@ -1,14 +1,14 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, HOST_PATH_ALLOWED, hostPathProblem } from "../contracts";
-import { section } from "./fluentBitConfig";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { secretsRevision } from "./passwordRotation";
-import { logParsers } from "./logFormats";
-import { LOG_INDEX_PREFIX } from "./logstore";
-import { guardedOptions } from "./ownership/guard";
+import { CHARTS, ChartSettings, DEFAULTS, HOST_PATH_ALLOWED, hostPathProblem } from "../../contracts";
+import { section } from "../fluentBitConfig";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { secretsRevision } from "../passwordRotation";
+import { logParsers } from "../logFormats";
+import { LOG_INDEX_PREFIX } from "../logstore";
+import { guardedOptions } from "../ownership/guard";
 
-export { section } from "./fluentBitConfig";
+export { section } from "../fluentBitConfig";
 
 /** Arguments of {@link LogAgent}. */
 export interface LogAgentArgs {
