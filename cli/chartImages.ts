@@ -33,7 +33,7 @@ export const CHART_IMAGES: Readonly<Record<string, readonly string[]>> = {
     ],
     // frr-k8s's two images run only with BGP peers (components/metalLb/component.ts); the table lists what the chart can run.
     "metallb@0.16.1": ["quay.io/frrouting/frr:10.4.3", "quay.io/metallb/controller:v0.16.1", "quay.io/metallb/frr-k8s:v0.0.25", "quay.io/metallb/speaker:v0.16.1"],
-    // The provisioner's image is set by the values (components/nfsStorage.ts, mara:nfsProvisionerImage).
+    // The provisioner's image is set by the values (components/nfsStorage/component.ts, mara:nfsProvisionerImage).
     "nfs-subdir-external-provisioner@4.0.18": [],
     "nginx-ingress@2.6.4": [],
     "opentelemetry-operator@0.122.0": ["ghcr.io/open-telemetry/opentelemetry-operator/opentelemetry-operator:0.158.0"],

@@ -51,13 +51,19 @@ export interface PlatformLogsArgs {
 }
 
 /**
- * Metrics: kube-prometheus-stack and the statsd exporter, their volume sizes, and alerting: Alertmanager's receivers
+ * Prometheus: kube-prometheus-stack and the statsd exporter, their volume sizes, and alerting: Alertmanager's receivers
  * and where the runbooks of the platform's alerts are (the rules themselves come with the add-ons they watch).
  */
-export type PlatformMetricsArgs = Pick<PrometheusArgs, "chart" | "statsdChart" | "storageSize" | "dashboardStorageSize" | "alerting" | "alertRunbookUrl">;
+export type PlatformPrometheusArgs = Pick<PrometheusArgs, "chart" | "statsdChart" | "storageSize" | "dashboardStorageSize" | "alerting" | "alertRunbookUrl">;
 
-/** Tracing: the OpenTelemetry operator's chart and the collector configuration. */
-export type PlatformTracingArgs = Pick<ObservabilityArgs, "chart" | "collectorVariant">;
+/** @deprecated Use {@link PlatformPrometheusArgs}, the same type under the add-on's one name. */
+export type PlatformMetricsArgs = PlatformPrometheusArgs;
+
+/** Observability: the OpenTelemetry operator's chart and the configuration of the collector that receives the traces. */
+export type PlatformObservabilityArgs = Pick<ObservabilityArgs, "chart" | "collectorVariant">;
+
+/** @deprecated Use {@link PlatformObservabilityArgs}, the same type under the add-on's one name. */
+export type PlatformTracingArgs = PlatformObservabilityArgs;
 
 /** Where the platform's volumes (Elasticsearch, Prometheus, Grafana, the application's databases) live. */
 export interface PlatformStorageArgs {
@@ -71,6 +77,11 @@ export interface PlatformStorageArgs {
     /**
      * Install the NFS subdir external provisioner for an existing NFS export and put the platform's volumes on its
      * StorageClass (unless `className` names another). Default: not installed.
+     */
+    nfsStorage?: Omit<NfsStorageArgs, "retainVolumes">;
+    /**
+     * @deprecated Use {@link PlatformStorageArgs.nfsStorage}, the same arguments under the add-on's one name. Still
+     * read: where both are given, `nfsStorage`'s members win.
      */
     nfs?: Omit<NfsStorageArgs, "retainVolumes">;
 }
@@ -118,9 +129,19 @@ export interface PlatformArgs {
      */
     logs?: PlatformLogsArgs;
     /** Prometheus, Grafana, Alertmanager and the statsd exporter. */
-    metrics?: PlatformMetricsArgs;
+    prometheus?: PlatformPrometheusArgs;
+    /**
+     * @deprecated Use {@link PlatformArgs.prometheus}, the same arguments under the add-on's one name. Still read:
+     * where both are given, `prometheus`'s members win.
+     */
+    metrics?: PlatformPrometheusArgs;
     /** The OpenTelemetry operator and collector. */
-    tracing?: PlatformTracingArgs;
+    observability?: PlatformObservabilityArgs;
+    /**
+     * @deprecated Use {@link PlatformArgs.observability}, the same arguments under the add-on's one name. Still read:
+     * where both are given, `observability`'s members win.
+     */
+    tracing?: PlatformObservabilityArgs;
     /** The StorageClass of the platform's volumes. */
     storage?: PlatformStorageArgs;
     /** The platform's credentials; each one left out is generated. */
@@ -170,7 +191,9 @@ export class Platform extends pulumi.ComponentResource {
     public readonly storageClassName?: pulumi.Output<string>;
     /** MetalLB, when {@link PlatformArgs.metallb} asked for it. */
     public readonly metallb?: MetalLb;
-    /** The NFS provisioner, when {@link PlatformStorageArgs.nfs} asked for it. */
+    /** The NFS provisioner, when {@link PlatformStorageArgs.nfsStorage} asked for it. */
+    public readonly nfsStorage?: NfsStorage;
+    /** @deprecated Use {@link Platform.nfsStorage}, the same component under the add-on's one name. */
     public readonly nfs?: NfsStorage;
     /**
      * What a component holding claims on {@link storageClassName} must depend on (pass it in `dependsOn`): the
@@ -191,17 +214,19 @@ export class Platform extends pulumi.ComponentResource {
         const facts = args.cluster;
         // Children were named without the platform's name before; the aliases let those stacks update in place.
         const child = (was: string) => ({ parent: this, aliases: [{ name: was }] });
-        if (args.storage?.nfs) this.nfs = new NfsStorage(`${name}-nfs`, { ...args.storage.nfs, retainVolumes: args.storage.retainVolumes }, { parent: this });
+        const nfsArgs = nfsStorageArgs(args);
+        // Its child name is the one deployed stacks hold, so it stays `-nfs`.
+        if (nfsArgs) this.nfsStorage = this.nfs = new NfsStorage(`${name}-nfs`, { ...nfsArgs, retainVolumes: args.storage?.retainVolumes }, { parent: this });
         if (args.metallb) this.metallb = new MetalLb(`${name}-metallb`, args.metallb, { parent: this });
-        const ownClass = args.storage?.className !== undefined ? undefined : (this.nfs?.storageClassName ?? this.storageClass(name, facts, args.storage?.retainVolumes));
+        const ownClass = args.storage?.className !== undefined ? undefined : (this.nfsStorage?.storageClassName ?? this.storageClass(name, facts, args.storage?.retainVolumes));
         const className = args.storage?.className ?? facts.storageClass;
         // The class's name taken from the resource, so every claim made with it waits for the class to exist.
         this.storageClassName = ownClass ?? (className === undefined ? undefined : pulumi.output(className));
         const storageClassName = this.storageClassName;
-        this.storageDependencies = this.nfs ? [this.nfs] : [];
+        this.storageDependencies = this.nfsStorage ? [this.nfsStorage] : [];
         // Stateful add-ons can be protected from `pulumi destroy` (their children inherit the flag), and outlive
         // nothing their volumes need.
-        const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}), ...(this.nfs ? { dependsOn: this.storageDependencies } : {}) });
+        const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}), ...(this.nfsStorage ? { dependsOn: this.storageDependencies } : {}) });
 
         this.secrets = new Secrets(`${name}-secrets`, args.secrets ?? {}, child("secrets"));
         const image: PlatformImageArgs = args.image ?? {};
@@ -225,7 +250,7 @@ export class Platform extends pulumi.ComponentResource {
               : [published[0], published[1], undefined];
 
         this.certManager = new CertManager(`${name}-cert-manager`, args.certificates ?? {}, child("cert-manager"));
-        this.observability = new Observability(`${name}-observability`, args.tracing ?? {}, { ...child("observability"), dependsOn: [this.certManager] });
+        this.observability = new Observability(`${name}-observability`, { ...args.tracing, ...args.observability }, { ...child("observability"), dependsOn: [this.certManager] });
         const registry = args.registry;
         this.ingressController = new IngressController(
             `${name}-ingress-controller`,
@@ -268,6 +293,7 @@ export class Platform extends pulumi.ComponentResource {
             `${name}-prometheus`,
             {
                 ...args.metrics,
+                ...args.prometheus,
                 grafanaAdminPassword: this.secrets.grafanaAdminPassword,
                 storageClassName,
                 controlPlaneMetrics: facts.controlPlaneMetrics,
@@ -340,6 +366,7 @@ export class Platform extends pulumi.ComponentResource {
 
 /** The namespaces the Platform's add-ons run in: the platform scope of its admission policies. */
 export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage">): string[] {
+    const nfs = nfsStorageArgs(args);
     return [
         DEFAULTS.ingressController.namespace,
         DEFAULTS.certManager.namespace,
@@ -348,8 +375,14 @@ export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage
         DEFAULTS.prometheus.namespace,
         DEFAULTS.observability.namespace,
         ...(args.metallb ? [args.metallb.namespace ?? DEFAULTS.metalLb.namespace] : []),
-        ...(args.storage?.nfs ? [args.storage.nfs.namespace ?? DEFAULTS.nfsStorage.namespace] : []),
+        ...(nfs ? [nfs.namespace ?? DEFAULTS.nfsStorage.namespace] : []),
     ];
+}
+
+/** The NFS provisioner's arguments under their name and their deprecated one (`storage.nfs`), the new name winning; undefined: not installed. */
+function nfsStorageArgs(args: Pick<PlatformArgs, "storage">): Omit<NfsStorageArgs, "retainVolumes"> | undefined {
+    const { nfs, nfsStorage } = args.storage ?? {};
+    return nfs || nfsStorage ? ({ ...nfs, ...nfsStorage } as Omit<NfsStorageArgs, "retainVolumes">) : undefined;
 }
 
 /** The host-path rule's allow-list set to Fluent Bit's paths on this cluster, unless the configuration sets one. */

@@ -7,15 +7,16 @@
  * `mara:metallbAllowedRanges`) and not overlap itself; its BGP routers must be ones MetalLB's FRR mode peers with
  * together (contracts/metalLb.ts); the NFS server needs its export path. A key set to nothing, or set without the key
  * that switches its add-on on, is named rather than quietly ignored. Each entry's form is its key's type
- * (valueTypes.ts: addressRange, bgpPeer, nfsServer). Whether the pool overlaps the cluster's own Service and Pod
- * ranges can only be known from the live cluster: `mara doctor` checks that, and `mara up` runs it first.
+ * (valueTypes.ts: addressRange, bgpPeer; components/nfsStorage/keys.ts: nfsServer). Whether the pool overlaps the
+ * cluster's own Service and Pod ranges can only be known from the live cluster: `mara doctor` checks that, and
+ * `mara up` runs it first.
  */
 import { addressRanges, LOAD_BALANCER_PRIVATE_RANGES, overlapping, parseCidr, within } from "../contracts/ipRanges";
 import { metalLbPeerFindings, parseMetalLbPeer } from "../contracts/metalLb";
 import type { InfraType } from "../contracts";
 import type { Lookup } from "./lookup";
 import type { MaraConfig, MetallbBgpPeer } from "./model";
-import { NFS_SERVER_ALLOWED } from "./nfsServer";
+import { NFS_SERVER_ALLOWED } from "../components/nfsStorage/keys";
 import { configSetCommand } from "./problems";
 import type { Findings } from "./resolve";
 
@@ -27,9 +28,9 @@ const NFS_KEYS = ["nfsServer", "nfsPath", "nfsStorageClass", "nfsProvisionerImag
 export function checkClusterAddOns(
     infraType: InfraType | undefined,
     { r, v, d, keyOf }: Lookup,
-    given: { metallb: MaraConfig["metallb"]["chart"]; nfs: MaraConfig["nfs"]["chart"]; nfsImage: string },
+    given: { metallb: MaraConfig["metallb"]["chart"]; nfs: MaraConfig["nfsStorage"]["chart"]; nfsImage: string },
     findings: Findings,
-): Pick<MaraConfig, "metallb" | "nfs"> {
+): Pick<MaraConfig, "metallb" | "nfsStorage" | "nfs"> {
     // On a cloud, the keys are inert (as other clouds' keys are): its own load balancers and volumes serve the platform.
     const existing = infraType === undefined || infraType === "kubeconfig";
     const isSet = (id: (typeof METALLB_KEYS)[number] | (typeof NFS_KEYS)[number]) => r(id).source !== undefined;
@@ -110,9 +111,12 @@ export function checkClusterAddOns(
         });
     }
 
+    const nfsStorage = { chart: given.nfs, image: given.nfsImage, ...(server !== undefined ? { server } : {}), path: path ?? "", storageClass: d("nfsStorageClass") };
     return {
         metallb: { chart: given.metallb, addresses, bgpPeers },
-        nfs: { chart: given.nfs, image: given.nfsImage, ...(server !== undefined ? { server } : {}), path: path ?? "", storageClass: d("nfsStorageClass") },
+        nfsStorage,
+        // The section's name before the add-on had one name, kept for library users (MaraConfig.nfs).
+        nfs: nfsStorage,
     };
 }
 

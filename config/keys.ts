@@ -22,7 +22,6 @@ import {
     oneOf,
     text,
     kubernetesName,
-    nfsServer,
 } from "./valueTypes";
 import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
 import { operatorBackendUrl, operatorStackName } from "./operatorValues";
@@ -32,6 +31,9 @@ import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
 import { chartKeys, KeySpec, spec } from "./keySpec";
 import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
+import { PROMETHEUS_CHART_KEYS, PROMETHEUS_KEYS } from "../components/prometheus/keys";
+import { OBSERVABILITY_CHART_KEYS, OBSERVABILITY_KEYS } from "../components/observability/keys";
+import { NFS_STORAGE_CHART_KEYS, NFS_STORAGE_KEYS } from "../components/nfsStorage/keys";
 import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys";
 import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 import { ARGO_CD_CHART_KEYS } from "../components/argoCd/keys";
@@ -47,13 +49,8 @@ const email = text(PATTERNS.email);
 const imageTag = text(PATTERNS.imageTag);
 const linodeType = (example: string) => text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: `a Linode type such as ${example}` });
 const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
-/**
- * Shortest Grafana administrator password accepted: the login guards dashboards, alerting and every data source.
- * 8 is NIST SP 800-63B's minimum for a password a person chooses (a generated one has DEFAULTS.secrets.length).
- * Offline, an encrypted value reads as "<encrypted>" (config/stackFile.ts), which is longer, so `mara validate`
- * never refuses a password it cannot read.
- */
-export const GRAFANA_PASSWORD_MIN_LENGTH = 8;
+// Where it was declared before it moved to its unit.
+export { GRAFANA_PASSWORD_MIN_LENGTH } from "../components/prometheus/keys";
 
 /** The key table. Property names are the ids the validator and typed config refer to. */
 export const KEYS = {
@@ -453,35 +450,7 @@ export const KEYS = {
     }),
 
     ...METALLB_KEYS,
-    nfsServer: spec({
-        key: "mara:nfsServer",
-        type: nfsServer(),
-        defaultNote: "none: the NFS provisioner is not installed",
-        description: "Installs the NFS subdir external provisioner for this NFS server; the platform's volumes then use its StorageClass (needs mara:nfsPath).",
-        example: "192.168.1.10",
-        group: "Existing cluster",
-    }),
-    nfsPath: spec({
-        key: "mara:nfsPath",
-        type: text({ pattern: /^\/(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]*$/, allowed: "the exported directory as an absolute path of letters, digits, '.', '_', '-' and '/' only (no spaces or other characters: the provisioner's chart writes it into its manifests unquoted), without '.' or '..' segments, such as /srv/nfs/mara" }),
-        description: "Directory mara:nfsServer exports; the provisioner makes one subdirectory per volume in it.",
-        example: "/srv/nfs/mara",
-        group: "Existing cluster",
-    }),
-    nfsStorageClass: spec({
-        key: "mara:nfsStorageClass",
-        type: kubernetesName("subdomain", "a StorageClass name", "mara-nfs"),
-        default: DEFAULTS.nfsStorage.storageClassName,
-        description: "Name of the StorageClass the NFS provisioner serves; the platform's volumes use it.",
-        group: "Existing cluster",
-    }),
-    nfsProvisionerImage: spec({
-        key: "mara:nfsProvisionerImage",
-        type: imageReference(),
-        default: DEFAULTS.nfsStorage.image,
-        description: "Image of the NFS subdir external provisioner (set it to pull from a mirror).",
-        group: "Existing cluster",
-    }),
+    ...NFS_STORAGE_KEYS,
 
     // ---- Ingress controller image -------------------------------------------------------------
     kicImageOrigin: spec({
@@ -610,21 +579,12 @@ export const KEYS = {
 
     // ---- Charts of the other add-ons ------------------------------------------------------------
     ...CERT_MANAGER_CHART_KEYS,
-    ...chartKeys("prometheus", {
-        version: ["prometheus:chart_version"],
-        url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
-        timeout: ["prometheus:helm_timeout"],
-    }),
-    ...chartKeys("statsd", {
-        version: ["prometheus:statsd_chart_version"],
-        url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
-        timeout: ["prometheus:helm_timeout"],
-    }),
+    ...PROMETHEUS_CHART_KEYS,
     ...LOGSTORE_CHART_KEYS,
     ...LOG_AGENT_CHART_KEYS,
-    ...chartKeys("otelOperator", {}),
+    ...OBSERVABILITY_CHART_KEYS,
     ...METALLB_CHART_KEYS,
-    ...chartKeys("nfs", {}),
+    ...NFS_STORAGE_CHART_KEYS,
     ...chartKeys("postgresExporter", {
         version: ["sirius:chart_version"],
         url: ["sirius:helm_repo_url"],
@@ -637,32 +597,8 @@ export const KEYS = {
     // ---- Log store ------------------------------------------------------------------------------
     ...LOGSTORE_KEYS,
 
-    // ---- Metrics --------------------------------------------------------------------------------
-    prometheusStorageSize: spec({
-        key: "mara:prometheusStorageSize",
-        type: volumeSize,
-        default: DEFAULTS.prometheus.storageSize,
-        description: "Volume size of Prometheus.",
-        group: "Metrics",
-    }),
-    dashboardStorageSize: spec({
-        key: "mara:dashboardStorageSize",
-        type: volumeSize,
-        default: DEFAULTS.prometheus.dashboardStorageSize,
-        description: "Volume size of Grafana and of Alertmanager.",
-        group: "Metrics",
-    }),
-    grafanaAdminPassword: spec({
-        key: "mara:grafanaAdminPassword",
-        legacy: ["prometheus:adminpass"],
-        // One line: Grafana's CLI, which applies a changed password to the existing database, reads the first line of
-        // its input (components/grafanaAdmin.ts); a second line would be in the Secret but not in Grafana.
-        type: text({ minLength: GRAFANA_PASSWORD_MIN_LENGTH, pattern: /^[^\r\n]*$/, allowed: `any text of at least ${GRAFANA_PASSWORD_MIN_LENGTH} characters, on one line (stored encrypted)` }),
-        secret: true,
-        defaultNote: "generated",
-        description: "Grafana administrator password.",
-        group: "Metrics",
-    }),
+    // ---- Prometheus -----------------------------------------------------------------------------
+    ...PROMETHEUS_KEYS,
 
     // ---- Alerts ---------------------------------------------------------------------------------
     alertSlackWebhookUrl: spec({
@@ -769,14 +705,8 @@ export const KEYS = {
         group: "Alerts",
     }),
 
-    // ---- Tracing --------------------------------------------------------------------------------
-    otelCollectorVariant: spec({
-        key: "mara:otelCollectorVariant",
-        type: oneOf(["basic", "debug", "full"] as const),
-        default: DEFAULTS.observability.collectorVariant,
-        description: "OpenTelemetry collector configuration: basic (OTLP, batched, logged), debug (every span logged) or full (adds Zipkin/Jaeger receivers and span metrics for Prometheus).",
-        group: "Tracing",
-    }),
+    // ---- Observability ----------------------------------------------------------------------------
+    ...OBSERVABILITY_KEYS,
 
     // ---- Bank of Sirius -------------------------------------------------------------------------
     siriusHostname: spec({

@@ -5,6 +5,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
 import type { CertManagerSettings } from "../components/certManager/settings";
+import type { PrometheusSettings } from "../components/prometheus/settings";
+import type { ObservabilitySettings } from "../components/observability/settings";
+import type { NfsStorageSettings } from "../components/nfsStorage/settings";
 import type { LogstoreSettings } from "../components/logstore/settings";
 import type { LogAgentSettings } from "../components/logAgent/settings";
 
@@ -169,18 +172,10 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** BGP routers to announce the addresses to; none: layer 2 (ARP) announcements. */
         readonly bgpPeers: readonly MetallbBgpPeer[];
     };
-    /** The NFS subdir external provisioner and its StorageClass: installed when `server` is set. */
-    readonly nfs: {
-        readonly chart: ChartSettings;
-        /** The provisioner's image. */
-        readonly image: string;
-        /** Host name or IPv4 address of the NFS server; undefined: the provisioner is not installed. */
-        readonly server?: string;
-        /** Exported directory the provisioner makes a subdirectory in per volume. */
-        readonly path: string;
-        /** Name of the StorageClass it serves; the platform's volumes use it. */
-        readonly storageClass: string;
-    };
+    /** The NFS subdir external provisioner and its StorageClass (components/nfsStorage/settings.ts): installed when `server` is set. */
+    readonly nfsStorage: NfsStorageSettings;
+    /** @deprecated Use {@link MaraConfig.nfsStorage}, the same section under the add-on's one name. */
+    readonly nfs: NfsStorageSettings;
     /** Overrides of the platform's facts. */
     readonly platformOverrides: { readonly containerLogPath?: string };
     /** cert-manager's settings (components/certManager/settings.ts). */
@@ -194,14 +189,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
      * @deprecated Use `logAgent`.
      */
     readonly logagent: LogAgentSettings;
-    readonly prometheus: {
-        readonly chart: ChartSettings;
-        readonly statsdChart: ChartSettings;
-        readonly storageSize: string;
-        readonly dashboardStorageSize: string;
-        /** Grafana admin password (secret), when configured; generated otherwise. */
-        readonly grafanaAdminPassword?: pulumi.Output<string>;
-    };
+    /** Prometheus's settings (components/prometheus/settings.ts). */
+    readonly prometheus: PrometheusSettings;
     /** Alertmanager's receivers (credentials as secret Outputs), the route tree's intervals and the runbooks' address (docs/alerts.md). */
     readonly alerting: {
         readonly slack?: { readonly webhookUrl: pulumi.Output<string>; readonly channel?: string };
@@ -220,7 +209,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** Where docs/alerts.md is read; undefined: the page's path in this repository. */
         readonly runbookUrl?: string;
     };
-    readonly observability: { readonly otelOperatorChart: ChartSettings; readonly collectorVariant: "basic" | "debug" | "full" };
+    /** Observability's settings (components/observability/settings.ts). */
+    readonly observability: ObservabilitySettings;
     /** Who delivers the platform (docs/gitops.md); the repository is set whenever the delivery is not pulumi. */
     readonly gitops: {
         readonly delivery: "pulumi" | "handover" | "gitops" | "operator";

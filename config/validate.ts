@@ -43,6 +43,8 @@ import { Findings, RawConfig, refusedByCli, resolve, Resolved, secretOutput } fr
 import { closest } from "./suggest";
 import { listCapped } from "./capped";
 import { certManagerSettings, checkCertManagerKeys } from "../components/certManager/settings";
+import { prometheusSettings } from "../components/prometheus/settings";
+import { observabilitySettings } from "../components/observability/settings";
 import { checkLogstoreKeys, logstoreSettings } from "../components/logstore/settings";
 import { logAgentSettings } from "../components/logAgent/settings";
 
@@ -223,15 +225,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
         logstore: logstoreSettings({ d }, chart("logstore")),
         logAgent,
         logagent: logAgent,
-        prometheus: {
-            chart: chart("prometheus"),
-            statsdChart: chart("statsd"),
-            storageSize: d("prometheusStorageSize"),
-            dashboardStorageSize: d("dashboardStorageSize"),
-            grafanaAdminPassword: secretOutput(r("grafanaAdminPassword")),
-        },
+        prometheus: prometheusSettings({ r, d }, { chart: chart("prometheus"), statsdChart: chart("statsd") }),
         alerting: alertingOf({ r, v, d }),
-        observability: { otelOperatorChart: chart("otelOperator"), collectorVariant: d("otelCollectorVariant") },
+        observability: observabilitySettings({ d }, chart("otelOperator")),
         gitops: {
             delivery: d("delivery"),
             repoUrl: v("gitopsRepoUrl"),

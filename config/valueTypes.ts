@@ -6,7 +6,6 @@
 import { HOSTNAME_PATTERN, hostnameProblem, hostPortProblem, imageReferenceProblem, isIpv4, kubernetesNameAllowed, kubernetesNameProblem, urlProblem } from "../contracts/names";
 import { MAX_ASN, metalLbAddressProblem, parseMetalLbPeer } from "../contracts/metalLb";
 import { isPrivateIpv4Cidr, PRIVATE_IPV4_RANGES } from "../contracts/patterns";
-import { NFS_SERVER_ALLOWED, nfsServerProblem } from "./nfsServer";
 import { closest } from "./suggest";
 import { urlCredentials } from "../contracts/urlCredentials";
 
@@ -365,21 +364,6 @@ export function bgpPeer(): ValueType<string> {
         parse(raw) {
             const parsed = parseMetalLbPeer(raw);
             return "problem" in parsed ? fail(parsed.problem) : ok(raw.trim());
-        },
-        render: (v) => v,
-    };
-}
-
-/** The host of an NFS server, as the kubelet's NFS mount takes it (config/nfsServer.ts, nfsServerProblem). */
-export function nfsServer(): ValueType<string> {
-    return {
-        pulumiType: "string",
-        allowed: NFS_SERVER_ALLOWED,
-        parse(raw) {
-            const value = raw.trim();
-            if (value === "") return fail("is empty");
-            const problem = nfsServerProblem(value);
-            return problem ? fail(problem) : ok(value);
         },
         render: (v) => v,
     };

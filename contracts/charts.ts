@@ -9,6 +9,9 @@
  */
 import { CERT_MANAGER_CHART } from "../components/certManager/defaults";
 import { METALLB_CHART } from "../components/metalLb/defaults";
+import { PROMETHEUS_CHART, STATSD_CHART } from "../components/prometheus/defaults";
+import { OTEL_OPERATOR_CHART } from "../components/observability/defaults";
+import { NFS_CHART } from "../components/nfsStorage/defaults";
 import { LOGSTORE_CHART } from "../components/logstore/defaults";
 import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
 import { ARGO_CD_CHART } from "../components/argoCd/defaults";
@@ -68,29 +71,11 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     },
     // The add-on units' pins live in their folders (components/<unit>/defaults.ts).
     certManager: CERT_MANAGER_CHART,
-    prometheus: {
-        title: "kube-prometheus-stack",
-        chart: "kube-prometheus-stack",
-        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
-        version: "88.5.3",
-        timeoutSeconds: 900,
-    },
-    statsd: {
-        title: "Prometheus statsd exporter",
-        chart: "prometheus-statsd-exporter",
-        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
-        version: "1.0.0",
-        timeoutSeconds: 600,
-    },
+    prometheus: PROMETHEUS_CHART,
+    statsd: STATSD_CHART,
     logstore: LOGSTORE_CHART,
     logagent: LOG_AGENT_CHART,
-    otelOperator: {
-        title: "OpenTelemetry operator",
-        chart: "opentelemetry-operator",
-        repositoryUrl: "https://open-telemetry.github.io/opentelemetry-helm-charts",
-        version: "0.122.0",
-        timeoutSeconds: 600,
-    },
+    otelOperator: OTEL_OPERATOR_CHART,
     postgresExporter: {
         title: "Prometheus Postgres exporter",
         chart: "prometheus-postgres-exporter",
@@ -101,13 +86,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     // Installed only on an existing cluster that asks for it (mara:metallbAddresses).
     metallb: METALLB_CHART,
     // Installed only on an existing cluster that asks for it (mara:nfsServer).
-    nfs: {
-        title: "NFS subdir external provisioner",
-        chart: "nfs-subdir-external-provisioner",
-        repositoryUrl: "https://kubernetes-sigs.github.io/nfs-subdir-external-provisioner/",
-        version: "4.0.18",
-        timeoutSeconds: 600,
-    },
+    nfs: NFS_CHART,
     // Installed only when Argo CD delivers the platform and runs in its cluster (mara:delivery gitops, mara:gitopsArgoCd install).
     argoCd: ARGO_CD_CHART,
     // Installed only when the Pulumi Kubernetes Operator delivers the platform (mara:delivery operator).

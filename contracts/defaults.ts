@@ -11,6 +11,9 @@ import type { AdmissionScope } from "./guardrails";
 import { splitImageName } from "./names";
 import { CERT_MANAGER_DEFAULTS } from "../components/certManager/defaults";
 import { METALLB_DEFAULTS } from "../components/metalLb/defaults";
+import { PROMETHEUS_DEFAULTS } from "../components/prometheus/defaults";
+import { OBSERVABILITY_DEFAULTS } from "../components/observability/defaults";
+import { NFS_STORAGE_DEFAULTS } from "../components/nfsStorage/defaults";
 import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
 import { LOG_AGENT_DEFAULTS } from "../components/logAgent/defaults";
 import { ARGO_CD_DEFAULTS } from "../components/argoCd/defaults";
@@ -50,17 +53,8 @@ export const DEFAULTS = {
     certManager: CERT_MANAGER_DEFAULTS,
     logstore: LOGSTORE_DEFAULTS,
     logAgent: LOG_AGENT_DEFAULTS,
-    prometheus: {
-        namespace: "prometheus",
-        storageSize: "10Gi",
-        dashboardStorageSize: "5Gi",
-        scrapeInterval: "15s",
-        // Where each alert's runbook_url points: docs/alerts.md, plus the alert's anchor.
-        alertRunbookUrl: "docs/alerts.md",
-        // The route tree's repeat intervals and the email receiver's TLS (components/alerts/receivers.ts, AlertingArgs).
-        alerting: { criticalRepeatInterval: "1h", warningRepeatInterval: "12h", emailRequireTls: true },
-    },
-    observability: { namespace: "observability", collectorVariant: "basic", grpcPort: 9978, httpPort: 9979 },
+    prometheus: PROMETHEUS_DEFAULTS,
+    observability: OBSERVABILITY_DEFAULTS,
     application: {
         namespace: "bos",
         routing: "ingress",
@@ -72,8 +66,7 @@ export const DEFAULTS = {
     },
     platform: { protectData: false, retainVolumes: false, admissionScope: "platform" as AdmissionScope },
     metalLb: METALLB_DEFAULTS,
-    // The NFS subdir external provisioner's last release (its chart 4.0.18 installs the same image).
-    nfsStorage: { namespace: "nfs-provisioner", storageClassName: "mara-nfs", archiveOnDelete: true, image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" },
+    nfsStorage: NFS_STORAGE_DEFAULTS,
     /** Argo CD as `mara:delivery: gitops` installs it: the root Application (its release is `ARGOCD_RELEASE`). */
     argoCd: ARGO_CD_DEFAULTS,
 } as const;

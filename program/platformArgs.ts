@@ -9,6 +9,9 @@ import type { MaraConfig } from "../config";
 import { ARGOCD_NAMESPACE } from "../components/argoCd/applications";
 import { certManagerArgsFromSettings } from "../components/certManager/args";
 import { metalLbArgsFromSettings } from "../components/metalLb/args";
+import { prometheusArgsFromSettings } from "../components/prometheus/args";
+import { observabilityArgsFromSettings } from "../components/observability/args";
+import { nfsStorageArgsFromSettings } from "../components/nfsStorage/args";
 import { logstoreArgsFromSettings } from "../components/logstore/args";
 import { logAgentArgsFromSettings } from "../components/logAgent/args";
 
@@ -20,6 +23,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
     const { kic } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
     const metallb = metalLbArgsFromSettings(cfg.metallb);
+    const nfsStorage = nfsStorageArgsFromSettings(cfg.nfsStorage);
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
@@ -44,19 +48,12 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         certificates: certManagerArgsFromSettings(cfg.certManager),
         logstore: logstoreArgsFromSettings(cfg.logstore),
         logAgent: logAgentArgsFromSettings(cfg.logAgent),
-        metrics: {
-            chart: cfg.prometheus.chart,
-            statsdChart: cfg.prometheus.statsdChart,
-            storageSize: cfg.prometheus.storageSize,
-            dashboardStorageSize: cfg.prometheus.dashboardStorageSize,
-            alerting: alertingArgsFromConfig(cfg),
-            alertRunbookUrl: cfg.alerting.runbookUrl,
-        },
-        tracing: { chart: cfg.observability.otelOperatorChart, collectorVariant: cfg.observability.collectorVariant },
+        prometheus: prometheusArgsFromSettings(cfg.prometheus, alertingArgsFromConfig(cfg), cfg.alerting.runbookUrl),
+        observability: observabilityArgsFromSettings(cfg.observability),
         storage: {
             className: cfg.storageClass,
             retainVolumes: cfg.teardown.retainVolumes,
-            ...(cfg.nfs.server ? { nfs: { server: cfg.nfs.server, path: cfg.nfs.path, storageClassName: cfg.nfs.storageClass, image: cfg.nfs.image, chart: cfg.nfs.chart } } : {}),
+            ...(nfsStorage ? { nfsStorage } : {}),
         },
         ...(metallb ? { metallb } : {}),
         secrets: {

@@ -115,7 +115,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         DEFAULTS.prometheus.namespace,
         DEFAULTS.observability.namespace,
         ...(cfg?.metallb.addresses.length ? [METALLB_NAMESPACE] : []),
-        ...(cfg?.nfs.server ? [NFS_NAMESPACE] : []),
+        ...(cfg?.nfsStorage.server ? [NFS_NAMESPACE] : []),
         ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : []),
         ...(cfg?.gitops.delivery === "operator" ? [OPERATOR_NAMESPACE] : []),
         appNs,
@@ -138,7 +138,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         ingressClassName: DEFAULTS.ingressController.ingressClassName,
         serviceType: cfg?.ingress.serviceType ?? DEFAULTS.ingressController.serviceType,
         ...(cfg?.storageClass ? { storageClass: cfg.storageClass } : {}),
-        ...(cfg?.nfs.server ? { nfs: { server: cfg.nfs.server, storageClass: cfg.nfs.storageClass } } : {}),
+        ...(cfg?.nfsStorage.server ? { nfs: { server: cfg.nfsStorage.server, storageClass: cfg.nfsStorage.storageClass } } : {}),
         ...(cfg?.metallb.addresses.length ? { metallb: { addresses: cfg.metallb.addresses } } : {}),
         ...(cfg?.platformOverrides.containerLogPath ? { containerLogPath: cfg.platformOverrides.containerLogPath } : {}),
         ...(cfg?.gitops.delivery === "gitops" ? { argoCdDelivers: true } : {}),
@@ -160,12 +160,12 @@ function claim(apiVersion: string, kind: string, resource: string, name: string,
 function ownedObjects(cfg: MaraConfig | undefined, namespaces: readonly string[], appNs: string): ObjectClaim[] {
     const out: ObjectClaim[] = namespaces.map((n) => claim("v1", "Namespace", "namespaces", n, n === appNs ? "mara:app:Application" : undefined));
     // The platform's own StorageClass, where the cloud names a provisioner and no other class is asked for.
-    if (cfg && cfg.infra.type !== "kubeconfig" && !cfg.storageClass && !cfg.nfs.server) out.push(claim("storage.k8s.io/v1", "StorageClass", "storageclasses", PLATFORM_STORAGE_CLASS));
-    if (cfg?.nfs.server) {
+    if (cfg && cfg.infra.type !== "kubeconfig" && !cfg.storageClass && !cfg.nfsStorage.server) out.push(claim("storage.k8s.io/v1", "StorageClass", "storageclasses", PLATFORM_STORAGE_CLASS));
+    if (cfg?.nfsStorage.server) {
         const release = { release: { name: NFS_RELEASE, namespace: NFS_NAMESPACE } };
         out.push({ ...claim("rbac.authorization.k8s.io/v1", "ClusterRole", "clusterroles", NFS_CLUSTER_ROLE, "mara:addons:NfsStorage", "chart"), ...release });
         out.push({ ...claim("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "clusterrolebindings", NFS_CLUSTER_ROLE_BINDING, "mara:addons:NfsStorage", "chart"), ...release });
-        out.push(claim("storage.k8s.io/v1", "StorageClass", "storageclasses", cfg.nfs.storageClass, "mara:addons:NfsStorage"));
+        out.push(claim("storage.k8s.io/v1", "StorageClass", "storageclasses", cfg.nfsStorage.storageClass, "mara:addons:NfsStorage"));
     }
     out.push({ ...claim("networking.k8s.io/v1", "IngressClass", "ingressclasses", DEFAULTS.ingressController.ingressClassName, undefined, "chart"), release: { name: "kic", namespace: DEFAULTS.ingressController.namespace } });
     out.push(claim("cert-manager.io/v1", "ClusterIssuer", "clusterissuers", SELF_SIGNED_ISSUER));

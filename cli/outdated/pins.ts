@@ -38,7 +38,7 @@ export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => Chart
     otelOperator: (c) => c.observability.otelOperatorChart,
     postgresExporter: (c) => c.sirius.postgresExporterChart,
     metallb: (c) => c.metallb.chart,
-    nfs: (c) => c.nfs.chart,
+    nfs: (c) => c.nfsStorage.chart,
     argoCd: (c) => c.gitops.argoCdChart,
     pulumiOperator: (c) => c.gitops.operatorChart,
 };
@@ -70,7 +70,7 @@ export function stackPinSettings(cfg: MaraConfig): PinSettings {
         kic: { origin: cfg.kic.imageOrigin, imageName: cfg.kic.imageName, sourceUrl: cfg.kic.sourceUrl },
         sirius: { imageRegistry: cfg.sirius.imageRegistry, imageTag: cfg.sirius.imageTag },
         elasticVersion: cfg.logstore.version,
-        nfsProvisionerImage: cfg.nfs.image,
+        nfsProvisionerImage: cfg.nfsStorage.image,
     };
 }
 
@@ -163,5 +163,5 @@ function kibanaSetupPin(): Pin {
 }
 
 function collectorPin(): Pin {
-    return imagePin(CONTRIB_COLLECTOR_IMAGE, "OpenTelemetry collector (mara:otelCollectorVariant full)", "CONTRIB_COLLECTOR_IMAGE in components/observability.ts");
+    return imagePin(CONTRIB_COLLECTOR_IMAGE, "OpenTelemetry collector (mara:otelCollectorVariant full)", "CONTRIB_COLLECTOR_IMAGE in components/observability/component.ts");
 }

@@ -2,7 +2,7 @@
  * Alerts on certificates, from cert-manager's metrics (cert-manager v1.21.1, internal/collectors/certificate_collector.go:
  * `certmanager_certificate_expiration_timestamp_seconds` and `certmanager_certificate_ready_status`, each labelled with
  * the Certificate's `name` and `namespace`). The platform scrapes cert-manager keeping those labels
- * (prometheus.ts, `honorLabels`), so an alert names the namespace of the Certificate, not cert-manager's.
+ * (prometheus/component.ts, `honorLabels`), so an alert names the namespace of the Certificate, not cert-manager's.
  *
  * cert-manager renews a certificate when two thirds of its lifetime have passed (a 90-day ACME certificate 30 days
  * before it expires): 21 days left means renewal has failed for over a week, 7 days that it must be fixed now.

@@ -2,7 +2,7 @@
  * The alert rules the platform ships, as data, and the PrometheusRule that carries a group of them. Every rule has a
  * severity (`critical` pages, `warning` goes to chat: docs/alerts.md, "Route tree"), the component it belongs to (the
  * route tree groups and inhibits by it), a summary and description, and a runbook: a section of docs/alerts.md named
- * after the alert. kube-prometheus-stack's Prometheus selects every PrometheusRule in the cluster (prometheus.ts,
+ * after the alert. kube-prometheus-stack's Prometheus selects every PrometheusRule in the cluster (prometheus/component.ts,
  * `ruleSelectorNilUsesHelmValues: false`).
  */
 import * as k8s from "@pulumi/kubernetes";

@@ -49,8 +49,8 @@ export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
             ingress: { replicas: 2 },
             certificates: acmeEmail ? { acme: { email: acmeEmail } } : {},
             logstore: { storageSize: "20Gi" },
-            metrics: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
-            tracing: { collectorVariant: "basic" },
+            prometheus: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
+            observability: { collectorVariant: "basic" },
         },
         { providers: [kubeconfig.provider] },
     );

@@ -140,12 +140,14 @@ describe("a Platform's guardrails scope", () => {
 
     it("is the platform's namespaces by default: its add-ons', MetalLB's and the NFS provisioner's when it installs them, and those it is given", async () => {
         const { registrations } = await installMocks();
+        // The NFS provisioner under its arguments' deprecated name, storage.nfs, which the Platform still reads (storage.nfsStorage).
         new Platform(
             "lab",
             { cluster: EXISTING_CLUSTER_PLATFORM, metallb: { addresses: ["10.0.0.0/28"] }, storage: { nfs: { server: "10.0.1.1", path: "/srv" } }, guardrails: { mode: "deny", namespaces: ["bank"] } },
             { providers: [testProvider()] },
         );
         await settle();
+        expect(find(registrations, "mara:addons:NfsStorage", "lab-nfs")).toBeDefined();
         expect(bindingOf(registrations, "lab", "load-balancer-namespace")).toEqual({
             namespaceSelector: {
                 matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["bank", "cert-manager", "logagent", "logstore", "metallb-system", "nfs-provisioner", "nginx-ingress", "observability", "prometheus"].sort() }],

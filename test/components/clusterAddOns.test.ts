@@ -23,7 +23,7 @@ describe("MetalLb and NfsStorage in a Platform", () => {
             {
                 cluster: EXISTING_CLUSTER_PLATFORM,
                 metallb: { addresses: ["192.168.1.240-192.168.1.250"] },
-                storage: { nfs: { server: "192.168.1.10", path: "/srv/nfs/mara" }, retainVolumes: true },
+                storage: { nfsStorage: { server: "192.168.1.10", path: "/srv/nfs/mara" }, retainVolumes: true },
             },
             { providers: [testProvider()] },
         );

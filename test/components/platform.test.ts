@@ -22,8 +22,8 @@ describe("Platform from literals", () => {
                 ingress: { replicas: 2, fqdn: "edge.example.com" },
                 certificates: { acme: { email: "ops@example.com" } },
                 logstore: { storageSize: "20Gi", replicas: { data: 3 } },
-                metrics: { storageSize: "30Gi" },
-                tracing: { collectorVariant: "debug" },
+                prometheus: { storageSize: "30Gi" },
+                observability: { collectorVariant: "debug" },
                 storage: { retainVolumes: true },
                 secrets: { grafanaAdminPassword: pulumi.secret("grafana-literal") },
                 protectData: true,
@@ -80,6 +80,10 @@ describe("Platform from literals", () => {
         });
     });
 
+    it("gives Prometheus its arguments under its one name", () => {
+        expect(JSON.stringify(find(regs, "kubernetes:helm.sh/v3:Release", "edge-prometheus-release").inputs!.values)).toContain('"storage":"30Gi"');
+    });
+
     it("protects the stateful add-ons and only those", () => {
         expect(find(regs, "mara:observability:Logstore", "edge-logstore").protect).toBe(true);
         expect(find(regs, "mara:observability:Prometheus", "edge-prometheus").protect).toBe(true);
@@ -93,8 +97,15 @@ describe("two platforms in one stack", () => {
     beforeAll(async () => {
         ({ registrations: regs } = await installMocks({ engineUrns: true }));
         // On two clusters, as two platforms sharing a stack would be (the add-ons' namespaces are fixed names).
-        new Platform("blue", { cluster: EXISTING_CLUSTER_PLATFORM }, { providers: [testProvider("blue")] });
-        new Platform("green", { cluster: EXISTING_CLUSTER_PLATFORM, storage: { className: "fast" } }, { providers: [testProvider("green")] });
+        // Blue under the arguments' deprecated names, which the Platform still reads (CHANGELOG.md, 0.2.0 "Deprecated").
+        new Platform("blue", { cluster: EXISTING_CLUSTER_PLATFORM, metrics: { storageSize: "40Gi" }, tracing: { collectorVariant: "debug" } }, {
+            providers: [testProvider("blue")],
+        });
+        new Platform(
+            "green",
+            { cluster: EXISTING_CLUSTER_PLATFORM, storage: { className: "fast" }, metrics: { storageSize: "40Gi" }, prometheus: { storageSize: "50Gi" }, tracing: { collectorVariant: "debug" }, observability: { collectorVariant: "full" } },
+            { providers: [testProvider("green")] },
+        );
         await settle();
     }, 300_000);
 
@@ -104,6 +115,17 @@ describe("two platforms in one stack", () => {
         expect(new Set(urns).size).toBe(urns.length);
         expect(find(regs, "mara:platform:Secrets", "blue-secrets").urn).toBe("urn:pulumi:dev::mara::mara:platform:Platform$mara:platform:Secrets::blue-secrets");
         expect(find(regs, "mara:platform:Secrets", "green-secrets")).toBeDefined();
+    });
+
+    it("read the deprecated argument names as the new ones, and the new ones win", () => {
+        const storage = (platform: string) => JSON.stringify(find(regs, "kubernetes:helm.sh/v3:Release", `${platform}-prometheus-release`).inputs!.values).match(/"storage":"(\d+Gi)"/g);
+        expect(storage("blue")).toContain('"storage":"40Gi"');
+        expect(storage("green")).toContain('"storage":"50Gi"');
+        expect(storage("green")).not.toContain('"storage":"40Gi"');
+        const variant = (platform: string) => JSON.stringify(find(regs, "kubernetes:opentelemetry.io/v1beta1:OpenTelemetryCollector", `${platform}-observability-collector`).inputs);
+        // debug logs every span (verbosity detailed); full adds the Zipkin receiver.
+        expect(variant("blue")).toContain('"verbosity":"detailed"');
+        expect(variant("green")).toContain('"zipkin"');
     });
 
     it("use the StorageClass they are given, and create none without a provisioner", () => {

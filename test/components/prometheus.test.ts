@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { alertmanagerConfig, Prometheus, PrometheusArgs, prometheusValues } from "../../components";
-import { GRAFANA_ADMIN_INIT_CONTAINER, GRAFANA_ADMIN_SCRIPT } from "../../components/grafanaAdmin";
+import { GRAFANA_ADMIN_INIT_CONTAINER, GRAFANA_ADMIN_SCRIPT } from "../../components/prometheus/grafanaAdmin";
 import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
 import { CHARTS } from "../../contracts";
 import { k8sProviderRef, testProvider, validateKubernetesObjects } from "../support/k8s";

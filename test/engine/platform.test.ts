@@ -301,7 +301,7 @@ describe("the platform on an existing cluster, by the real engine", () => {
         const ledgerPodTemplate = async () => (await findDeployment("ledger-db"))?.spec.template.metadata.annotations?.["secrets.mara/revision"];
         const revisionBefore = await ledgerPodTemplate();
         // Grafana reads its admin password only when it creates its database: its init container sets it on every
-        // start (components/grafanaAdmin.ts), and the Secret's revision in the pod template makes the change start it.
+        // start (components/prometheus/grafanaAdmin.ts), and the Secret's revision in the pod template makes the change start it.
         const grafanaBefore = await findDeployment("grafana");
         expect(grafanaBefore?.spec.strategy?.type).toBe("Recreate");
         expect(grafanaBefore?.spec.template.spec.initContainers.map((c: { name: string }) => c.name)).toContain("admin-password");

@@ -7,7 +7,7 @@
  * shows (the CLI accepting the database, the new password logging in) is in docs/components/prometheus.md.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { GRAFANA_ADMIN_INIT_CONTAINER, GRAFANA_ADMIN_SCRIPT } from "../../components/grafanaAdmin";
+import { GRAFANA_ADMIN_INIT_CONTAINER, GRAFANA_ADMIN_SCRIPT } from "../../components/prometheus/grafanaAdmin";
 import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
 import { releasesOf } from "../../cli/render/collect";
 import { restartsForGitOps, RELOADER_SECRETS } from "../../cli/render/podRestarts";

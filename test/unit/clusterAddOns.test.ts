@@ -39,7 +39,7 @@ describe("MetalLB's keys", () => {
         const onAws = validateConfig(aws({ "mara:metallbAddresses": "10.0.0.0/28", "mara:nfsServer": "192.168.1.10", "mara:nfsPath": "/srv", "mara:storageClass": "gp3" }));
         expect(onAws.problems).toEqual([]);
         expect(onAws.config!.metallb.addresses).toEqual([]);
-        expect(onAws.config!.nfs.server).toBeUndefined();
+        expect(onAws.config!.nfsStorage.server).toBeUndefined();
         expect(onAws.warnings).toContain(
             "mara:metallbAddresses, mara:nfsServer, mara:nfsPath are ignored on aws: MetalLB and the NFS provisioner are installed only on an existing cluster (mara:infraType kubeconfig); aws's own load balancers and volumes serve the platform.",
         );
@@ -56,11 +56,13 @@ describe("MetalLB's keys", () => {
 describe("the NFS provisioner's keys", () => {
     it("builds the server, path and class; none without a server", () => {
         const cfg = validateConfig(existing({ "mara:nfsServer": "nas.lab.example.org", "mara:nfsPath": "/srv/nfs/mara" })).config!;
-        expect(cfg.nfs).toMatchObject({ server: "nas.lab.example.org", path: "/srv/nfs/mara", storageClass: "mara-nfs", image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" });
+        // The section's name before the add-on had one name still reads it (CHANGELOG.md, 0.2.0 "Deprecated").
+        expect(cfg.nfs).toBe(cfg.nfsStorage);
+        expect(cfg.nfsStorage).toMatchObject({ server: "nas.lab.example.org", path: "/srv/nfs/mara", storageClass: "mara-nfs", image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" });
         const mirrored = "registry.lab.example.org/sig-storage/nfs-subdir-external-provisioner:v4.0.2";
-        expect(validateConfig(existing({ "mara:nfsServer": "nas", "mara:nfsPath": "/srv", "mara:nfsProvisionerImage": mirrored })).config!.nfs.image).toBe(mirrored);
+        expect(validateConfig(existing({ "mara:nfsServer": "nas", "mara:nfsPath": "/srv", "mara:nfsProvisionerImage": mirrored })).config!.nfsStorage.image).toBe(mirrored);
         expect(problems(existing({ "mara:nfsServer": "nas", "mara:nfsPath": "/srv", "mara:nfsProvisionerImage": "Registry/Bad Image" }))[0]).toContain('mara:nfsProvisionerImage = "Registry/Bad Image"');
-        expect(validateConfig(existing()).config!.nfs.server).toBeUndefined();
+        expect(validateConfig(existing()).config!.nfsStorage.server).toBeUndefined();
     });
 
     it("a path with a space is refused by the rule it breaks: the characters the chart can carry unquoted", () => {

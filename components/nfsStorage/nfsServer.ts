@@ -9,7 +9,7 @@
  * through the server), no space.
  */
 import { isIPv6 } from "net";
-import { isGoIpv4 } from "../contracts/metalLb";
+import { isGoIpv4 } from "../../contracts/metalLb";
 
 /** The words after "Allowed:". */
 export const NFS_SERVER_ALLOWED = "the NFS server's IPv4 or IPv6 address or DNS name alone (no scheme, port or path), such as 192.168.1.10, fd00::10 or nas.example.org";

@@ -1,15 +1,15 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, ControlPlaneMetrics, CrdManifest, DEFAULTS, PATTERNS, requireMatch, UNREACHABLE_CONTROL_PLANE } from "../contracts";
-import { chartCrdResources } from "./chartCrds";
+import { CHARTS, ChartSettings, ControlPlaneMetrics, CrdManifest, DEFAULTS, PATTERNS, requireMatch, UNREACHABLE_CONTROL_PLANE } from "../../contracts";
+import { chartCrdResources } from "../chartCrds";
 import { grafanaAdminInitContainer } from "./grafanaAdmin";
-import { DASHBOARD_FOLDER_ANNOTATION, DASHBOARD_LABEL, grafanaDashboard } from "./grafanaDashboards";
-import { secretsRevision } from "./passwordRotation";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { guardedOptions } from "./ownership/guard";
-import { alertmanagerConfig } from "./alerts/alertmanagerConfig";
-import { AlertingArgs, alertingProblems, RECEIVERS_SECRET, receiverSecretData } from "./alerts/receivers";
-import { AlertRuleGroup, alertRules } from "./alerts/rules";
+import { DASHBOARD_FOLDER_ANNOTATION, DASHBOARD_LABEL, grafanaDashboard } from "../grafanaDashboards";
+import { secretsRevision } from "../passwordRotation";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { guardedOptions } from "../ownership/guard";
+import { alertmanagerConfig } from "../alerts/alertmanagerConfig";
+import { AlertingArgs, alertingProblems, RECEIVERS_SECRET, receiverSecretData } from "../alerts/receivers";
+import { AlertRuleGroup, alertRules } from "../alerts/rules";
 
 /** A Service whose metrics Prometheus should scrape. */
 export interface ScrapeTarget {

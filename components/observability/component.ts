@@ -1,11 +1,11 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS } from "../contracts";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { guardedOptions } from "./ownership/guard";
+import { CHARTS, ChartSettings, DEFAULTS } from "../../contracts";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { guardedOptions } from "../ownership/guard";
+import { COLLECTOR_VARIANTS } from "./defaults";
 
-/** Collector configurations to choose from (MARA's `otel-objects` variants). */
-export const COLLECTOR_VARIANTS = ["basic", "debug", "full"] as const;
+export { COLLECTOR_VARIANTS } from "./defaults";
 /** One of {@link COLLECTOR_VARIANTS}; see {@link ObservabilityArgs.collectorVariant}. */
 export type CollectorVariant = (typeof COLLECTOR_VARIANTS)[number];
 

@@ -2,7 +2,7 @@
  * Grafana's administrator password over time. Grafana applies `GF_SECURITY_ADMIN_PASSWORD` (the chart's
  * `admin.existingSecret`) only when it creates its database: "admin_password: the password of the default Grafana
  * Admin. Set once on first-run" (grafana/grafana `docs/sources/setup-grafana/configure-grafana/_index.md`), and the
- * platform keeps that database on a volume (components/prometheus.ts). So a changed password would reach the Secret and
+ * platform keeps that database on a volume (components/prometheus/component.ts). So a changed password would reach the Secret and
  * nothing else, and even a restarted Grafana would keep the old one. Hence, in the Grafana pod:
  *
  * - an init container, from Grafana's own image, that sets the admin user's password from the Secret with Grafana's

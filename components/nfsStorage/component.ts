@@ -1,9 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, DEFAULTS, splitImageName } from "../contracts";
-import { NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE } from "./clusterNames";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { claimChartObject, guardedOptions } from "./ownership/guard";
+import { CHARTS, ChartSettings, DEFAULTS, splitImageName } from "../../contracts";
+import { NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE } from "../clusterNames";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { claimChartObject, guardedOptions } from "../ownership/guard";
 
 /** Arguments of {@link NfsStorage}. */
 export interface NfsStorageArgs {
