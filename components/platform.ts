@@ -31,7 +31,10 @@ export type PlatformImageArgs = Pick<KicImageArgs, "origin" | "imageName" | "sou
 export type PlatformIngressArgs = Pick<IngressControllerArgs, "chart" | "nginxPlus" | "nginxJwt" | "replicas" | "serviceType" | "fqdn">;
 
 /** cert-manager: its chart, and the ACME issuer to add beside the self-signed one. */
-export type PlatformCertificatesArgs = Pick<CertManagerArgs, "chart" | "acme">;
+export type PlatformCertManagerArgs = Pick<CertManagerArgs, "chart" | "acme">;
+
+/** @deprecated Use {@link PlatformCertManagerArgs}, the same type under the add-on's one name. */
+export type PlatformCertificatesArgs = PlatformCertManagerArgs;
 
 /** The log store's own settings: its chart, Elastic version, node counts, volume size and whether Kibana's objects are provisioned. */
 export type PlatformLogstoreArgs = Pick<LogstoreArgs, "chart" | "version" | "replicas" | "storageSize" | "kibanaObjects">;
@@ -117,7 +120,12 @@ export interface PlatformArgs {
     /** NGINX Ingress Controller. Default: one open-source controller behind a LoadBalancer Service. */
     ingress?: PlatformIngressArgs;
     /** cert-manager and its ClusterIssuers. Default: the self-signed issuer only. */
-    certificates?: PlatformCertificatesArgs;
+    certManager?: PlatformCertManagerArgs;
+    /**
+     * @deprecated Use {@link PlatformArgs.certManager}, the same arguments under the add-on's one name. Still read:
+     * where both are given, `certManager`'s members win.
+     */
+    certificates?: PlatformCertManagerArgs;
     /** The log store: Elasticsearch and Kibana run by ECK. Default: the {@link Logstore}'s defaults. */
     logstore?: PlatformLogstoreArgs;
     /** The log agent: Fluent Bit on every node, writing to the log store. Default: the catalogue's fluent-bit chart. */
@@ -149,6 +157,11 @@ export interface PlatformArgs {
     /**
      * Install MetalLB with this pool, for clusters without a load balancer implementation; the ingress controller
      * waits for it, so its Service gets an address from the pool. Default: not installed.
+     */
+    metalLb?: MetalLbArgs;
+    /**
+     * @deprecated Use {@link PlatformArgs.metalLb}, the same arguments under the add-on's one name. Still read: where
+     * both are given, `metalLb`'s members win.
      */
     metallb?: MetalLbArgs;
     /** Protect the stateful add-ons (log store, metrics) from `pulumi destroy`. Default false. */
@@ -189,7 +202,9 @@ export class Platform extends pulumi.ComponentResource {
     public readonly observability: Observability;
     /** StorageClass of the platform's volumes (created by the platform where it knows the provisioner); undefined: the cluster default. */
     public readonly storageClassName?: pulumi.Output<string>;
-    /** MetalLB, when {@link PlatformArgs.metallb} asked for it. */
+    /** MetalLB, when {@link PlatformArgs.metalLb} asked for it. */
+    public readonly metalLb?: MetalLb;
+    /** @deprecated Use {@link Platform.metalLb}, the same component under the add-on's one name. */
     public readonly metallb?: MetalLb;
     /** The NFS provisioner, when {@link PlatformStorageArgs.nfsStorage} asked for it. */
     public readonly nfsStorage?: NfsStorage;
@@ -217,7 +232,9 @@ export class Platform extends pulumi.ComponentResource {
         const nfsArgs = nfsStorageArgs(args);
         // Its child name is the one deployed stacks hold, so it stays `-nfs`.
         if (nfsArgs) this.nfsStorage = this.nfs = new NfsStorage(`${name}-nfs`, { ...nfsArgs, retainVolumes: args.storage?.retainVolumes }, { parent: this });
-        if (args.metallb) this.metallb = new MetalLb(`${name}-metallb`, args.metallb, { parent: this });
+        const metalLb = metalLbArgs(args);
+        // Its child name is the one deployed stacks hold, so it stays `-metallb`.
+        if (metalLb) this.metalLb = this.metallb = new MetalLb(`${name}-metallb`, metalLb, { parent: this });
         const ownClass = args.storage?.className !== undefined ? undefined : (this.nfsStorage?.storageClassName ?? this.storageClass(name, facts, args.storage?.retainVolumes));
         const className = args.storage?.className ?? facts.storageClass;
         // The class's name taken from the resource, so every claim made with it waits for the class to exist.
@@ -249,7 +266,7 @@ export class Platform extends pulumi.ComponentResource {
               ? [published[0], undefined, published[1]]
               : [published[0], published[1], undefined];
 
-        this.certManager = new CertManager(`${name}-cert-manager`, args.certificates ?? {}, child("cert-manager"));
+        this.certManager = new CertManager(`${name}-cert-manager`, { ...args.certificates, ...args.certManager }, child("cert-manager"));
         this.observability = new Observability(`${name}-observability`, { ...args.tracing, ...args.observability }, { ...child("observability"), dependsOn: [this.certManager] });
         const registry = args.registry;
         this.ingressController = new IngressController(
@@ -265,7 +282,7 @@ export class Platform extends pulumi.ComponentResource {
                 tracingEndpoint: collectorGrpcEndpoint(),
             },
             // With MetalLB, the Service is created once the pool and its advertisement exist, and gets its address at once.
-            { ...child("ingress-controller"), ...(this.metallb ? { dependsOn: [this.metallb] } : {}) },
+            { ...child("ingress-controller"), ...(this.metalLb ? { dependsOn: [this.metalLb] } : {}) },
         );
         this.logstore = new Logstore(
             `${name}-logstore`,
@@ -365,8 +382,9 @@ export class Platform extends pulumi.ComponentResource {
 }
 
 /** The namespaces the Platform's add-ons run in: the platform scope of its admission policies. */
-export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage">): string[] {
+export function platformNamespaces(args: Pick<PlatformArgs, "metalLb" | "metallb" | "storage">): string[] {
     const nfs = nfsStorageArgs(args);
+    const metalLb = metalLbArgs(args);
     return [
         DEFAULTS.ingressController.namespace,
         DEFAULTS.certManager.namespace,
@@ -374,7 +392,7 @@ export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage
         DEFAULTS.logAgent.namespace,
         DEFAULTS.prometheus.namespace,
         DEFAULTS.observability.namespace,
-        ...(args.metallb ? [args.metallb.namespace ?? DEFAULTS.metalLb.namespace] : []),
+        ...(metalLb ? [metalLb.namespace ?? DEFAULTS.metalLb.namespace] : []),
         ...(nfs ? [nfs.namespace ?? DEFAULTS.nfsStorage.namespace] : []),
     ];
 }
@@ -383,6 +401,12 @@ export function platformNamespaces(args: Pick<PlatformArgs, "metallb" | "storage
 function nfsStorageArgs(args: Pick<PlatformArgs, "storage">): Omit<NfsStorageArgs, "retainVolumes"> | undefined {
     const { nfs, nfsStorage } = args.storage ?? {};
     return nfs || nfsStorage ? ({ ...nfs, ...nfsStorage } as Omit<NfsStorageArgs, "retainVolumes">) : undefined;
+}
+
+/** MetalLB's arguments under their name and their deprecated one (`metallb`), the new name winning; undefined: not installed. */
+function metalLbArgs(args: Pick<PlatformArgs, "metalLb" | "metallb">): MetalLbArgs | undefined {
+    const { metallb, metalLb } = args;
+    return metallb || metalLb ? ({ ...metallb, ...metalLb } as MetalLbArgs) : undefined;
 }
 
 /** The host-path rule's allow-list set to Fluent Bit's paths on this cluster, unless the configuration sets one. */

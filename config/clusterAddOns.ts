@@ -28,9 +28,9 @@ const NFS_KEYS = ["nfsServer", "nfsPath", "nfsStorageClass", "nfsProvisionerImag
 export function checkClusterAddOns(
     infraType: InfraType | undefined,
     { r, v, d, keyOf }: Lookup,
-    given: { metallb: MaraConfig["metallb"]["chart"]; nfs: MaraConfig["nfsStorage"]["chart"]; nfsImage: string },
+    given: { metallb: MaraConfig["metalLb"]["chart"]; nfs: MaraConfig["nfsStorage"]["chart"]; nfsImage: string },
     findings: Findings,
-): Pick<MaraConfig, "metallb" | "nfsStorage" | "nfs"> {
+): Pick<MaraConfig, "metalLb" | "metallb" | "nfsStorage" | "nfs"> {
     // On a cloud, the keys are inert (as other clouds' keys are): its own load balancers and volumes serve the platform.
     const existing = infraType === undefined || infraType === "kubeconfig";
     const isSet = (id: (typeof METALLB_KEYS)[number] | (typeof NFS_KEYS)[number]) => r(id).source !== undefined;
@@ -112,8 +112,11 @@ export function checkClusterAddOns(
     }
 
     const nfsStorage = { chart: given.nfs, image: given.nfsImage, ...(server !== undefined ? { server } : {}), path: path ?? "", storageClass: d("nfsStorageClass") };
+    const metalLb = { chart: given.metallb, addresses, bgpPeers };
     return {
-        metallb: { chart: given.metallb, addresses, bgpPeers },
+        metalLb,
+        // The section's name before the add-on had one name, kept for library users (MaraConfig.metallb).
+        metallb: metalLb,
         nfsStorage,
         // The section's name before the add-on had one name, kept for library users (MaraConfig.nfs).
         nfs: nfsStorage,

@@ -52,7 +52,7 @@ export const KEY_GROUPS = [
     "Existing cluster",
     "Ingress controller image",
     "Ingress controller",
-    "Certificates",
+    "cert-manager",
     "Charts",
     "Log store",
     "Prometheus",

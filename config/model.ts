@@ -10,6 +10,9 @@ import type { ObservabilitySettings } from "../components/observability/settings
 import type { NfsStorageSettings } from "../components/nfsStorage/settings";
 import type { LogstoreSettings } from "../components/logstore/settings";
 import type { LogAgentSettings } from "../components/logAgent/settings";
+import type { MetalLbSettings } from "../components/metalLb/settings";
+
+export type { MetallbBgpPeer } from "../components/metalLb/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -83,16 +86,6 @@ export interface ExternalRegistryConfig {
     readonly password: pulumi.Output<string>;
 }
 
-/** A BGP router MetalLB peers with. */
-export interface MetallbBgpPeer {
-    /** The router's IPv4 address. */
-    readonly address: string;
-    /** The router's autonomous system number. */
-    readonly asn: number;
-    /** The cluster's own autonomous system number. */
-    readonly myAsn: number;
-}
-
 /** Settings of an existing cluster reached through a kubeconfig. */
 export interface KubeconfigInfraConfig {
     readonly type: "kubeconfig";
@@ -164,14 +157,10 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly removeCrds: boolean;
         readonly drainTimeoutMinutes: number;
     };
-    /** MetalLB for an existing cluster's LoadBalancer Services: installed when `addresses` is not empty. */
-    readonly metallb: {
-        readonly chart: ChartSettings;
-        /** The pool's addresses: IPv4 CIDR blocks or first-last ranges; empty: MetalLB is not installed. */
-        readonly addresses: readonly string[];
-        /** BGP routers to announce the addresses to; none: layer 2 (ARP) announcements. */
-        readonly bgpPeers: readonly MetallbBgpPeer[];
-    };
+    /** MetalLB for an existing cluster's LoadBalancer Services (components/metalLb/): installed when `addresses` is not empty. */
+    readonly metalLb: MetalLbSettings;
+    /** @deprecated Use {@link MaraConfig.metalLb}, the same section under the add-on's one name. */
+    readonly metallb: MetalLbSettings;
     /** The NFS subdir external provisioner and its StorageClass (components/nfsStorage/settings.ts): installed when `server` is set. */
     readonly nfsStorage: NfsStorageSettings;
     /** @deprecated Use {@link MaraConfig.nfsStorage}, the same section under the add-on's one name. */

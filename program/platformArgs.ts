@@ -22,7 +22,7 @@ export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery 
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
     const { kic } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
-    const metallb = metalLbArgsFromSettings(cfg.metallb);
+    const metalLb = metalLbArgsFromSettings(cfg.metalLb);
     const nfsStorage = nfsStorageArgsFromSettings(cfg.nfsStorage);
     return {
         cluster: { ...cluster.platform, containerLogPath },
@@ -45,7 +45,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             serviceType: cfg.ingress.serviceType,
             fqdn: cfg.fqdn,
         },
-        certificates: certManagerArgsFromSettings(cfg.certManager),
+        certManager: certManagerArgsFromSettings(cfg.certManager),
         logstore: logstoreArgsFromSettings(cfg.logstore),
         logAgent: logAgentArgsFromSettings(cfg.logAgent),
         prometheus: prometheusArgsFromSettings(cfg.prometheus, alertingArgsFromConfig(cfg), cfg.alerting.runbookUrl),
@@ -55,7 +55,7 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             retainVolumes: cfg.teardown.retainVolumes,
             ...(nfsStorage ? { nfsStorage } : {}),
         },
-        ...(metallb ? { metallb } : {}),
+        ...(metalLb ? { metalLb } : {}),
         secrets: {
             grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
             accountsDbPassword: cfg.sirius.accountsPassword,

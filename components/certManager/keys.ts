@@ -17,7 +17,7 @@ export const CERT_MANAGER_KEYS = {
         type: oneOf<"selfsigned" | "acme">(["selfsigned", "acme"], { http01: "acme", "self-signed": "selfsigned" }),
         default: "selfsigned",
         description: "Issuer of the platform's TLS certificates: a self-signed ClusterIssuer, or ACME (Let's Encrypt, HTTP-01) which needs mara:acmeEmail and a public host name.",
-        group: "Certificates",
+        group: "cert-manager",
     }),
     acmeEmail: spec({
         key: "mara:acmeEmail",
@@ -25,14 +25,14 @@ export const CERT_MANAGER_KEYS = {
         type: text(PATTERNS.email),
         description: "Account email for the ACME issuer; setting it creates the ACME ClusterIssuer.",
         example: "ops@example.com",
-        group: "Certificates",
+        group: "cert-manager",
     }),
     acmeServer: spec({
         key: "mara:acmeServer",
         type: httpsUrl("an https:// ACME directory URL, such as Let's Encrypt's staging directory https://acme-staging-v02.api.letsencrypt.org/directory"),
         default: CERT_MANAGER_DEFAULTS.acmeServer,
         description: "ACME directory URL (Let's Encrypt production by default; its staging URL for tests).",
-        group: "Certificates",
+        group: "cert-manager",
     }),
 } as const;
 

@@ -47,7 +47,7 @@ export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
             // What EKS gives add-ons: Network Load Balancers with host names, containerd log paths, EBS volumes.
             cluster: EKS_PLATFORM,
             ingress: { replicas: 2 },
-            certificates: acmeEmail ? { acme: { email: acmeEmail } } : {},
+            certManager: acmeEmail ? { acme: { email: acmeEmail } } : {},
             logstore: { storageSize: "20Gi" },
             prometheus: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },
             observability: { collectorVariant: "basic" },

@@ -22,7 +22,7 @@ describe("MetalLb and NfsStorage in a Platform", () => {
             "lab",
             {
                 cluster: EXISTING_CLUSTER_PLATFORM,
-                metallb: { addresses: ["192.168.1.240-192.168.1.250"] },
+                metalLb: { addresses: ["192.168.1.240-192.168.1.250"] },
                 storage: { nfsStorage: { server: "192.168.1.10", path: "/srv/nfs/mara" }, retainVolumes: true },
             },
             { providers: [testProvider()] },

@@ -20,7 +20,7 @@ describe("Platform from literals", () => {
                 cluster: EKS_PLATFORM,
                 image: { imageName: "registry.example.com/nginx/nginx-ingress:5.5.4" },
                 ingress: { replicas: 2, fqdn: "edge.example.com" },
-                certificates: { acme: { email: "ops@example.com" } },
+                certManager: { acme: { email: "ops@example.com" } },
                 logstore: { storageSize: "20Gi", replicas: { data: 3 } },
                 prometheus: { storageSize: "30Gi" },
                 observability: { collectorVariant: "debug" },
@@ -98,12 +98,27 @@ describe("two platforms in one stack", () => {
         ({ registrations: regs } = await installMocks({ engineUrns: true }));
         // On two clusters, as two platforms sharing a stack would be (the add-ons' namespaces are fixed names).
         // Blue under the arguments' deprecated names, which the Platform still reads (CHANGELOG.md, 0.2.0 "Deprecated").
-        new Platform("blue", { cluster: EXISTING_CLUSTER_PLATFORM, metrics: { storageSize: "40Gi" }, tracing: { collectorVariant: "debug" } }, {
-            providers: [testProvider("blue")],
-        });
+        new Platform(
+            "blue",
+            { cluster: EXISTING_CLUSTER_PLATFORM, metrics: { storageSize: "40Gi" }, tracing: { collectorVariant: "debug" }, certificates: { acme: { email: "old@example.com" } }, metallb: { addresses: ["10.0.0.0/28"] } },
+            {
+                providers: [testProvider("blue")],
+            },
+        );
         new Platform(
             "green",
-            { cluster: EXISTING_CLUSTER_PLATFORM, storage: { className: "fast" }, metrics: { storageSize: "40Gi" }, prometheus: { storageSize: "50Gi" }, tracing: { collectorVariant: "debug" }, observability: { collectorVariant: "full" } },
+            {
+                cluster: EXISTING_CLUSTER_PLATFORM,
+                storage: { className: "fast" },
+                metrics: { storageSize: "40Gi" },
+                prometheus: { storageSize: "50Gi" },
+                tracing: { collectorVariant: "debug" },
+                observability: { collectorVariant: "full" },
+                certificates: { acme: { email: "old@example.com" } },
+                certManager: { acme: { email: "new@example.com" } },
+                metallb: { addresses: ["10.0.0.0/28"] },
+                metalLb: { addresses: ["10.0.1.0/28"] },
+            },
             { providers: [testProvider("green")] },
         );
         await settle();
@@ -126,6 +141,16 @@ describe("two platforms in one stack", () => {
         // debug logs every span (verbosity detailed); full adds the Zipkin receiver.
         expect(variant("blue")).toContain('"verbosity":"detailed"');
         expect(variant("green")).toContain('"zipkin"');
+        const acmeEmail = (platform: string) =>
+            ofType(regs, "kubernetes:cert-manager.io/v1:ClusterIssuer")
+                .filter((r) => r.name.startsWith(`${platform}-`))
+                .map((r) => (r.inputs!.spec as { acme?: { email: string } }).acme?.email)
+                .filter((e) => e !== undefined);
+        expect(acmeEmail("blue")).toEqual(["old@example.com"]);
+        expect(acmeEmail("green")).toEqual(["new@example.com"]);
+        const pool = (platform: string) => ofType(regs, "kubernetes:metallb.io/v1beta1:IPAddressPool").filter((r) => r.name.startsWith(`${platform}-`)).map((r) => (r.inputs!.spec as { addresses: string[] }).addresses);
+        expect(pool("blue")).toEqual([["10.0.0.0/28"]]);
+        expect(pool("green")).toEqual([["10.0.1.0/28"]]);
     });
 
     it("use the StorageClass they are given, and create none without a provisioner", () => {

@@ -11,10 +11,10 @@ const problems = (raw: ReturnType<typeof rawConfig>) => validateConfig(raw).prob
 describe("MetalLB's keys", () => {
     it("builds the pool and the BGP peers", () => {
         const cfg = validateConfig(existing({ "mara:metallbAddresses": '["192.168.1.240-192.168.1.250","10.20.30.0/28"]', "mara:metallbBgpPeers": "192.168.1.1:64501:64500" })).config!;
-        expect(cfg.metallb.addresses).toEqual(["192.168.1.240-192.168.1.250", "10.20.30.0/28"]);
-        expect(cfg.metallb.bgpPeers).toEqual([{ address: "192.168.1.1", asn: 64501, myAsn: 64500 }]);
-        expect(cfg.metallb.chart).toMatchObject({ chart: "metallb", version: "0.16.1" });
-        expect(validateConfig(existing()).config!.metallb.addresses).toEqual([]);
+        expect(cfg.metalLb.addresses).toEqual(["192.168.1.240-192.168.1.250", "10.20.30.0/28"]);
+        expect(cfg.metalLb.bgpPeers).toEqual([{ address: "192.168.1.1", asn: 64501, myAsn: 64500 }]);
+        expect(cfg.metalLb.chart).toMatchObject({ chart: "metallb", version: "0.16.1" });
+        expect(validateConfig(existing()).config!.metalLb.addresses).toEqual([]);
     });
 
     it("refuses malformed entries, naming what is wrong with each", () => {
@@ -38,7 +38,7 @@ describe("MetalLB's keys", () => {
     it("is for existing clusters only (ignored on a cloud, with a warning), and BGP peers need a pool", () => {
         const onAws = validateConfig(aws({ "mara:metallbAddresses": "10.0.0.0/28", "mara:nfsServer": "192.168.1.10", "mara:nfsPath": "/srv", "mara:storageClass": "gp3" }));
         expect(onAws.problems).toEqual([]);
-        expect(onAws.config!.metallb.addresses).toEqual([]);
+        expect(onAws.config!.metalLb.addresses).toEqual([]);
         expect(onAws.config!.nfsStorage.server).toBeUndefined();
         expect(onAws.warnings).toContain(
             "mara:metallbAddresses, mara:nfsServer, mara:nfsPath are ignored on aws: MetalLB and the NFS provisioner are installed only on an existing cluster (mara:infraType kubeconfig); aws's own load balancers and volumes serve the platform.",
@@ -58,6 +58,7 @@ describe("the NFS provisioner's keys", () => {
         const cfg = validateConfig(existing({ "mara:nfsServer": "nas.lab.example.org", "mara:nfsPath": "/srv/nfs/mara" })).config!;
         // The section's name before the add-on had one name still reads it (CHANGELOG.md, 0.2.0 "Deprecated").
         expect(cfg.nfs).toBe(cfg.nfsStorage);
+        expect(cfg.metallb).toBe(cfg.metalLb);
         expect(cfg.nfsStorage).toMatchObject({ server: "nas.lab.example.org", path: "/srv/nfs/mara", storageClass: "mara-nfs", image: "registry.k8s.io/sig-storage/nfs-subdir-external-provisioner:v4.0.2" });
         const mirrored = "registry.lab.example.org/sig-storage/nfs-subdir-external-provisioner:v4.0.2";
         expect(validateConfig(existing({ "mara:nfsServer": "nas", "mara:nfsPath": "/srv", "mara:nfsProvisionerImage": mirrored })).config!.nfsStorage.image).toBe(mirrored);
