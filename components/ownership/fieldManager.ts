@@ -15,13 +15,16 @@
  * The fix, per object:
  * - a stable field manager, derived from the resource's name: the run after an interrupted create applies as the
  *   manager the killed one did, and so owns what it made; no ghost owner is left;
- * - `pulumi.com/patchForce` (await.go, `patchForce`): a stack deployed by an earlier version holds the object under a
- *   random manager, and the first update under the stable one is an apply by another manager, refused on the same
- *   atomic list without force. The provider relinquishes the old manager after that update (provider.go, `Update`:
- *   `ssa.Relinquish` when the manager changed), so the stable manager is then the object's only applier. Force also
- *   means that a field the program sets, changed by someone else (`kubectl edit`, `kubectl scale`), is set back by the
- *   next `up` instead of failing it with a conflict: only for objects no controller or person is meant to change, which
- *   is why this is not every object's default. Fields the program does not set are never touched.
+ * - `pulumi.com/patchForce` (await.go, `patchForce`): a create killed under another manager (a run of an earlier
+ *   version, or of a provider that drew a random one) is taken over on the same atomic list rather than refused. Force
+ *   also means that a field the program sets, changed by someone else (`kubectl edit`, `kubectl scale`), is set back by
+ *   the next `up` instead of failing it with a conflict: only for objects no controller or person is meant to change,
+ *   which is why this is not every object's default. Fields the program does not set are never touched;
+ * - both only for objects created from now on ({@link SOLE_OWNER_IGNORE_CHANGES}): an object a stack already holds
+ *   keeps the manager its state records. Adding them to it would be an update of its metadata alone, which leaves the
+ *   StatefulSet's generation as it was, and the provider's await after an update returns the first object of its
+ *   informer that is ready (await.go, `Update`), which may be the one from before the apply: the state then records the
+ *   object without the annotations and the next preview shows them again (seen on the engine tier's upgrade).
  *
  * Both annotations are the provider's; `mara render` drops `pulumi.com/` annotations from what it writes.
  */
@@ -55,3 +58,9 @@ export function soleOwnerAnnotations(resourceName: string): Record<string, strin
     return { [FIELD_MANAGER_ANNOTATION]: stableFieldManager(resourceName), [PATCH_FORCE_ANNOTATION]: "true" };
 }
 
+/**
+ * The `ignoreChanges` paths of an object given {@link soleOwnerAnnotations}: Pulumi applies a resource's inputs in full
+ * when it creates it and keeps the recorded values of these paths on every update, so an object created before them
+ * keeps its manager, and one created after gets the stable one.
+ */
+export const SOLE_OWNER_IGNORE_CHANGES: readonly string[] = [`metadata.annotations["${FIELD_MANAGER_ANNOTATION}"]`, `metadata.annotations["${PATCH_FORCE_ANNOTATION}"]`];

@@ -4,7 +4,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import type { ResolvedApplicationArgs } from "./args";
-import { soleOwnerAnnotations } from "../ownership/fieldManager";
+import { SOLE_OWNER_IGNORE_CHANGES, soleOwnerAnnotations } from "../ownership/fieldManager";
 import { secretsReadBy, secretsRevision, withCredentialsContainer } from "../passwordRotation";
 import { databaseClaim, databasePolicySpec, podSpecFor, workloadLabels } from "./podSpec";
 import { metadata, SiriusScope } from "./scope";
@@ -35,7 +35,7 @@ export function siriusWorkloadResources(scope: SiriusScope, a: ResolvedApplicati
                     metadata: { ...metadata(scope, w.name, labels), annotations: soleOwnerAnnotations(resourceName) },
                     spec: { serviceName: w.name, replicas: 1, selector, template, volumeClaimTemplates: [databaseClaim(a.dbStorageSize, a.storageClassName)] },
                 },
-                after,
+                { ...after, ignoreChanges: [...SOLE_OWNER_IGNORE_CHANGES] },
             );
         } else {
             new k8s.apps.v1.Deployment(`${scope.name}-${w.name}`, { metadata: metadata(scope, w.name, labels), spec: { replicas: 1, selector, template } }, after);
