@@ -4,6 +4,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import type { ResolvedApplicationArgs } from "./args";
+import { SOLE_OWNER_IGNORE_CHANGES, soleOwnerAnnotations } from "../ownership/fieldManager";
 import { secretsReadBy, secretsRevision, withCredentialsContainer } from "../passwordRotation";
 import { databaseClaim, databasePolicySpec, podSpecFor, workloadLabels } from "./podSpec";
 import { metadata, SiriusScope } from "./scope";
@@ -24,13 +25,17 @@ export function siriusWorkloadResources(scope: SiriusScope, a: ResolvedApplicati
         };
         const selector = { matchLabels: { app: w.name } };
         if (w.kind === "StatefulSet") {
+            // A database's StatefulSet is applied as a manager of its own name, with force, so that a run after one
+            // interrupted during its create takes it over instead of conflicting on its claim templates, and its
+            // claims (the data) stay (../ownership/fieldManager.ts).
+            const resourceName = `${scope.name}-${w.name}`;
             new k8s.apps.v1.StatefulSet(
-                `${scope.name}-${w.name}`,
+                resourceName,
                 {
-                    metadata: metadata(scope, w.name, labels),
+                    metadata: { ...metadata(scope, w.name, labels), annotations: soleOwnerAnnotations(resourceName) },
                     spec: { serviceName: w.name, replicas: 1, selector, template, volumeClaimTemplates: [databaseClaim(a.dbStorageSize, a.storageClassName)] },
                 },
-                after,
+                { ...after, ignoreChanges: [...SOLE_OWNER_IGNORE_CHANGES] },
             );
         } else {
             new k8s.apps.v1.Deployment(`${scope.name}-${w.name}`, { metadata: metadata(scope, w.name, labels), spec: { replicas: 1, selector, template } }, after);

@@ -26,13 +26,12 @@
  * A second case presses Ctrl-C (SIGINT to the terminal's process group, not the plugins') during a Helm upgrade: the
  * next `mara up` rolls the release back and converges.
  *
- * Known gap, kept out of the kills on purpose and named here so that it is not forgotten: a kill while a StatefulSet
- * (Bank of Sirius's databases) is being created leaves the object on the cluster, owned by the killed run's field
- * manager; the next `mara up` clears the pending create and creates it again, and the API server refuses that apply
- * with a server-side apply conflict on `.spec.volumeClaimTemplates` (an atomic list the API server defaults), so the
- * run fails. Until the recovery imports such objects or the program forces the apply, each kill here waits until the
- * state records operations under way and no StatefulSet create among them (`pulumi stack export`'s pending
- * operations, read as the run writes them).
+ * Kill 1 also falls while Bank of Sirius's databases are created: it waits until the state records the create of a
+ * StatefulSet under way and the StatefulSet is on the API server (the killed run's apply reached it). The next `mara
+ * up` clears that pending create and creates the StatefulSet again; it applies as the field manager the killed run
+ * did (components/ownership/fieldManager.ts), so the API server takes it as the same owner's apply rather than a
+ * conflict on `.spec.volumeClaimTemplates` (an atomic list it fills with defaults). The StatefulSets keep their UIDs,
+ * their claims (the databases' data) theirs, and the stable manager is their only applier at the end.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
@@ -189,16 +188,58 @@ async function crdExists(name: string): Promise<boolean> {
     }
 }
 
+const STATEFUL_SET = "kubernetes:apps/v1:StatefulSet";
+
 /**
- * Whether the running update has operations under way (the state, as the run writes it, records them) and none of them
- * creates a StatefulSet (see the header's known gap): a kill then cuts work off, and not the one thing the recovery
- * cannot yet take over.
+ * The pending operations of the running update, as it writes them: read from the local backend's state file, which
+ * the engine rewrites at each step (a poll through `pulumi stack export` takes a second or more, longer than some
+ * creates are under way); `pulumi stack export` when the file cannot be read.
  */
-async function workUnderWayButNoStatefulSet(): Promise<boolean> {
-    const r = await stack.pulumi(["stack", "export"]);
-    if (r.code !== 0) return false;
-    const pending: any[] = JSON.parse(r.stdout).deployment?.pending_operations ?? [];
-    return pending.length > 0 && !pending.some((p) => p.resource?.type === "kubernetes:apps/v1:StatefulSet");
+async function pendingNow(): Promise<any[]> {
+    try {
+        const file = path.join(sandbox.dir, "state", ".pulumi", "stacks", "mara", `${stack.name}.json`);
+        return JSON.parse(fs.readFileSync(file, "utf8")).checkpoint?.latest?.pending_operations ?? [];
+    } catch {
+        return pendingOperations();
+    }
+}
+
+/** Whether the running update has operations under way: a kill then cuts work off. */
+async function workUnderWay(): Promise<boolean> {
+    return (await pendingNow()).length > 0;
+}
+
+/** The application's StatefulSets on the API server, by name. */
+async function statefulSets(): Promise<Map<string, any>> {
+    const list = await request<{ items: any[] }>(cluster, "GET", `/apis/apps/v1/namespaces/bos/statefulsets`);
+    return new Map(list.items.map((o) => [o.metadata.name, o]));
+}
+
+/** The claims in the application's namespace, by name. */
+async function claims(): Promise<Map<string, any>> {
+    const list = await request<{ items: any[] }>(cluster, "GET", `/api/v1/namespaces/bos/persistentvolumeclaims`);
+    return new Map(list.items.map((o) => [o.metadata.name, o]));
+}
+
+/**
+ * Whether a StatefulSet's create is under way in the state and the StatefulSet is on the API server: the killed run's
+ * apply reached it, and the next run must take over what it made.
+ */
+async function statefulSetCreateUnderWay(): Promise<boolean> {
+    const made = await statefulSets();
+    if (made.size === 0) return false;
+    return (await pendingNow()).some((p) => p.type === "creating" && p.resource?.type === STATEFUL_SET && made.has(p.resource?.inputs?.metadata?.name));
+}
+
+/** The claims of `names`, once the StatefulSet controller has made them all (within a bound far above normal). */
+async function waitForClaims(names: readonly string[], boundMs = 2 * 60_000): Promise<Map<string, any>> {
+    const deadline = Date.now() + boundMs;
+    for (;;) {
+        const found = await claims();
+        if (names.every((n) => found.has(n))) return new Map(names.map((n) => [n, found.get(n)]));
+        if (Date.now() > deadline) throw new Error(`the StatefulSet controller made no claim ${names.filter((n) => !found.has(n)).join(", ")} within ${boundMs / 1000} s (it has ${[...found.keys()].join(", ") || "none"})`);
+        await new Promise((r) => setTimeout(r, 500));
+    }
 }
 
 /** The lines of what `mara up` printed that say what the recovery found and did. */
@@ -235,15 +276,20 @@ describe("an interrupted mara up", () => {
         // For the report: where each kill fell, and what came next.
         const report = (text: string) => console.log(text);
 
-        // Kill 1: the first Helm installs.
-        const first = await upKilledWhen(async () => (await helmRecords("pending-install")).some((r) => r.namespace !== "team-a") && (await workUnderWayButNoStatefulSet()), "SIGKILL", true);
-        expect(first.killed, `mara up ended before any Helm install started\n${first.output.slice(-4000)}`).toBe(true);
+        // Kill 1: the first Helm installs, while the databases' StatefulSets are created.
+        const first = await upKilledWhen(async () => (await helmRecords("pending-install")).some((r) => r.namespace !== "team-a") && (await statefulSetCreateUnderWay()), "SIGKILL", true);
+        expect(first.killed, `mara up ended before any Helm install started with a StatefulSet's create under way\n${first.output.slice(-4000)}`).toBe(true);
         expect(groupAlive(first.pid), "a process of the killed run's group is still running").toBe(false);
         expect(first.survivors, "processes of the killed run still running").toEqual([]);
         const stuck1 = (await helmRecords("pending-install")).filter((r) => r.namespace !== "team-a");
         expect(stuck1.length, "the kill left no release in pending-install").toBeGreaterThan(0);
         const pending1 = await pendingOperations();
         expect(pending1.map((p) => p.resource.type)).toContain("kubernetes:helm.sh/v3:Release");
+        expect(pending1.filter((p) => p.type === "creating").map((p) => p.resource.type)).toContain(STATEFUL_SET);
+        // The StatefulSets as the kill left them, and their claims: the controller (not killed) makes one per
+        // StatefulSet from its template, and the data on them must outlive the recovery.
+        const setsAfterKill = await statefulSets();
+        const claimsAfterKill = await waitForClaims([...setsAfterKill.keys()].map((n) => `data-${n}-0`));
 
         // pulumi up run directly: refused at the stale lock with Pulumi's own words; once the lock is gone (pulumi
         // cancel, as those words say), stopped by the program before it deploys anything, naming mara up.
@@ -268,7 +314,7 @@ describe("an interrupted mara up", () => {
         expect((await pendingOperations()).map((p) => p.resource.urn).sort()).toEqual(pending1.map((p) => p.resource.urn).sort());
 
         // Kill 2: the next mara up repairs kill 1, and is killed while the ECK operator's CRDs exist but its Elasticsearch does not.
-        const second = await upKilledWhen(async (output) => UPDATING.test(output) && (await crdExists("elasticsearches.elasticsearch.k8s.elastic.co")) && !(await anyObject("elasticsearch.k8s.elastic.co/v1", "elasticsearches", "logstore")) && (await workUnderWayButNoStatefulSet()), "SIGKILL", true);
+        const second = await upKilledWhen(async (output) => UPDATING.test(output) && (await crdExists("elasticsearches.elasticsearch.k8s.elastic.co")) && !(await anyObject("elasticsearch.k8s.elastic.co/v1", "elasticsearches", "logstore")) && (await workUnderWay()), "SIGKILL", true);
         report(`kill 1 left ${stuck1.map((r) => `${r.namespace}/${r.name}`).join(", ")} in pending-install and ${pending1.length} pending operation(s); the next mara up said:\n${recoveryLines(second.output)}`);
         expect(second.killed, `mara up ended before the ECK CRDs were applied\n${second.output.slice(-4000)}`).toBe(true);
         expect(second.survivors, "processes of the killed run still running").toEqual([]);
@@ -280,7 +326,7 @@ describe("an interrupted mara up", () => {
 
         // Kill 3: the next mara up repairs kill 2, and is killed while the application's Helm releases install.
         const appNamespace = "bos";
-        const third = await upKilledWhen(async (output) => UPDATING.test(output) && (await helmRecords("pending-install")).some((r) => r.namespace === appNamespace) && (await workUnderWayButNoStatefulSet()), "SIGKILL", true, 15 * 60_000);
+        const third = await upKilledWhen(async (output) => UPDATING.test(output) && (await helmRecords("pending-install")).some((r) => r.namespace === appNamespace) && (await workUnderWay()), "SIGKILL", true, 15 * 60_000);
         report(`kill 2 left ${stuck2.map((r) => `${r.namespace}/${r.name}`).join(", ") || "no release"} in pending-install and ${pending2.length} pending operation(s) (${pending2.map((p) => p.resource.type.split(":").pop()).join(", ")}); the next mara up said:\n${recoveryLines(third.output)}`);
         expect(third.killed, `mara up ended before the application's releases installed\n${third.output.slice(-4000)}`).toBe(true);
         expect(third.survivors, "processes of the killed run still running").toEqual([]);
@@ -302,6 +348,21 @@ describe("an interrupted mara up", () => {
         // Theirs is untouched: the same record, the same status.
         expect((await helmRecords()).filter((r) => r.namespace === "team-a")).toEqual([{ name: "certmgr", namespace: "team-a", status: "pending-install", version: 1, uid: theirs.metadata.uid }]);
         expect(await pendingOperations()).toEqual([]);
+
+        // The StatefulSets cut off by kill 1 were taken over, not made again, and their claims kept: the same UIDs.
+        const setsAtEnd = await statefulSets();
+        expect([...setsAtEnd.keys()].sort()).toEqual(["accounts-db", "ledger-db"]);
+        for (const [name, set] of setsAfterKill) {
+            expect(setsAtEnd.get(name)?.metadata.uid, `StatefulSet ${name}`).toBe(set.metadata.uid);
+            // One applier left: the stable manager (no manager of a killed run beside it).
+            const appliers = setsAtEnd.get(name).metadata.managedFields.filter((f: any) => f.operation === "Apply").map((f: any) => f.manager);
+            expect(appliers, `StatefulSet ${name}'s server-side appliers`).toEqual([`mara-bank-of-sirius-${name}`]);
+        }
+        const claimsAtEnd = await claims();
+        for (const [name, claim] of claimsAfterKill) {
+            expect(claimsAtEnd.get(name)?.metadata.uid, `claim ${name}`).toBe(claim.metadata.uid);
+            expect(claimsAtEnd.get(name)?.status?.phase, `claim ${name}`).toBe("Bound");
+        }
 
         const preview = await stack.pulumi(["preview", "--expect-no-changes"], 10 * 60_000);
         expect(preview.code, tail(preview)).toBe(0);

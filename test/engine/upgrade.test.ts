@@ -29,6 +29,17 @@ let stack: TierStack;
 let charts: string;
 let release: PreviousRelease;
 let before: Map<string, string>;
+let appliersBefore: Record<string, string[]>;
+
+/** The server-side appliers (field managers of `Apply` operations) of Bank of Sirius's StatefulSets, by name. */
+async function statefulSetAppliers(): Promise<Record<string, string[]>> {
+    const out: Record<string, string[]> = {};
+    for (const db of ["accounts-db", "ledger-db"]) {
+        const set = await request<{ metadata: { managedFields: { manager: string; operation: string }[] } }>(cluster, "GET", `/apis/apps/v1/namespaces/bos/statefulsets/${db}`);
+        out[db] = set.metadata.managedFields.filter((f) => f.operation === "Apply").map((f) => f.manager);
+    }
+    return out;
+}
 
 /** The steps of an update that delete or replace what the state holds (the engine's StepOp values, sdk/go/common/apitype). */
 const DESTRUCTIVE = new Set(["delete", "replace", "create-replacement", "delete-replaced", "discard", "discard-replaced", "read-replacement", "import-replacement", "remove-pending-replace"]);
@@ -141,6 +152,7 @@ describe.skipIf(located.kind === "shallow")(located.kind === "shallow" ? `upgrad
         const up = await pulumi(["up", "--yes", "--skip-preview", "--stack", stack.name, "--non-interactive"], sandbox.env, { cwd: release.dir });
         expect(up.code, tail(up, 80)).toBe(0);
         before = await uids();
+        appliersBefore = await statefulSetAppliers();
         expect(before.size).toBeGreaterThan(50);
         // What 0.1.0 did not do yet, so the update below is seen to be HEAD's.
         expect(await enforceLevel("nginx-ingress"), "0.1.0 labelled no namespace for Pod Security").toBeUndefined();
@@ -162,6 +174,10 @@ describe.skipIf(located.kind === "shallow")(located.kind === "shallow" ? `upgrad
         expect(await enforceLevel("nginx-ingress")).toBe("restricted");
         const destroyed = [...steps.destroyed, ...gone].sort();
         expect(destroyed, "what the update replaced or deleted (state: <type>::<name>; cluster: <Kind> <namespace>/<name>) against CHANGELOG.md").toEqual(changelogAllowed());
+        // HEAD creates Bank of Sirius's StatefulSets as a stable field manager (components/ownership/fieldManager.ts);
+        // the ones 0.1.0 created keep the manager their state records, untouched by the update.
+        expect(await statefulSetAppliers(), "the StatefulSets' server-side appliers").toEqual(appliersBefore);
+        for (const managers of Object.values(appliersBefore)) expect(managers).toEqual([expect.stringMatching(/^pulumi-kubernetes-[0-9a-f]+$/)]);
     });
 
     it("a preview right after is clean", async () => {

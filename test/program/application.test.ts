@@ -88,6 +88,19 @@ describe("Bank of Sirius on AWS", () => {
         }
     });
 
+    it("applies each database's StatefulSet as a field manager of its own name, with force, and no other workload so", () => {
+        // A run after one killed during the create takes the StatefulSet over (components/ownership/fieldManager.ts).
+        for (const db of ["accounts-db", "ledger-db"]) {
+            expect((find(regs, "kubernetes:apps/v1:StatefulSet", `bank-of-sirius-${db}`).inputs!.metadata as { annotations: unknown }).annotations).toEqual({
+                "pulumi.com/patchFieldManager": `mara-bank-of-sirius-${db}`,
+                "pulumi.com/patchForce": "true",
+            });
+        }
+        for (const d of ofType(regs, "kubernetes:apps/v1:Deployment")) {
+            expect(Object.keys((d.inputs!.metadata as { annotations?: object }).annotations ?? {}).filter((k) => k.startsWith("pulumi.com/")), d.name).toEqual([]);
+        }
+    });
+
     it("serves HTTPS on the load balancer's host name with a certificate from the self-signed ClusterIssuer", async () => {
         const ingress = find(regs, "kubernetes:networking.k8s.io/v1:Ingress", "bank-of-sirius-ingress").inputs as unknown as {
             metadata: { annotations: Record<string, string> };
