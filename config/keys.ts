@@ -24,7 +24,6 @@ import {
     kubernetesName,
 } from "./valueTypes";
 import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
-import { operatorBackendUrl, operatorStackName } from "./operatorValues";
 import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
@@ -37,6 +36,7 @@ import { NFS_STORAGE_CHART_KEYS, NFS_STORAGE_KEYS } from "../components/nfsStora
 import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys";
 import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 import { ARGO_CD_CHART_KEYS } from "../components/argoCd/keys";
+import { PULUMI_OPERATOR_CHART_KEYS, PULUMI_OPERATOR_KEYS } from "../components/pulumiOperator/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -592,7 +592,7 @@ export const KEYS = {
     // Argo CD's chart: read only with mara:delivery gitops and mara:gitopsArgoCd install.
     ...ARGO_CD_CHART_KEYS,
     // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
-    ...chartKeys("pulumiOperator", {}),
+    ...PULUMI_OPERATOR_CHART_KEYS,
 
     // ---- Log store ------------------------------------------------------------------------------
     ...LOGSTORE_KEYS,
@@ -869,38 +869,7 @@ export const KEYS = {
         group: "GitOps",
     }),
 
-    operatorStack: spec({
-        key: "mara:operatorStack",
-        type: operatorStackName(),
-        description:
-            "With mara:delivery operator: the stack the Pulumi Kubernetes Operator deploys in the cluster (the Stack's spec.stack: stack, org/stack or org/project/stack), whose Pulumi.<stack>.yaml is in mara:gitopsPath of mara:gitopsRepoUrl; required with operator.",
-        example: "your-org/platform-in-cluster",
-        group: "GitOps",
-    }),
-    operatorBackend: spec({
-        key: "mara:operatorBackend",
-        type: operatorBackendUrl(),
-        description:
-            "With mara:delivery operator: the state backend of mara:operatorStack (https:// for a self-hosted Pulumi service, or s3://, azblob://, gs://); unset, Pulumi Cloud. Never with a credential in it.",
-        example: "s3://your-state-bucket",
-        group: "GitOps",
-    }),
-    operatorAccessToken: spec({
-        key: "mara:operatorAccessToken",
-        type: secretText,
-        secret: true,
-        description:
-            "With mara:delivery operator: the Pulumi access token the operator's workspace signs in to Pulumi Cloud (or mara:operatorBackend's https:// service) with; required there. Pulumi writes it into the Secret pulumi-kubernetes-operator/mara-operator-stack, never into Git.",
-        group: "GitOps",
-    }),
-    operatorPassphrase: spec({
-        key: "mara:operatorPassphrase",
-        type: secretText,
-        secret: true,
-        description:
-            "With mara:delivery operator: the passphrase of mara:operatorStack's secrets, when that stack uses the passphrase secrets provider (PULUMI_CONFIG_PASSPHRASE in the operator's workspace, from the Secret pulumi-kubernetes-operator/mara-operator-stack).",
-        group: "GitOps",
-    }),
+    ...PULUMI_OPERATOR_KEYS,
 
     gitopsRepoUsername: spec({
         key: "mara:gitopsRepoUsername",

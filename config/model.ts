@@ -10,6 +10,7 @@ import type { ObservabilitySettings } from "../components/observability/settings
 import type { NfsStorageSettings } from "../components/nfsStorage/settings";
 import type { LogstoreSettings } from "../components/logstore/settings";
 import type { LogAgentSettings } from "../components/logAgent/settings";
+import type { PulumiOperatorSettings } from "../components/pulumiOperator/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -225,15 +226,7 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** The Pulumi Kubernetes Operator's chart, installed when the delivery is `operator`. */
         readonly operatorChart: ChartSettings;
         /** The stack the operator deploys and how its workspace signs in, when the delivery is `operator`. */
-        readonly operator?: {
-            readonly stack: string;
-            /** The state backend URL; undefined: Pulumi Cloud. */
-            readonly backend?: string;
-            /** Pulumi access token (secret), unless the backend is an object store. */
-            readonly accessToken?: pulumi.Output<string>;
-            /** Passphrase of the stack's secrets (secret). */
-            readonly passphrase?: pulumi.Output<string>;
-        };
+        readonly operator?: PulumiOperatorSettings;
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
         readonly repository?: RepositoryCredentials;
     };

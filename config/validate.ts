@@ -16,7 +16,7 @@ import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkGitOpsSettings, gitopsKeyUnread, repositoryCredentialsOf } from "./gitops";
-import { checkOperatorSettings, operatorSettingsOf } from "./operator";
+import { checkOperatorSettings, operatorSettingsOf } from "../components/pulumiOperator/settings";
 import { checkProviderKeys } from "./providerKeys";
 import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
