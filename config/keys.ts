@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { ADMISSION_MODES, ADMISSION_SCOPES, AdmissionMode, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -37,6 +37,7 @@ import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys"
 import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 import { ARGO_CD_CHART_KEYS } from "../components/argoCd/keys";
 import { PULUMI_OPERATOR_CHART_KEYS, PULUMI_OPERATOR_KEYS } from "../components/pulumiOperator/keys";
+import { ADMISSION_POLICIES_KEYS } from "../components/admissionPolicies/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -73,24 +74,7 @@ export const KEYS = {
         example: "mara-dev",
         group: "Platform",
     }),
-    admissionPolicies: spec({
-        key: "mara:admissionPolicies",
-        type: oneOf<"none" | AdmissionMode>(["none", ...ADMISSION_MODES]),
-        // Not "off": YAML 1.1 readers take off for false.
-        default: "none",
-        description:
-            "Install the guardrails in the cluster as ValidatingAdmissionPolicies (Kubernetes 1.30 or later; docs/policy.md): none, audit (record violations in the audit log), warn (also warn the client) or deny (refuse what breaks a mandatory rule, warn about advisory ones).",
-        group: "Platform",
-    }),
-    admissionPolicyScope: spec({
-        key: "mara:admissionPolicyScope",
-        type: oneOf(ADMISSION_SCOPES),
-        defaultNote: "platform on an existing cluster (kubeconfig), cluster on a cluster the stack creates",
-        description:
-            "Where mara:admissionPolicies judges objects: platform (the platform's namespaces and its own cluster-scoped objects; other teams' namespaces are left alone) or cluster (every namespace: other teams' objects too). mara doctor lists what a cluster-wide choice would refuse today.",
-        example: "platform",
-        group: "Platform",
-    }),
+    ...ADMISSION_POLICIES_KEYS,
     fqdn: spec({
         key: "mara:fqdn",
         legacy: ["kic-helm:fqdn"],

@@ -11,6 +11,7 @@ import type { NfsStorageSettings } from "../components/nfsStorage/settings";
 import type { LogstoreSettings } from "../components/logstore/settings";
 import type { LogAgentSettings } from "../components/logAgent/settings";
 import type { PulumiOperatorSettings } from "../components/pulumiOperator/settings";
+import type { AdmissionPoliciesSettings } from "../components/admissionPolicies/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -152,10 +153,14 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly replicas: number;
         readonly serviceType: "LoadBalancer" | "NodePort";
     };
-    /** The guardrails in the cluster: whether and how the admission policies enforce them, and where. */
+    /** The guardrails in the cluster: whether and how the admission policies enforce them, and where (components/admissionPolicies/settings.ts). */
+    readonly admissionPolicies: AdmissionPoliciesSettings;
+    /**
+     * @deprecated Use {@link MaraConfig.admissionPolicies}, the same settings under the add-on's one name
+     * (`guardrails.admissionPolicies` is its `mode`).
+     */
     readonly guardrails: {
         readonly admissionPolicies: "none" | AdmissionMode;
-        /** The platform's namespaces, or the whole cluster (`mara:admissionPolicyScope`; per infrastructure type by default). */
         readonly scope: AdmissionScope;
     };
     /** How `pulumi destroy` treats data and leftovers. */
