@@ -93,7 +93,7 @@ export interface PlatformStorageArgs {
  * The guardrails in the cluster: the policy pack's rules about Kubernetes objects as ValidatingAdmissionPolicies.
  * The host-path rule allows Fluent Bit's paths on this cluster unless `config` says otherwise.
  */
-export interface PlatformGuardrailsArgs extends Pick<AdmissionPoliciesArgs, "mode" | "config" | "exemptNamespaces"> {
+export interface PlatformAdmissionPoliciesArgs extends Pick<AdmissionPoliciesArgs, "mode" | "config" | "exemptNamespaces"> {
     /**
      * Where the policies judge objects: `platform`, the platform's own namespaces (its add-ons', and `namespaces`) and
      * its labelled cluster-scoped objects; `cluster`, every namespace. Default `platform`: a component cannot tell a
@@ -104,6 +104,9 @@ export interface PlatformGuardrailsArgs extends Pick<AdmissionPoliciesArgs, "mod
     /** Namespaces outside the Platform that are the platform's too, such as the application's. Default none. */
     namespaces?: string[];
 }
+
+/** @deprecated Use {@link PlatformAdmissionPoliciesArgs}, the same type under the add-on's one name. */
+export type PlatformGuardrailsArgs = PlatformAdmissionPoliciesArgs;
 
 /** Arguments of {@link Platform}: one group per add-on, each optional except the facts about the cluster. */
 export interface PlatformArgs {
@@ -167,7 +170,12 @@ export interface PlatformArgs {
     /** Protect the stateful add-ons (log store, metrics) from `pulumi destroy`. Default false. */
     protectData?: boolean;
     /** Admission policies that hold everything applied to the cluster to the guardrails (docs/policy.md). Default: none installed. */
-    guardrails?: PlatformGuardrailsArgs;
+    admissionPolicies?: PlatformAdmissionPoliciesArgs;
+    /**
+     * @deprecated Use {@link PlatformArgs.admissionPolicies}, the same arguments under the add-on's one name. Still
+     * read: where both are given, `admissionPolicies`'s members win.
+     */
+    guardrails?: PlatformAdmissionPoliciesArgs;
     /**
      * Add-ons of your own, installed after the platform's from its outputs (docs/library.md, "Your own add-on"); each
      * named `<platform>-<add-on name>` and found in {@link Platform.addOns} under its name. Default none.
@@ -217,7 +225,7 @@ export class Platform extends pulumi.ComponentResource {
      * remove the provisioner first and leave the volumes behind.
      */
     public readonly storageDependencies: pulumi.Resource[];
-    /** The admission policies, when {@link PlatformArgs.guardrails} asks for them. */
+    /** The admission policies, when {@link PlatformArgs.admissionPolicies} asks for them. */
     public readonly admissionPolicies?: AdmissionPolicies;
     /** The add-ons of {@link PlatformArgs.addOns}, by name. */
     public readonly addOns: Readonly<Record<string, pulumi.Resource>>;
@@ -342,13 +350,15 @@ export class Platform extends pulumi.ComponentResource {
         };
         // Children of the platform, so they take its providers and its ownership guard (components/ownership/).
         this.addOns = Object.fromEntries((args.addOns ?? []).map((a) => [a.name, a.create(context, { parent: this })]));
-        if (args.guardrails) {
-            const { scope, namespaces, ...guardrails } = args.guardrails;
+        // The deprecated guardrails argument still counts; admissionPolicies's members win.
+        const admission: PlatformAdmissionPoliciesArgs | undefined = args.admissionPolicies ? { ...args.guardrails, ...args.admissionPolicies } : args.guardrails;
+        if (admission) {
+            const { scope, namespaces, ...policies } = admission;
             this.admissionPolicies = new AdmissionPolicies(
                 `${name}-admission-policies`,
                 {
-                    ...guardrails,
-                    config: withFluentBitPaths(args.guardrails.config, facts),
+                    ...policies,
+                    config: withFluentBitPaths(admission.config, facts),
                     ...((scope ?? DEFAULTS.platform.admissionScope) === "platform" ? { namespaces: [...platformNamespaces(args), ...(namespaces ?? [])] } : {}),
                 },
                 { parent: this },

@@ -24,7 +24,7 @@ const DELIVERY_KEYS: readonly KeyId[] = ["gitopsRepoUrl", "gitopsRevision", "git
 const INSTALL_KEYS: readonly KeyId[] = ["argoCdChartVersion", "argoCdHelmRepoUrl", "argoCdHelmTimeout", "gitopsRepoUsername", "gitopsRepoPassword", "gitopsRepoSshPrivateKey"];
 /** Keys read only when a hub's Argo CD delivers the platform (`mara:gitopsArgoCd: external`): the hub's fleet. */
 const HUB_KEYS: readonly KeyId[] = ["gitopsFleet"];
-/** Keys read only when the Pulumi Kubernetes Operator delivers the platform (`mara:delivery: operator`, config/operator.ts). */
+/** Keys read only when the Pulumi Kubernetes Operator delivers the platform (`mara:delivery: operator`, components/pulumiOperator/settings.ts). */
 export const OPERATOR_KEYS: readonly KeyId[] = ["operatorStack", "operatorBackend", "operatorAccessToken", "operatorPassphrase", "pulumiOperatorChartVersion", "pulumiOperatorHelmRepoUrl", "pulumiOperatorHelmTimeout"];
 /** Keys of Argo CD alone, which the operator's delivery never reads: the repository's credential is read by both. */
 const ARGO_CD_ONLY_KEYS: readonly KeyId[] = ["gitopsArgoCd", "gitopsFleet", "argoCdChartVersion", "argoCdHelmRepoUrl", "argoCdHelmTimeout"];

@@ -9,7 +9,7 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { ADMISSION_MODES, ADMISSION_SCOPES, AdmissionMode, ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
@@ -24,7 +24,6 @@ import {
     kubernetesName,
 } from "./valueTypes";
 import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivateKey } from "./gitopsValues";
-import { operatorBackendUrl, operatorStackName } from "./operatorValues";
 import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
@@ -37,6 +36,8 @@ import { NFS_STORAGE_CHART_KEYS, NFS_STORAGE_KEYS } from "../components/nfsStora
 import { LOGSTORE_CHART_KEYS, LOGSTORE_KEYS } from "../components/logstore/keys";
 import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 import { ARGO_CD_CHART_KEYS } from "../components/argoCd/keys";
+import { PULUMI_OPERATOR_CHART_KEYS, PULUMI_OPERATOR_KEYS } from "../components/pulumiOperator/keys";
+import { ADMISSION_POLICIES_KEYS } from "../components/admissionPolicies/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -73,24 +74,7 @@ export const KEYS = {
         example: "mara-dev",
         group: "Platform",
     }),
-    admissionPolicies: spec({
-        key: "mara:admissionPolicies",
-        type: oneOf<"none" | AdmissionMode>(["none", ...ADMISSION_MODES]),
-        // Not "off": YAML 1.1 readers take off for false.
-        default: "none",
-        description:
-            "Install the guardrails in the cluster as ValidatingAdmissionPolicies (Kubernetes 1.30 or later; docs/policy.md): none, audit (record violations in the audit log), warn (also warn the client) or deny (refuse what breaks a mandatory rule, warn about advisory ones).",
-        group: "Platform",
-    }),
-    admissionPolicyScope: spec({
-        key: "mara:admissionPolicyScope",
-        type: oneOf(ADMISSION_SCOPES),
-        defaultNote: "platform on an existing cluster (kubeconfig), cluster on a cluster the stack creates",
-        description:
-            "Where mara:admissionPolicies judges objects: platform (the platform's namespaces and its own cluster-scoped objects; other teams' namespaces are left alone) or cluster (every namespace: other teams' objects too). mara doctor lists what a cluster-wide choice would refuse today.",
-        example: "platform",
-        group: "Platform",
-    }),
+    ...ADMISSION_POLICIES_KEYS,
     fqdn: spec({
         key: "mara:fqdn",
         legacy: ["kic-helm:fqdn"],
@@ -592,7 +576,7 @@ export const KEYS = {
     // Argo CD's chart: read only with mara:delivery gitops and mara:gitopsArgoCd install.
     ...ARGO_CD_CHART_KEYS,
     // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
-    ...chartKeys("pulumiOperator", {}),
+    ...PULUMI_OPERATOR_CHART_KEYS,
 
     // ---- Log store ------------------------------------------------------------------------------
     ...LOGSTORE_KEYS,
@@ -869,38 +853,7 @@ export const KEYS = {
         group: "GitOps",
     }),
 
-    operatorStack: spec({
-        key: "mara:operatorStack",
-        type: operatorStackName(),
-        description:
-            "With mara:delivery operator: the stack the Pulumi Kubernetes Operator deploys in the cluster (the Stack's spec.stack: stack, org/stack or org/project/stack), whose Pulumi.<stack>.yaml is in mara:gitopsPath of mara:gitopsRepoUrl; required with operator.",
-        example: "your-org/platform-in-cluster",
-        group: "GitOps",
-    }),
-    operatorBackend: spec({
-        key: "mara:operatorBackend",
-        type: operatorBackendUrl(),
-        description:
-            "With mara:delivery operator: the state backend of mara:operatorStack (https:// for a self-hosted Pulumi service, or s3://, azblob://, gs://); unset, Pulumi Cloud. Never with a credential in it.",
-        example: "s3://your-state-bucket",
-        group: "GitOps",
-    }),
-    operatorAccessToken: spec({
-        key: "mara:operatorAccessToken",
-        type: secretText,
-        secret: true,
-        description:
-            "With mara:delivery operator: the Pulumi access token the operator's workspace signs in to Pulumi Cloud (or mara:operatorBackend's https:// service) with; required there. Pulumi writes it into the Secret pulumi-kubernetes-operator/mara-operator-stack, never into Git.",
-        group: "GitOps",
-    }),
-    operatorPassphrase: spec({
-        key: "mara:operatorPassphrase",
-        type: secretText,
-        secret: true,
-        description:
-            "With mara:delivery operator: the passphrase of mara:operatorStack's secrets, when that stack uses the passphrase secrets provider (PULUMI_CONFIG_PASSPHRASE in the operator's workspace, from the Secret pulumi-kubernetes-operator/mara-operator-stack).",
-        group: "GitOps",
-    }),
+    ...PULUMI_OPERATOR_KEYS,
 
     gitopsRepoUsername: spec({
         key: "mara:gitopsRepoUsername",

@@ -13,6 +13,8 @@ import type { LogAgentSettings } from "../components/logAgent/settings";
 import type { MetalLbSettings } from "../components/metalLb/settings";
 
 export type { MetallbBgpPeer } from "../components/metalLb/settings";
+import type { PulumiOperatorSettings } from "../components/pulumiOperator/settings";
+import type { AdmissionPoliciesSettings } from "../components/admissionPolicies/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -144,10 +146,14 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly replicas: number;
         readonly serviceType: "LoadBalancer" | "NodePort";
     };
-    /** The guardrails in the cluster: whether and how the admission policies enforce them, and where. */
+    /** The guardrails in the cluster: whether and how the admission policies enforce them, and where (components/admissionPolicies/settings.ts). */
+    readonly admissionPolicies: AdmissionPoliciesSettings;
+    /**
+     * @deprecated Use {@link MaraConfig.admissionPolicies}, the same settings under the add-on's one name
+     * (`guardrails.admissionPolicies` is its `mode`).
+     */
     readonly guardrails: {
         readonly admissionPolicies: "none" | AdmissionMode;
-        /** The platform's namespaces, or the whole cluster (`mara:admissionPolicyScope`; per infrastructure type by default). */
         readonly scope: AdmissionScope;
     };
     /** How `pulumi destroy` treats data and leftovers. */
@@ -214,15 +220,7 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** The Pulumi Kubernetes Operator's chart, installed when the delivery is `operator`. */
         readonly operatorChart: ChartSettings;
         /** The stack the operator deploys and how its workspace signs in, when the delivery is `operator`. */
-        readonly operator?: {
-            readonly stack: string;
-            /** The state backend URL; undefined: Pulumi Cloud. */
-            readonly backend?: string;
-            /** Pulumi access token (secret), unless the backend is an object store. */
-            readonly accessToken?: pulumi.Output<string>;
-            /** Passphrase of the stack's secrets (secret). */
-            readonly passphrase?: pulumi.Output<string>;
-        };
+        readonly operator?: PulumiOperatorSettings;
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
         readonly repository?: RepositoryCredentials;
     };

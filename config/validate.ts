@@ -4,7 +4,7 @@
  * `mara validate` can list them all and `loadConfig` can fail before any resource exists.
  */
 import { CHART_IDS, CHARTS, ChartId, ChartSettings, HOST_PATH_ALLOWED, hostPathProblem, INFRA_TYPES } from "../contracts";
-import { checkAdmissionPolicies } from "./admissionPolicies";
+import { admissionPoliciesSettings, checkAdmissionPolicies } from "../components/admissionPolicies/settings";
 import { alertingOf, checkAlertingSettings } from "./alerting";
 import { checkAcmeHostname, checkAcmeHostPublished, publishesHostname } from "./certificateNames";
 import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
@@ -16,7 +16,7 @@ import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkGitOpsSettings, gitopsKeyUnread, repositoryCredentialsOf } from "./gitops";
-import { checkOperatorSettings, operatorSettingsOf } from "./operator";
+import { checkOperatorSettings, operatorSettingsOf } from "../components/pulumiOperator/settings";
 import { checkProviderKeys } from "./providerKeys";
 import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
@@ -214,6 +214,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
         platformOverrides: { containerLogPath: v("containerLogPath") },
         ...addOns,
+        admissionPolicies: admissionPoliciesSettings({ d }, admissionScope),
         guardrails: { admissionPolicies: d("admissionPolicies"), scope: admissionScope },
         teardown: {
             retainVolumes: d("retainVolumes"),

@@ -15,6 +15,7 @@ import { NFS_CHART } from "../components/nfsStorage/defaults";
 import { LOGSTORE_CHART } from "../components/logstore/defaults";
 import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
 import { ARGO_CD_CHART } from "../components/argoCd/defaults";
+import { PULUMI_OPERATOR_CHART } from "../components/pulumiOperator/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -90,14 +91,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     // Installed only when Argo CD delivers the platform and runs in its cluster (mara:delivery gitops, mara:gitopsArgoCd install).
     argoCd: ARGO_CD_CHART,
     // Installed only when the Pulumi Kubernetes Operator delivers the platform (mara:delivery operator).
-    // Published only as an OCI artifact (pulumi/pulumi-kubernetes-operator, deploy/helm/pulumi-operator).
-    pulumiOperator: {
-        title: "Pulumi Kubernetes Operator",
-        chart: "pulumi-kubernetes-operator",
-        repositoryUrl: "oci://ghcr.io/pulumi/helm-charts",
-        version: "2.9.0",
-        timeoutSeconds: 600,
-    },
+    pulumiOperator: PULUMI_OPERATOR_CHART,
 };
 
 /** Chart ids in a stable order, for docs and generated files. */

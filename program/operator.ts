@@ -7,6 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { PulumiOperator } from "../components/pulumiOperator";
+import { pulumiOperatorArgsFromSettings } from "../components/pulumiOperator/args";
 import type { ClusterInfrastructure } from "../contracts";
 import type { MaraConfig } from "../config";
 import { gitSourceOf } from "./gitops";
@@ -14,24 +15,12 @@ import { gitSourceOf } from "./gitops";
 /** The operator, its Stack and what it needs, and the outputs that say where they are. */
 export function operatorDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure): Record<string, pulumi.Input<unknown>> {
     const source = gitSourceOf(cfg);
-    const settings = cfg.gitops.operator!;
-    const operator = new PulumiOperator(
-        "pulumi-operator",
-        {
-            source,
-            stack: settings.stack,
-            backend: settings.backend,
-            accessToken: settings.accessToken,
-            passphrase: settings.passphrase,
-            repository: cfg.gitops.repository,
-            chart: cfg.gitops.operatorChart,
-        },
-        { providers: [cluster.provider] },
-    );
+    const args = pulumiOperatorArgsFromSettings(cfg.gitops);
+    const operator = new PulumiOperator("pulumi-operator", { source, ...args }, { providers: [cluster.provider] });
     return {
         delivery: "operator",
         operator_source: source,
-        operator_stack: settings.stack,
+        operator_stack: args.stack,
         operator_namespace: operator.namespace,
         operator_stack_resource: operator.stackResourceName,
         operator_version: operator.version,

@@ -14,6 +14,7 @@ import { observabilityArgsFromSettings } from "../components/observability/args"
 import { nfsStorageArgsFromSettings } from "../components/nfsStorage/args";
 import { logstoreArgsFromSettings } from "../components/logstore/args";
 import { logAgentArgsFromSettings } from "../components/logAgent/args";
+import { admissionPoliciesArgsFromSettings } from "../components/admissionPolicies/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -64,11 +65,8 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
             demoPassword: cfg.sirius.demoPassword,
         },
         protectData: cfg.teardown.protectData,
-        guardrails:
-            cfg.guardrails.admissionPolicies === "none"
-                ? undefined
-                : // The platform's namespaces outside the Platform: the application's, and Argo CD's where the platform installs it.
-                  { mode: cfg.guardrails.admissionPolicies, scope: cfg.guardrails.scope, namespaces: [cfg.sirius.namespace, ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : [])] },
+        // The platform's namespaces outside the Platform: the application's, and Argo CD's where the platform installs it.
+        admissionPolicies: admissionPoliciesArgsFromSettings(cfg.admissionPolicies, [cfg.sirius.namespace, ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : [])]),
     };
 }
 

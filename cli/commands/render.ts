@@ -8,7 +8,7 @@ import program from "../../index";
 import type { CommandContext } from "../command";
 import { formatProblem, Redactor } from "../../config";
 import { shortenValue } from "../../config/redact";
-import { admissionVersionProblem } from "../../config/admissionPolicies";
+import { admissionVersionProblem } from "../../components/admissionPolicies/settings";
 import { kubernetesNameAllowed, kubernetesNameProblem } from "../../contracts/names";
 import { PATTERNS } from "../../contracts/patterns";
 import { CliError, CliIo, EXIT, line } from "../io";
@@ -206,7 +206,7 @@ export async function render(opts: RenderOptions, ctx: CommandContext): Promise<
     const checked = checkConfig(io, raw, file.path, configTarget(file, io.projectDir));
     if (!checked) return EXIT.failed;
     // The stack's own cluster version was checked with the configuration; a version given here is checked the same way.
-    const mode = checked.config.guardrails.admissionPolicies;
+    const mode = checked.config.admissionPolicies.mode;
     const tooOld = opts.kubeVersion !== undefined && mode !== "none" ? admissionVersionProblem(opts.kubeVersion) : undefined;
     if (tooOld) {
         throw new CliError(`--kube-version ${opts.kubeVersion}: the stack installs admission policies (mara:admissionPolicies ${mode}), but ${tooOld}. Fix: --kube-version 1.30 or later, or pulumi config set mara:admissionPolicies none`, EXIT.usage);

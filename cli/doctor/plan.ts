@@ -8,7 +8,7 @@ import type { AdmissionMode, AdmissionScope } from "../../contracts/guardrails";
 import type { MaraConfig } from "../../config";
 import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argoCd/applications";
-import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/operator/stack";
+import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/pulumiOperator/stack";
 import { ACME_ISSUER, NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE, PLATFORM_STORAGE_CLASS, SELF_SIGNED_ISSUER } from "../../components/clusterNames";
 import { ObjectClaim } from "../../components/ownership/claims";
 import { stackIdentity } from "../../components/ownership/marks";
@@ -142,8 +142,8 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         ...(cfg?.metalLb.addresses.length ? { metallb: { addresses: cfg.metalLb.addresses } } : {}),
         ...(cfg?.platformOverrides.containerLogPath ? { containerLogPath: cfg.platformOverrides.containerLogPath } : {}),
         ...(cfg?.gitops.delivery === "gitops" ? { argoCdDelivers: true } : {}),
-        admissionPolicies: (cfg?.guardrails.admissionPolicies ?? "none") !== "none",
-        ...(cfg && cfg.guardrails.admissionPolicies !== "none" ? { admissionMode: cfg.guardrails.admissionPolicies, admissionScope: cfg.guardrails.scope } : {}),
+        admissionPolicies: (cfg?.admissionPolicies.mode ?? "none") !== "none",
+        ...(cfg && cfg.admissionPolicies.mode !== "none" ? { admissionMode: cfg.admissionPolicies.mode, admissionScope: cfg.admissionPolicies.scope } : {}),
         owned: ownedObjects(cfg, namespaces, appNs),
         ...(cfg ? { identity: stackIdentity(cfg.project, cfg.stack) } : {}),
         consumers,
@@ -170,7 +170,7 @@ function ownedObjects(cfg: MaraConfig | undefined, namespaces: readonly string[]
     out.push({ ...claim("networking.k8s.io/v1", "IngressClass", "ingressclasses", DEFAULTS.ingressController.ingressClassName, undefined, "chart"), release: { name: "kic", namespace: DEFAULTS.ingressController.namespace } });
     out.push(claim("cert-manager.io/v1", "ClusterIssuer", "clusterissuers", SELF_SIGNED_ISSUER));
     if (cfg?.certManager.acmeEmail) out.push(claim("cert-manager.io/v1", "ClusterIssuer", "clusterissuers", ACME_ISSUER));
-    const mode = cfg?.guardrails.admissionPolicies ?? "none";
+    const mode = cfg?.admissionPolicies.mode ?? "none";
     if (mode !== "none") {
         for (const o of admissionPolicies({ mode })) {
             out.push(claim(o.apiVersion ?? "admissionregistration.k8s.io/v1", o.kind!, o.kind === "ValidatingAdmissionPolicy" ? "validatingadmissionpolicies" : "validatingadmissionpolicybindings", o.metadata!.name!, "mara:k8s:AdmissionPolicies"));

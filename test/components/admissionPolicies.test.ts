@@ -140,7 +140,7 @@ describe("a Platform's guardrails scope", () => {
 
     it("is the platform's namespaces by default: its add-ons', MetalLB's and the NFS provisioner's when it installs them, and those it is given", async () => {
         const { registrations } = await installMocks();
-        // The NFS provisioner under its arguments' deprecated name, storage.nfs, which the Platform still reads (storage.nfsStorage).
+        // The NFS provisioner and the policies under their arguments' deprecated names, storage.nfs and guardrails, which the Platform still reads.
         new Platform(
             "lab",
             { cluster: EXISTING_CLUSTER_PLATFORM, metallb: { addresses: ["10.0.0.0/28"] }, storage: { nfs: { server: "10.0.1.1", path: "/srv" } }, guardrails: { mode: "deny", namespaces: ["bank"] } },
@@ -168,7 +168,7 @@ describe("a Platform's guardrails scope", () => {
 
     it("is the whole cluster when asked", async () => {
         const { registrations } = await installMocks();
-        new Platform("own", { cluster: EKS_PLATFORM, guardrails: { mode: "deny", scope: "cluster", namespaces: ["bank"] } }, { providers: [testProvider()] });
+        new Platform("own", { cluster: EKS_PLATFORM, admissionPolicies: { mode: "deny", scope: "cluster", namespaces: ["bank"] } }, { providers: [testProvider()] });
         await settle();
         expect(bindingOf(registrations, "own", "load-balancer-namespace")).toBeUndefined();
         expect(bindingOf(registrations, "own", "default-ingress-class")).toBeUndefined();
@@ -178,8 +178,8 @@ describe("a Platform's guardrails scope", () => {
 describe("a Platform with guardrails", () => {
     it("allows the host paths its Fluent Bit mounts on that cluster, unless told otherwise", async () => {
         const { registrations } = await installMocks();
-        new Platform("docker", { cluster: { ...EXISTING_CLUSTER_PLATFORM, containerRuntime: "docker" }, guardrails: { mode: "deny", config: { "host-path-allow-list": "advisory" } } }, { providers: [testProvider("d")] });
-        new Platform("own", { cluster: EKS_PLATFORM, guardrails: { mode: "deny", config: { "host-path-allow-list": { allowedPaths: ["/srv/logs"] } } } }, { providers: [testProvider("o")] });
+        new Platform("docker", { cluster: { ...EXISTING_CLUSTER_PLATFORM, containerRuntime: "docker" }, admissionPolicies: { mode: "deny", config: { "host-path-allow-list": "advisory" } } }, { providers: [testProvider("d")] });
+        new Platform("own", { cluster: EKS_PLATFORM, admissionPolicies: { mode: "deny", config: { "host-path-allow-list": { allowedPaths: ["/srv/logs"] } } } }, { providers: [testProvider("o")] });
         await settle();
         const allowed = (platform: string) => {
             const vars = (find(registrations, VAP, `${platform}-admission-policies-host-path-allow-list`).inputs!.spec as { variables: { name: string; expression: string }[] }).variables;
@@ -192,6 +192,15 @@ describe("a Platform with guardrails", () => {
         expect((find(registrations, BINDING, "docker-admission-policies-host-path-allow-list-binding").inputs!.spec as { validationActions: string[] }).validationActions).toEqual(["Warn", "Audit"]);
         expect(allowed("own")).toBe("['/srv/logs']");
         expect(find(registrations, "mara:k8s:AdmissionPolicies", "own-admission-policies").parent).toBe(find(registrations, "mara:platform:Platform", "own").urn);
+    }, 180_000);
+
+    it("reads the deprecated guardrails argument, and admissionPolicies's members win over it", async () => {
+        const { registrations } = await installMocks();
+        new Platform("both", { cluster: EKS_PLATFORM, guardrails: { mode: "audit", scope: "cluster" }, admissionPolicies: { mode: "deny" } }, { providers: [testProvider()] });
+        await settle();
+        expect((find(registrations, BINDING, "both-admission-policies-container-resources-binding").inputs!.spec as { validationActions: string[] }).validationActions).toEqual(["Deny", "Audit"]);
+        // The scope came from guardrails alone: cluster-wide, so no binding is narrowed to the platform's namespaces.
+        expect((find(registrations, BINDING, "both-admission-policies-load-balancer-namespace-binding").inputs!.spec as { matchResources?: unknown }).matchResources).toBeUndefined();
     }, 180_000);
 
     it("has none without them", async () => {

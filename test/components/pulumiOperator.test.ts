@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { PulumiOperator } from "../../components/pulumiOperator";
-import { isFullCommit, STACK_NAME, stackSpec } from "../../components/operator/stack";
+import { isFullCommit, STACK_NAME, stackSpec } from "../../components/pulumiOperator/stack";
 import { installMocks, settle } from "../support/mocks";
 
 const SOURCE = { repoUrl: "https://git.example.com/org/platform-config.git", revision: "main", path: "deploy/prod" };

@@ -17,7 +17,7 @@ import * as os from "os";
 import * as path from "path";
 import { stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR_NAMESPACE, OPERATOR_RELEASE, STACK_NAME } from "../../components/operator/stack";
+import { OPERATOR_NAMESPACE, OPERATOR_RELEASE, STACK_NAME } from "../../components/pulumiOperator/stack";
 import { CHARTS } from "../../contracts";
 import { ENGINE_BIN, startCluster, TestCluster } from "./cluster";
 import { getOrUndefined, request } from "./kubeApi";

@@ -11,7 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { OPERATOR_NAMESPACE, STACK_NAME } from "../../components/operator/stack";
+import { OPERATOR_NAMESPACE, STACK_NAME } from "../../components/pulumiOperator/stack";
 import { formatProblem, validateConfig, type RawConfig } from "../../config";
 import { CHARTS } from "../../contracts";
 import { fixture } from "../support/config";

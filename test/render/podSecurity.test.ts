@@ -14,7 +14,7 @@ import { renderPlatform } from "../../cli/render/render";
 import { argoCdValues } from "../../components/argoCd";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argoCd/applications";
 import { podSecurityLabels, type PodSecurityLevel } from "../../components/podSecurity";
-import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/operator/stack";
+import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/pulumiOperator/stack";
 import { CHARTS } from "../../contracts";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { helmTemplate } from "../support/helm";

@@ -1,5 +1,5 @@
 /**
- * The Pulumi Kubernetes Operator as `mara:delivery: operator` installs it (components/pulumiOperator.ts), rendered by
+ * The Pulumi Kubernetes Operator as `mara:delivery: operator` installs it (components/pulumiOperator/component.ts), rendered by
  * Helm 3 from the vendored chart with the component's values (none) and Helm skipping `crds/`, as the release does
  * because the program applies those CRDs: no CRD comes from the release, the controller runs the operator's v2.9.0
  * image in the release's namespace, its ClusterRole covers the kinds the program's Stack needs reconciled, and the
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { shippedCrds } from "../../components/chartCrds";
-import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/operator/stack";
+import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/pulumiOperator/stack";
 import { CHARTS } from "../../contracts";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { helmTemplate } from "../support/helm";

@@ -4,20 +4,26 @@ import { validateConfig } from "../../config";
 import { platformArgsFromConfig } from "../../program/platformArgs";
 import { aws, KUBECONFIG_TEXT, rawConfig, TEST_DAY } from "../support/config";
 import { formatProblem } from "../../config";
-import { admissionVersionProblem } from "../../config/admissionPolicies";
+import { admissionVersionProblem } from "../../components/admissionPolicies/settings";
 
 const existing = (values: Record<string, string> = {}) => rawConfig({ "mara:infraType": "kubeconfig", "mara:kubeconfig": KUBECONFIG_TEXT, "mara:fqdn": "mara.lab.example.org", ...values });
 
 describe("mara:admissionPolicies", () => {
     it("is none by default, and the Platform gets no guardrails", () => {
         const { config } = validateConfig(aws());
-        expect(config!.guardrails).toEqual({ admissionPolicies: "none", scope: "cluster" });
-        expect(platformArgsFromConfig(config!, { platform: { containerLogPath: "/var/log/containers" } } as never).guardrails).toBeUndefined();
+        expect(config!.admissionPolicies).toEqual({ mode: "none", scope: "cluster" });
+        expect(platformArgsFromConfig(config!, { platform: { containerLogPath: "/var/log/containers" } } as never).admissionPolicies).toBeUndefined();
     });
 
     it("hands a mode to the Platform, in any case", () => {
         const { config } = validateConfig(aws({ "mara:admissionPolicies": "Deny" }));
-        expect(platformArgsFromConfig(config!, { platform: { containerLogPath: "/var/log/containers" } } as never).guardrails).toEqual({ mode: "deny", scope: "cluster", namespaces: ["bos"] });
+        expect(platformArgsFromConfig(config!, { platform: { containerLogPath: "/var/log/containers" } } as never).admissionPolicies).toEqual({ mode: "deny", scope: "cluster", namespaces: ["bos"] });
+    });
+
+    it("is still read as MaraConfig.guardrails, the section's deprecated name", () => {
+        const { config } = validateConfig(existing({ "mara:admissionPolicies": "warn", "mara:admissionPolicyScope": "cluster" }));
+        expect(config!.admissionPolicies).toEqual({ mode: "warn", scope: "cluster" });
+        expect(config!.guardrails).toEqual({ admissionPolicies: "warn", scope: "cluster" });
     });
 
     it("refuses what is not a mode, naming the modes and the fix", () => {
@@ -33,7 +39,7 @@ describe("mara:admissionPolicies", () => {
     });
 
     it("judges the platform's namespaces on an existing cluster and the whole cluster on one the stack creates, unless mara:admissionPolicyScope says", () => {
-        const scope = (raw: ReturnType<typeof aws>) => validateConfig(raw).config!.guardrails.scope;
+        const scope = (raw: ReturnType<typeof aws>) => validateConfig(raw).config!.admissionPolicies.scope;
         expect(scope(existing({ "mara:admissionPolicies": "deny" }))).toBe("platform");
         expect(scope(aws({ "mara:admissionPolicies": "deny" }))).toBe("cluster");
         expect(scope(existing({ "mara:admissionPolicies": "deny", "mara:admissionPolicyScope": "Cluster" }))).toBe("cluster");
@@ -46,7 +52,7 @@ describe("mara:admissionPolicies", () => {
 
     it("hands the program's namespaces to the Platform: the application's, and Argo CD's where it installs it", () => {
         const cfg = validateConfig(existing({ "mara:admissionPolicies": "warn" })).config!;
-        expect(platformArgsFromConfig(cfg, { platform: { containerLogPath: "/var/log/containers" } } as never).guardrails).toEqual({ mode: "warn", scope: "platform", namespaces: [cfg.sirius.namespace] });
+        expect(platformArgsFromConfig(cfg, { platform: { containerLogPath: "/var/log/containers" } } as never).admissionPolicies).toEqual({ mode: "warn", scope: "platform", namespaces: [cfg.sirius.namespace] });
     });
 
     it("refuses policies on a cluster version that does not serve ValidatingAdmissionPolicy v1 (before 1.30), and accepts 1.30", () => {

@@ -1,5 +1,8 @@
 /**
- * The rules of `mara:delivery: operator` that span several keys (docs/delivery-operator.md). The repository, revision,
+ * The Pulumi Kubernetes Operator's section of the validated configuration (`MaraConfig.gitops.operator`, under the
+ * delivery that installs it) and the rules of `mara:delivery: operator` that span several keys
+ * (docs/delivery-operator.md). Read by config/validate.ts, which resolves the keys (keys.ts) and hands this module the
+ * lookups. The repository, revision,
  * folder and credential are the GitOps keys (config/gitops.ts checks them for this delivery too); here:
  *
  * - the stack the operator deploys is named (`mara:operatorStack`): the `Stack` CRD requires `spec.stack`;
@@ -10,11 +13,23 @@
  *   (go-git's `plumbing.IsHash`) and looks anything else up among the remote's refs by name, so a SHA-256 commit
  *   (64 hex digits) is never found, and an abbreviated commit is found only if a branch or tag has that name.
  */
-import { KEYS } from "./keys";
-import type { Lookup } from "./lookup";
-import { configSetCommand } from "./problems";
-import { Findings, secretOutput } from "./resolve";
-import type { MaraConfig } from "./model";
+import type * as pulumi from "@pulumi/pulumi";
+import { KEYS } from "../../config/keys";
+import type { Lookup } from "../../config/lookup";
+import { configSetCommand } from "../../config/problems";
+import { Findings, secretOutput } from "../../config/resolve";
+
+/** The stack the operator deploys and how its workspace signs in (`MaraConfig.gitops.operator`, when the delivery is `operator`). */
+export interface PulumiOperatorSettings {
+    /** The stack the operator deploys (`mara:operatorStack`). */
+    readonly stack: string;
+    /** The state backend URL; undefined: Pulumi Cloud. */
+    readonly backend?: string;
+    /** Pulumi access token (secret), unless the backend is an object store. */
+    readonly accessToken?: pulumi.Output<string>;
+    /** Passphrase of the stack's secrets (secret). */
+    readonly passphrase?: pulumi.Output<string>;
+}
 
 /** Whether a backend URL is an object store, which the workspace reaches with the cloud's credential, not a Pulumi access token. */
 export const objectStoreBackend = (backend: string | undefined): boolean => backend !== undefined && /^(s3|azblob|gs):\/\//i.test(backend);
@@ -64,7 +79,7 @@ export function checkOperatorSettings(k: Lookup, findings: Findings): void {
 }
 
 /** The operator's settings, when it delivers the platform. */
-export function operatorSettingsOf(k: Pick<Lookup, "r" | "v" | "d">): MaraConfig["gitops"]["operator"] {
+export function operatorSettingsOf(k: Pick<Lookup, "r" | "v" | "d">): PulumiOperatorSettings | undefined {
     if (k.d("delivery") !== "operator") return undefined;
     const backend = k.v("operatorBackend");
     const token = objectStoreBackend(backend) ? undefined : secretOutput(k.r("operatorAccessToken"));

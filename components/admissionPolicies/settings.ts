@@ -9,11 +9,29 @@
  * The scope: on an existing cluster (kubeconfig) the platform is one tenant among others, so by default the policies
  * judge only its own namespaces; a cluster the stack creates is the platform's own, so they judge every namespace.
  */
-import { ADMISSION_POLICY_MIN_MINOR, AdmissionScope, InfraType } from "../contracts";
-import { compareVersions, Lookup } from "./lookup";
-import type { InfraConfig } from "./model";
-import { configSetCommand } from "./problems";
-import type { Findings } from "./resolve";
+import { ADMISSION_POLICY_MIN_MINOR, AdmissionMode, AdmissionScope, InfraType } from "../../contracts";
+import { compareVersions, Lookup } from "../../config/lookup";
+import { configSetCommand } from "../../config/problems";
+import type { Findings } from "../../config/resolve";
+
+/** The admission policies' validated settings (`MaraConfig.admissionPolicies`): whether and how they enforce the guardrails, and where. */
+export interface AdmissionPoliciesSettings {
+    /** How the policies enforce the guardrails (`mara:admissionPolicies`); none: no policies are installed. */
+    readonly mode: "none" | AdmissionMode;
+    /** The platform's namespaces, or the whole cluster (`mara:admissionPolicyScope`; per infrastructure type by default). */
+    readonly scope: AdmissionScope;
+}
+
+/**
+ * What {@link checkAdmissionPolicies} reads of the infrastructure's settings (MaraConfig's `InfraConfig`): the cluster
+ * version it names. Declared here, not imported, because config/model.ts imports this module's section type.
+ */
+export type InfraVersion = { readonly type: "aws"; readonly eks: { readonly version: string } } | { readonly type: "digitalocean" | "linode"; readonly k8sVersion: string } | { readonly type: "kubeconfig" };
+
+/** The section from the resolved keys and the scope {@link checkAdmissionPolicies} settled on. */
+export function admissionPoliciesSettings({ d }: Pick<Lookup, "d">, scope: AdmissionScope): AdmissionPoliciesSettings {
+    return { mode: d("admissionPolicies"), scope };
+}
 
 /** The scope when `mara:admissionPolicyScope` is not set: see the module comment. */
 export const defaultAdmissionScope = (infraType: InfraType | undefined): AdmissionScope => (infraType === "aws" || infraType === "digitalocean" || infraType === "linode" ? "cluster" : "platform");
@@ -32,7 +50,7 @@ export function admissionVersionProblem(version: string): string | undefined {
 }
 
 /** Checks the two keys together, and the policies against the cluster version the configuration names. */
-export function checkAdmissionPolicies({ r, d, keyOf }: Lookup, infraType: InfraType | undefined, infra: InfraConfig | undefined, findings: Findings): AdmissionScope {
+export function checkAdmissionPolicies({ r, d, keyOf }: Lookup, infraType: InfraType | undefined, infra: InfraVersion | undefined, findings: Findings): AdmissionScope {
     const mode = d("admissionPolicies");
     const scope = r("admissionPolicyScope");
     if (mode === "none" && scope.source !== undefined && scope.value !== undefined) {

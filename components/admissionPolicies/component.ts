@@ -1,9 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { AdmissionMode, admissionPolicies, ADMISSION_MODES, RULE_LABEL } from "../policy/admission";
-import { configProblems, PolicyConfig } from "../policy/config";
-import { RULES } from "../policy/rules";
-import { guardedOptions } from "./ownership/guard";
+import { AdmissionMode, admissionPolicies, ADMISSION_MODES, RULE_LABEL } from "../../policy/admission";
+import { configProblems, PolicyConfig } from "../../policy/config";
+import { RULES } from "../../policy/rules";
+import { guardedOptions } from "../ownership/guard";
 
 /** Arguments of {@link AdmissionPolicies}. */
 export interface AdmissionPoliciesArgs {

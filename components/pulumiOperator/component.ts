@@ -10,15 +10,15 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings } from "../contracts";
-import { GIT_REPO_URL_ALLOWED, GIT_REVISION_ALLOWED, gitRepoUrlProblem, gitRevisionProblem, REPO_FOLDER_ALLOWED, repoFolderProblem, RepositoryCredentials, repositoryTransport, repoUrlCredential } from "../contracts/gitSource";
-import type { GitSource } from "./argoCd/applications";
-import { chartCrdResources } from "./chartCrds";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { guardedOptions } from "./ownership/guard";
-import { PLATFORM_LABELS } from "./ownership/marks";
-import { OPERATOR_NAMESPACE, OPERATOR_RELEASE, STACK_NAME, STACK_REPOSITORY_SECRET_NAME, STACK_SECRET_KEYS, STACK_SECRET_NAME, stackSpec } from "./operator/stack";
-import { operatorStackProblem, OPERATOR_STACK_ALLOWED } from "../contracts/pulumiStack";
+import { CHARTS, ChartSettings } from "../../contracts";
+import { GIT_REPO_URL_ALLOWED, GIT_REVISION_ALLOWED, gitRepoUrlProblem, gitRevisionProblem, REPO_FOLDER_ALLOWED, repoFolderProblem, RepositoryCredentials, repositoryTransport, repoUrlCredential } from "../../contracts/gitSource";
+import type { GitSource } from "../argoCd/applications";
+import { chartCrdResources } from "../chartCrds";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { guardedOptions } from "../ownership/guard";
+import { PLATFORM_LABELS } from "../ownership/marks";
+import { OPERATOR_NAMESPACE, OPERATOR_RELEASE, STACK_NAME, STACK_REPOSITORY_SECRET_NAME, STACK_SECRET_KEYS, STACK_SECRET_NAME, stackSpec } from "./stack";
+import { operatorStackProblem, OPERATOR_STACK_ALLOWED } from "../../contracts/pulumiStack";
 
 /** Arguments of {@link PulumiOperator}. */
 export interface PulumiOperatorArgs {

@@ -1,0 +1,8 @@
+/**
+ * The admission policies add-on unit: its component (component.ts), its keys (keys.ts), the rules across them and the
+ * cluster versions that serve the policies (settings.ts) and its mapping onto the Platform's arguments (args.ts); its
+ * page is docs/components/admissionPolicies.md. It has no chart and no defaults of its own (the default scope is
+ * DEFAULTS.platform's), so no defaults.ts; the rules it applies stay in policy/, which the policy pack shares. This
+ * index is the library's view of the unit, the component alone: components never read configuration.
+ */
+export * from "./component";
