@@ -53,6 +53,16 @@ export function stableFieldManager(resourceName: string): string {
     return `${name.slice(0, FIELD_MANAGER_MAX_LENGTH - digest.length - 1)}-${digest}`;
 }
 
+/**
+ * The annotation that makes the object of `resourceName` applied as its stable manager, without force: a run after an
+ * interrupted create applies as the killed run's manager (no conflict on the fields the API server defaulted, such as
+ * a container's `env[].valueFrom.fieldRef.apiVersion`), and a field someone else set still stops the run with the
+ * provider's conflict rather than being taken.
+ */
+export function stableManagerAnnotations(resourceName: string): Record<string, string> {
+    return { [FIELD_MANAGER_ANNOTATION]: stableFieldManager(resourceName) };
+}
+
 /** The annotations that give the object of `resourceName` to the platform alone: its stable manager, applied with force. */
 export function soleOwnerAnnotations(resourceName: string): Record<string, string> {
     return { [FIELD_MANAGER_ANNOTATION]: stableFieldManager(resourceName), [PATCH_FORCE_ANNOTATION]: "true" };

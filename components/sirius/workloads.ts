@@ -4,7 +4,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import type { ResolvedApplicationArgs } from "./args";
-import { SOLE_OWNER_IGNORE_CHANGES, soleOwnerAnnotations } from "../ownership/fieldManager";
+import { SOLE_OWNER_IGNORE_CHANGES, soleOwnerAnnotations, stableManagerAnnotations } from "../ownership/fieldManager";
 import { secretsReadBy, secretsRevision, withCredentialsContainer } from "../passwordRotation";
 import { databaseClaim, databasePolicySpec, podSpecFor, workloadLabels } from "./podSpec";
 import { metadata, SiriusScope } from "./scope";
@@ -38,7 +38,15 @@ export function siriusWorkloadResources(scope: SiriusScope, a: ResolvedApplicati
                 { ...after, ignoreChanges: [...SOLE_OWNER_IGNORE_CHANGES] },
             );
         } else {
-            new k8s.apps.v1.Deployment(`${scope.name}-${w.name}`, { metadata: metadata(scope, w.name, labels), spec: { replicas: 1, selector, template } }, after);
+            // A Deployment is applied as a manager of its own name too, without force: the run after one interrupted
+            // during its create applies as the killed run's manager, where a new random one conflicted on the fields the
+            // API server defaulted in its pod template (`env[].valueFrom.fieldRef`).
+            const resourceName = `${scope.name}-${w.name}`;
+            new k8s.apps.v1.Deployment(
+                resourceName,
+                { metadata: { ...metadata(scope, w.name, labels), annotations: stableManagerAnnotations(resourceName) }, spec: { replicas: 1, selector, template } },
+                { ...after, ignoreChanges: [...SOLE_OWNER_IGNORE_CHANGES] },
+            );
         }
         new k8s.core.v1.Service(`${scope.name}-${w.name}-service`, { metadata: metadata(scope, w.name, labels), spec: serviceSpec(w) }, { parent: scope.parent });
     }

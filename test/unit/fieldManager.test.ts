@@ -4,7 +4,7 @@
  * k8s.io/apimachinery pkg/apis/meta/v1/validation ValidateFieldManager).
  */
 import { describe, expect, it } from "vitest";
-import { FIELD_MANAGER_MAX_LENGTH, soleOwnerAnnotations, stableFieldManager } from "../../components/ownership/fieldManager";
+import { FIELD_MANAGER_MAX_LENGTH, soleOwnerAnnotations, stableFieldManager, stableManagerAnnotations } from "../../components/ownership/fieldManager";
 
 /** The API server's rule, as ValidateFieldManager applies it: length, and every character printable (ASCII here). */
 const accepted = (m: string) => m.length <= FIELD_MANAGER_MAX_LENGTH && /^[\x20-\x7e]+$/.test(m);
@@ -38,5 +38,6 @@ describe("the stable field manager", () => {
 
     it("comes with force, as the provider reads its annotations", () => {
         expect(soleOwnerAnnotations("bank-of-sirius-ledger-db")).toEqual({ "pulumi.com/patchFieldManager": "mara-bank-of-sirius-ledger-db", "pulumi.com/patchForce": "true" });
+        expect(stableManagerAnnotations("bank-of-sirius-frontend")).toEqual({ "pulumi.com/patchFieldManager": "mara-bank-of-sirius-frontend" });
     });
 });
