@@ -45,6 +45,20 @@ async function dryRun(o: KubeObject): Promise<{ refused?: string; warnings: stri
     }
 }
 
+/**
+ * A dry run of a failing example, repeated until `policyName` reports it or the API server refuses it, within a bound
+ * far above normal: the API server loads each policy and each binding on its own (an informer each), so the ones
+ * created last can take effect seconds after the first, more so on a loaded machine.
+ */
+async function dryRunReported(o: KubeObject, policyName: string, boundMs = 60_000): Promise<{ refused?: string; warnings: string[] }> {
+    const deadline = Date.now() + boundMs;
+    for (;;) {
+        const r = await dryRun(o);
+        if (r.refused || r.warnings.some((w) => w.includes(`${policyName}:`)) || Date.now() > deadline) return r;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+}
+
 beforeAll(async () => {
     cluster = await startCluster({ nodes: 1 });
     const namespaces = new Set([NAMESPACE, ...fixtures.flatMap((f) => [...f.pass, ...f.fail].map((o) => (o as KubeObject).metadata?.namespace).filter((n): n is string => !!n))]);
@@ -53,7 +67,8 @@ beforeAll(async () => {
         const path = o.kind === "ValidatingAdmissionPolicy" ? "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies" : "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
         await request(cluster, "POST", path, o);
     }
-    // The API server picks policies up asynchronously; wait until the first rule's first failing example is reported.
+    // The API server picks policies up asynchronously; wait until the first rule's first failing example is reported
+    // (each rule's failing examples wait for their own policy below).
     await waitFor("the admission policies to take effect", async () => ((await dryRun(fixtures[0]!.fail[0] as KubeObject)).warnings.length ? true : undefined), 60_000, 500);
 });
 
@@ -80,7 +95,7 @@ describe("the guardrails as ValidatingAdmissionPolicies in a real API server", (
         it("reports each failing example by the rule's own policy (or the API server's own validation refuses it first)", async () => {
             let byPolicy = 0;
             for (const o of f.fail) {
-                const r = await dryRun(o as KubeObject);
+                const r = await dryRunReported(o as KubeObject, f.policyName);
                 if (r.refused) {
                     expect(r.refused, `${JSON.stringify(o).slice(0, 200)}: refused by the API server's validation, not a policy`).not.toMatch(/ValidatingAdmissionPolicy/);
                     continue;
