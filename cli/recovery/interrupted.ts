@@ -168,34 +168,73 @@ export function ownedReleases(state: StateFindings, revisions: readonly ReleaseR
     return owned;
 }
 
-/** A pending create whose Helm release exists: the state gets the release as it is instead of a second install. */
-export interface PendingImport {
+/**
+ * A pending create of a Release that Helm did install: the provider's install ran (and may have finished) after the
+ * engine recorded the create and before it recorded the result. A second install is refused ("cannot re-use a name
+ * that is still in use", Install.availableName), so the run must not simply clear the create and install again.
+ *
+ * The engine's own answer, `pulumi refresh --import-pending-creates <urn> <id>`, does not import it: the CLI turns the
+ * pending create into a pending import (pulumi/pulumi pkg/cmd/pulumi/operations/refresh.go, pendingCreatesToImports),
+ * but the refresh reads only the state's resources, and its snapshot keeps only pending creates of the base
+ * (pkg/backend/snapshot.go, snap), so the release is dropped from the state as `--clear-pending-creates` would. Seen on
+ * Pulumi 3.276.0 with a self-managed backend: the release was then installed a second time and refused.
+ *
+ * So such a release is forgotten by Helm instead, as a never-deployed one is: its records are removed, and this run's
+ * install adopts the objects they describe (they carry Helm's marks for this release: pkg/action/validate.go,
+ * existingResourceConflict). Only in a namespace the stack made (its state holds the Namespace): there no one else's
+ * release lives, so the install that left the records is this stack's. Elsewhere the records might be another's, and
+ * the run stops with what to do instead ({@link UnrecordedElsewhere}).
+ */
+export interface UnrecordedRelease {
+    readonly kind: "unrecorded";
     readonly urn: string;
-    /** The provider's ID of a Release, `<namespace>/<name>` (pulumi-kubernetes provider/pkg/provider/helm_release.go, Read's import). */
-    readonly id: string;
+    readonly release: ReleaseRef;
+    /** The newest revision, not pending (a pending one is a {@link ReleaseRepair}). */
+    readonly newest: ReleaseRevision;
+    /** Every record of the release, each removed. */
+    readonly revisions: readonly ReleaseRevision[];
+}
+
+/** A pending create of a Release that Helm has, in a namespace the stack did not make: mara does not remove it. */
+export interface UnrecordedElsewhere {
+    readonly urn: string;
+    readonly release: ReleaseRef;
     readonly newest: ReleaseRevision;
 }
 
 /**
- * The pending creates of Releases that Helm has a record of and that no repair removes: the install ran (or finished
- * after the engine was gone), so a new install would be refused ("cannot re-use a name that is still in use"). The
- * engine's own `pulumi refresh --import-pending-creates <urn> <id>` records them; a later update upgrades them.
+ * The pending creates of Releases that Helm has a record of and that no repair handles (the newest revision is not
+ * pending): forgotten (their records removed) in a namespace the stack made, refused elsewhere.
  */
-export function planImports(pending: readonly PendingOperation[], revisions: readonly ReleaseRevision[], repairs: readonly ReleaseRepair[]): PendingImport[] {
-    const imports: PendingImport[] = [];
-    for (const op of pending) {
+export function planUnrecorded(state: StateFindings, revisions: readonly ReleaseRevision[], repairs: readonly ReleaseRepair[]): { forget: UnrecordedRelease[]; refused: UnrecordedElsewhere[] } {
+    const forget: UnrecordedRelease[] = [];
+    const refused: UnrecordedElsewhere[] = [];
+    for (const op of state.pending) {
         const r = op.release;
         if (op.operation !== "creating" || !r) continue;
-        if (repairs.some((x) => x.kind === "remove" && x.release.name === r.name && x.release.namespace === r.namespace)) continue;
-        const newest = historyOf(r, revisions)[0];
-        if (newest) imports.push({ urn: op.urn, id: `${r.namespace}/${r.name}`, newest });
+        if (repairs.some((x) => x.release.name === r.name && x.release.namespace === r.namespace)) continue;
+        const history = historyOf(r, revisions);
+        const newest = history[0];
+        if (!newest) continue;
+        if (state.namespaces.includes(r.namespace)) forget.push({ kind: "unrecorded", urn: op.urn, release: r, newest, revisions: history });
+        else refused.push({ urn: op.urn, release: r, newest });
     }
-    return imports;
+    return { forget, refused };
 }
 
 /** One line saying what was found about a release installed but not recorded, and what will be done. */
-export function describeImport(i: PendingImport): string {
-    return `Helm release ${i.id} was installed (revision ${i.newest.revision}, ${i.newest.status}) but the state never recorded it: importing it into the state`;
+export function describeUnrecorded(u: UnrecordedRelease): string {
+    return `Helm release ${u.release.namespace}/${u.release.name} was installed (revision ${u.newest.revision}, ${u.newest.status}) but the state never recorded it: removing its Helm records (${u.revisions.map((x) => x.secret).join(", ")}) so that it installs again; the objects it created are kept and adopted by the install`;
+}
+
+/** Why the run stops at a release installed but not recorded, outside the stack's namespaces, and what to do. */
+export function refuseUnrecorded(u: UnrecordedElsewhere, stack: string): string {
+    const { name, namespace } = u.release;
+    return [
+        `Helm release ${namespace}/${name} exists (revision ${u.newest.revision}, ${u.newest.status}) and the interrupted run was creating it, but its namespace ${namespace} is not one this stack made, so mara cannot tell whether that run installed it or someone else did; nothing was changed.`,
+        `If this stack installed it, remove Helm's records of it (the objects stay, and the next install adopts them): kubectl delete secret --namespace ${namespace} --selector owner=helm,name=${name}`,
+        `then run: npx mara up --stack ${stack}. If it is someone else's, give this stack's release another name.`,
+    ].join("\n");
 }
 
 /** One line saying what was found about a pending operation, in the words `mara up` prints. */

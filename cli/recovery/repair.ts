@@ -2,8 +2,9 @@
  * `mara up`'s recovery from an interrupted run, before its preview: reads the state's pending operations and the
  * Helm records of the stack's releases, says what it found, clears the state's pending creates with `pulumi refresh
  * --clear-pending-creates` (the engine's own handling; it also proves, by taking the stack's lock, that no other run
- * is under way), then rolls back or removes the stuck release revisions as Helm allows (interrupted.ts says which and
- * why). Nothing runs when nothing was interrupted.
+ * is under way), then rolls back or removes the stuck release revisions as Helm allows, and removes the records of a
+ * release the interrupted create installed but never recorded (interrupted.ts says which and why). Nothing runs when
+ * nothing was interrupted.
  *
  * Bounds: every Kubernetes request within the client's per-request timeout and {@link RECOVERY_BOUND_MS} over all of
  * them; a rollback within {@link ROLLBACK_TIMEOUT_MS}; the refresh is an operation, bounded by Pulumi's own timeouts.
@@ -18,7 +19,7 @@ import { isKubeApiError, kubeClient, kubeConfigFrom, KubeContextClient } from ".
 import { CliError, CliIo, EXIT, line } from "../io";
 import { errorText, isCommandError } from "../pulumi";
 import { helmBinary } from "../render/helm";
-import { allStale, describeImport, describePending, describeRepair, locksNamed, ownedReleases, planImports, planReleaseRepairs, readState, ReleaseRepair, ReleaseRevision, revisionOf, } from "./interrupted";
+import { allStale, describePending, describeRepair, describeUnrecorded, locksNamed, ownedReleases, planReleaseRepairs, planUnrecorded, readState, ReleaseRepair, ReleaseRevision, refuseUnrecorded, revisionOf } from "./interrupted";
 
 /** The most the Kubernetes side of the recovery may take. */
 export const RECOVERY_BOUND_MS = 60_000;
@@ -47,33 +48,33 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
     const namespaces = [...new Set([...state.releases.map((r) => r.namespace), ...state.namespaces])];
     const revisions = namespaces.length && target ? await releaseRevisions(namespaces, target) : [];
     const repairs = planReleaseRepairs(ownedReleases(state, revisions), revisions);
-    const imports = planImports(state.pending, revisions, repairs);
+    const { forget, refused } = planUnrecorded(state, revisions, repairs);
     if (!state.pending.length && !repairs.length) return;
+    if (refused.length) throw new CliError(refused.map((u) => refuseUnrecorded(u, stack.name)).join("\n"));
 
     line(io.stderr, `The last run on stack "${stack.name}" was interrupted:`);
     for (const op of state.pending) line(io.stderr, `  - ${describePending(op)}`);
     for (const r of repairs) line(io.stderr, `  - ${describeRepair(r)}`);
-    for (const i of imports) line(io.stderr, `  - ${describeImport(i)}`);
+    for (const u of forget) line(io.stderr, `  - ${describeUnrecorded(u)}`);
     if (namespaces.length && !target) line(io.stderr, "  - the cluster's Helm releases were not checked: the stack has no kubeconfig yet");
 
     // The refresh comes first: it takes the stack's lock, so a run still under way (its lock held by a live process or
     // another host) stops the repair before anything of its is touched; a pending record of a live install looks the
     // same as a stuck one.
-    const importArgs = imports.flatMap((i) => ["--import-pending-creates", i.urn, "--import-pending-creates", i.id]);
-    const clearing = state.pending.length ? ["--clear-pending-creates", ...importArgs] : [];
-    line(io.stderr, `  Checking that no other run holds the stack${clearing.length ? ` and clearing the interrupted operations from the state: pulumi refresh${imports.length ? " --import-pending-creates <urn> <id>" : ""} --clear-pending-creates` : ": pulumi refresh"}`);
+    const clearing = state.pending.length ? ["--clear-pending-creates"] : [];
+    line(io.stderr, `  Checking that no other run holds the stack${clearing.length ? " and clearing the interrupted operations from the state: pulumi refresh --clear-pending-creates" : ": pulumi refresh"}`);
     try {
         await unlockingStale(stack, io, () => refresh(stack, clearing, io));
     } catch (err) {
         if (!isCommandError(err)) throw err;
         throw new CliError(`pulumi refresh failed on stack "${stack.name}" (its output is above), so nothing was repaired: if another run holds the stack's lock, wait for it to end; then run again: ${repairCommand(stack.name)}`);
     }
-    if (clearing.length) line(io.stderr, `  ✓ cleared the interrupted operations${imports.length ? `, imported ${imports.length} installed release(s)` : ""}; the resources they were creating are created again by this run`);
-    if (repairs.length) {
+    if (clearing.length) line(io.stderr, "  ✓ cleared the interrupted operations; the resources they were creating are created again by this run");
+    if (repairs.length || forget.length) {
         const client = clientFor(target!);
-        for (const r of repairs) {
-            if (r.kind === "remove") await removeRevisions(client, r);
-            else await rollback(target!, r, io);
+        for (const r of [...repairs, ...forget]) {
+            if (r.kind === "rollback") await rollback(target!, r, io);
+            else await removeRevisions(client, r.revisions);
             line(io.stderr, `  ✓ repaired Helm release ${r.release.namespace}/${r.release.name}`);
         }
     }
@@ -140,9 +141,9 @@ async function releaseRevisions(namespaces: readonly string[], target: NonNullab
     return revisions;
 }
 
-/** Deletes a never-deployed release's records, each only if it is still the object that was read (preconditions). */
-async function removeRevisions(client: KubeContextClient, r: Extract<ReleaseRepair, { kind: "remove" }>): Promise<void> {
-    for (const rev of r.revisions) {
+/** Deletes a release's records (never deployed, or never recorded), each only if it is still the object that was read (preconditions). */
+async function removeRevisions(client: KubeContextClient, revisions: readonly ReleaseRevision[]): Promise<void> {
+    for (const rev of revisions) {
         const preconditions = { ...(rev.uid ? { uid: rev.uid } : {}), ...(rev.resourceVersion ? { resourceVersion: rev.resourceVersion } : {}) };
         try {
             await client.delete(`/api/v1/namespaces/${encodeURIComponent(rev.namespace)}/secrets/${encodeURIComponent(rev.secret)}`, { apiVersion: "v1", kind: "DeleteOptions", preconditions });
@@ -151,7 +152,7 @@ async function removeRevisions(client: KubeContextClient, r: Extract<ReleaseRepa
             if (isKubeApiError(e) && e.status === 409) {
                 throw new CliError(`Helm release ${rev.namespace}/${rev.name} changed while mara was repairing it (its record ${rev.secret} was rewritten): another Helm or Pulumi run is working on it. Wait for it to finish, then run: npx mara up`);
             }
-            throw new CliError(`cannot remove the stuck record ${rev.secret} of Helm release ${rev.namespace}/${rev.name}: ${isKubeApiError(e) ? `${e.message}${e.fix ? `; ${e.fix}` : ""}` : (e as Error).message}`);
+            throw new CliError(`cannot remove the record ${rev.secret} of Helm release ${rev.namespace}/${rev.name}: ${isKubeApiError(e) ? `${e.message}${e.fix ? `; ${e.fix}` : ""}` : (e as Error).message}`);
         }
     }
 }

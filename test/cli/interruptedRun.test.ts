@@ -4,7 +4,7 @@
  * the self-managed backend's stale locks. test/engine/interrupted.test.ts runs the same against the real engine.
  */
 import { describe, expect, it } from "vitest";
-import { allStale, describeImport, describePending, describeRepair, locksNamed, ownedReleases, planImports, planReleaseRepairs, readState, ReleaseRevision, revisionOf } from "../../cli/recovery/interrupted";
+import { allStale, describePending, describeRepair, describeUnrecorded, locksNamed, ownedReleases, planReleaseRepairs, planUnrecorded, readState, refuseUnrecorded, ReleaseRevision, revisionOf } from "../../cli/recovery/interrupted";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
 const urn = (type: string, name: string) => `urn:pulumi:dev::mara::mara:platform:Platform$${type}::${name}`;
@@ -162,7 +162,9 @@ describe("a pending create of a release Helm installed", () => {
         { urn: urn("kubernetes:core/v1:Namespace", "ns"), type: "kubernetes:core/v1:Namespace", operation: "creating" },
     ];
 
-    it("is imported under the provider's ID when Helm has the release and no repair removes it; the others are cleared", () => {
+    const state = { pending, releases: pending.flatMap((p) => (p.release ? [p.release] : [])), namespaces: ["nginx-ingress", "cert-manager", "logstore"], releaseUrns: {} };
+
+    it("has its records removed when its namespace is the stack's and no repair handles it; the others are cleared", () => {
         const revisions = [
             rev("kic", "nginx-ingress", 1, "deployed"),
             rev("certmgr", "cert-manager", 1, "pending-install"),
@@ -171,9 +173,22 @@ describe("a pending create of a release Helm installed", () => {
             rev("statsd", "team-a", 1, "deployed"),
         ];
         const repairs = planReleaseRepairs([{ name: "kic", namespace: "nginx-ingress" }, { name: "certmgr", namespace: "cert-manager" }], revisions);
-        const imports = planImports(pending, revisions, repairs);
-        expect(imports.map((i) => [i.urn, i.id])).toEqual([[urn(RELEASE, "kic-release"), "nginx-ingress/kic"]]);
-        expect(describeImport(imports[0]!)).toBe("Helm release nginx-ingress/kic was installed (revision 1, deployed) but the state never recorded it: importing it into the state");
+        const { forget, refused } = planUnrecorded(state, revisions, repairs);
+        // certmgr is stuck (a repair removes it); eck-operator's operation is an update, not a create; statsd has no record in its namespace.
+        expect(forget.map((u) => [u.urn, u.revisions.map((r) => r.secret)])).toEqual([[urn(RELEASE, "kic-release"), ["sh.helm.release.v1.kic.v1"]]]);
+        expect(refused).toEqual([]);
+        expect(describeUnrecorded(forget[0]!)).toBe("Helm release nginx-ingress/kic was installed (revision 1, deployed) but the state never recorded it: removing its Helm records (sh.helm.release.v1.kic.v1) so that it installs again; the objects it created are kept and adopted by the install");
+    });
+
+    it("stops the run, changing nothing, when its namespace is not the stack's: the records may be another's", () => {
+        const revisions = [rev("statsd", "prometheus", 1, "deployed"), rev("statsd", "prometheus", 2, "failed")];
+        const { forget, refused } = planUnrecorded(state, revisions, []);
+        expect(forget).toEqual([]);
+        expect(refused.map((u) => [u.release, u.newest.revision])).toEqual([[{ name: "statsd", namespace: "prometheus" }, 2]]);
+        const said = refuseUnrecorded(refused[0]!, "dev");
+        expect(said).toContain("Helm release prometheus/statsd exists (revision 2, failed) and the interrupted run was creating it, but its namespace prometheus is not one this stack made");
+        expect(said).toContain("kubectl delete secret --namespace prometheus --selector owner=helm,name=statsd");
+        expect(said).toContain("npx mara up --stack dev");
     });
 });
 

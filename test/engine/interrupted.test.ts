@@ -23,7 +23,9 @@
  * run before anything is deployed with the stuck release and the `mara up` command that repairs it
  * (components/ownership/stuckReleases.ts), where Helm alone would say "cannot re-use a name that is still in use".
  *
- * A second case presses Ctrl-C (SIGINT to the terminal's process group, not the plugins') during a Helm upgrade: the
+ * A second case puts the state as a kill leaves it when it falls after a Helm install finished and before the engine
+ * recorded it (too narrow a window to aim a kill at): the next `mara up` removes the release's records and installs it
+ * again over the same objects. A third presses Ctrl-C (SIGINT to the terminal's process group, not the plugins') during a Helm upgrade: the
  * next `mara up` rolls the release back and converges.
  *
  * Kill 1 also falls while Bank of Sirius's databases are created: it waits until the state records the create of a
@@ -197,12 +199,14 @@ const STATEFUL_SET = "kubernetes:apps/v1:StatefulSet";
  */
 async function pendingNow(): Promise<any[]> {
     try {
-        const file = path.join(sandbox.dir, "state", ".pulumi", "stacks", "mara", `${stack.name}.json`);
-        return JSON.parse(fs.readFileSync(file, "utf8")).checkpoint?.latest?.pending_operations ?? [];
+        return JSON.parse(fs.readFileSync(stateFile(), "utf8")).checkpoint?.latest?.pending_operations ?? [];
     } catch {
         return pendingOperations();
     }
 }
+
+/** The local backend's state file of the stack, which the engine rewrites at each step. */
+const stateFile = () => path.join(sandbox.dir, "state", ".pulumi", "stacks", "mara", `${stack.name}.json`);
 
 /** Whether the running update has operations under way: a kill then cuts work off. */
 async function workUnderWay(): Promise<boolean> {
@@ -364,6 +368,54 @@ describe("an interrupted mara up", () => {
             expect(claimsAtEnd.get(name)?.status?.phase, `claim ${name}`).toBe("Bound");
         }
 
+        const preview = await stack.pulumi(["preview", "--expect-no-changes"], 10 * 60_000);
+        expect(preview.code, tail(preview)).toBe(0);
+    });
+
+    it("a release an interrupted create installed but the state never recorded: the next mara up removes its Helm records and installs it again over the same objects", async () => {
+        // The kill that leaves this falls between Helm's last write and the engine's record of the create: too narrow to
+        // aim at (a rehearsal's kill 2 once fell there, and the engine's own --import-pending-creates then dropped the
+        // release, cli/recovery/interrupted.ts). So the state is put as that kill leaves it: a Release that nothing else
+        // depends on (as nothing can yet, at that point) turned back into a pending create, Helm's records as they are.
+        const checkpoint = JSON.parse(fs.readFileSync(stateFile(), "utf8"));
+        const latest = checkpoint.checkpoint.latest;
+        const referenced = new Set<string>();
+        for (const r of latest.resources) {
+            for (const u of [r.parent, r.deletedWith, ...(r.dependencies ?? []), ...Object.values(r.propertyDependencies ?? {}).flat()]) if (u) referenced.add(u as string);
+        }
+        const leaf = latest.resources.find((r: any) => r.type === "kubernetes:helm.sh/v3:Release" && !referenced.has(r.urn));
+        expect(leaf, "a Helm release no other resource depends on").toBeDefined();
+        const { name, namespace } = leaf.outputs;
+        const recordsBefore = (await helmRecords()).filter((r) => r.name === name && r.namespace === namespace);
+        const newestBefore = recordsBefore.reduce((a, b) => (a.version > b.version ? a : b));
+        expect(newestBefore.status).toBe("deployed");
+        // What the release made, by Helm's marks: kept, not made again.
+        const made = async () => {
+            const found = new Map<string, string>();
+            for (const kind of ["api/v1/namespaces/NS/serviceaccounts", "api/v1/namespaces/NS/services", "apis/apps/v1/namespaces/NS/deployments"]) {
+                const list = await request<{ items: any[] }>(cluster, "GET", `/${kind.replace("NS", namespace)}`);
+                for (const o of list.items) if (o.metadata.annotations?.["meta.helm.sh/release-name"] === name) found.set(`${kind.split("/").pop()}/${o.metadata.name}`, o.metadata.uid);
+            }
+            return found;
+        };
+        const madeBefore = await made();
+        expect(madeBefore.size, `release ${namespace}/${name} made no ServiceAccount, Service or Deployment to follow`).toBeGreaterThan(0);
+        const { id: _id, outputs: _outputs, ...pendingResource } = leaf;
+        latest.resources = latest.resources.filter((r: any) => r !== leaf);
+        latest.pending_operations = [{ resource: pendingResource, type: "creating" }];
+        fs.writeFileSync(stateFile(), JSON.stringify(checkpoint));
+
+        const next = await mara(["up", "--stack", stack.name, "--yes"], sandbox.env, { timeoutMs: 15 * 60_000 });
+        console.log(`a release installed but never recorded (${namespace}/${name}); the next mara up took ${next.wallSeconds.toFixed(0)} s and said:\n${recoveryLines(next.stderr)}`);
+        expect(next.code, tail(next, 80)).toBe(0);
+        expect(next.stderr).toContain(`Helm release ${namespace}/${name} was installed (revision ${newestBefore.version}, deployed) but the state never recorded it: removing its Helm records`);
+        expect(next.stdout + next.stderr).not.toContain("cannot re-use a name that is still in use");
+        // Installed again (Helm's history starts over), over the same objects; the state records it.
+        const recordsAfter = (await helmRecords()).filter((r) => r.name === name && r.namespace === namespace);
+        expect(recordsAfter.map((r) => [r.version, r.status])).toEqual([[1, "deployed"]]);
+        expect(recordsBefore.map((r) => r.uid)).not.toContain(recordsAfter[0]!.uid);
+        expect(await made()).toEqual(madeBefore);
+        expect(await pendingOperations()).toEqual([]);
         const preview = await stack.pulumi(["preview", "--expect-no-changes"], 10 * 60_000);
         expect(preview.code, tail(preview)).toBe(0);
     });
