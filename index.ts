@@ -12,7 +12,7 @@ import { Platform } from "./components/platform";
 import { VolumeRetention } from "./components/volumeRetention";
 import { loadConfig, MaraConfig } from "./config";
 import type { ClusterInfrastructure } from "./contracts";
-import type { KicImage } from "./components/kicImage";
+import type { KicImage } from "./components/ingressController/image";
 import { dockerProvider } from "./program/dockerProvider";
 import { gitopsDelivery, handoverOptions, standaloneKicImage } from "./program/gitops";
 import { operatorDelivery } from "./program/operator";

@@ -10,7 +10,7 @@ import { logstoreRules } from "./alerts/logstoreRules";
 import { CERT_MANAGER_METRICS_LABELS, CERT_MANAGER_METRICS_SERVICE, CertManager, CertManagerArgs } from "./certManager";
 import { PLATFORM_STORAGE_CLASS } from "./clusterNames";
 import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS, KIC_METRICS_SERVICE } from "./ingressController";
-import type { KicImage, KicImageArgs } from "./kicImage";
+import type { KicImage, KicImageArgs } from "./ingressController/image";
 import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
 import { ELASTICSEARCH_NAME, LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
 import { MetalLb, MetalLbArgs } from "./metalLb";
@@ -258,7 +258,7 @@ export class Platform extends pulumi.ComponentResource {
         if (args.registry) {
             // Loaded only where an image is pushed, so clusters without a registry never load @pulumi/docker.
             // eslint-disable-next-line @typescript-eslint/no-require-imports
-            const { KicImage } = require("./kicImage") as typeof import("./kicImage");
+            const { KicImage } = require("./ingressController/image") as typeof import("./ingressController/image");
             this.kicImage = new KicImage(
                 `${name}-kic-image`,
                 { ...image, repositoryUrl: args.registry.repositoryUrl },

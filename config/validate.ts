@@ -11,7 +11,6 @@ import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
 import { checkClusterVersion } from "./clusterVersions";
-import { checkKicImage } from "./kicImageCompatibility";
 import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
@@ -35,7 +34,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, checkUnusedNginxPlusKeys, nginxPlusKeyUnused, PathKind, pathKindOf } from "./kicSettings";
+import { buildKic, checkKicImage, checkUnusedNginxPlusKeys, ingressControllerReleaseSettings, nginxPlusKeyUnused, PathKind, pathKindOf } from "../components/ingressController/settings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -100,9 +99,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
         if (notUsedOn(id, r("infraType").value)) return true;
         // GitOps keys while the platform is Pulumi's, Argo CD's install keys while Argo CD runs elsewhere (gitops.ts).
         if (gitopsKeyUnread(id, () => d("delivery"), () => d("gitopsArgoCd"))) return true;
-        // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (kicSettings.ts).
+        // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (components/ingressController/settings.ts).
         if (nginxPlusKeyUnused(id, { r, d })) return true;
-        // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
+        // MARA's repository and tag keys make up the image only when no image name is set (components/ingressController/settings.ts says so).
         return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
     };
     const v = <K extends KeyId>(id: K) => r(id).value;
@@ -211,7 +210,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         storageClass: v("storageClass"),
         infra,
         kic,
-        ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
+        ingress: ingressControllerReleaseSettings({ d }, chart("ingress")),
         platformOverrides: { containerLogPath: v("containerLogPath") },
         ...addOns,
         admissionPolicies: admissionPoliciesSettings({ d }, admissionScope),

@@ -13,7 +13,7 @@ import { ArgoCd } from "../components/argoCd";
 import { argoCdArgsFromSettings } from "../components/argoCd/args";
 import { APPLICATIONS_FOLDER, applicationManifest, folderPath, GitSource } from "../components/argoCd/applications";
 import { apiServerOf, ClusterFacts, clusterSecretManifest } from "../components/argoCd/clusterSecret";
-import type { KicImage } from "../components/kicImage";
+import type { KicImage } from "../components/ingressController/image";
 import { ClusterInfrastructure, DEFAULTS } from "../contracts";
 import type { MaraConfig } from "../config";
 import { platformArgsFromConfig } from "./platformArgs";
@@ -42,7 +42,7 @@ export function gitSourceOf(cfg: MaraConfig): GitSource {
 export function standaloneKicImage(cfg: MaraConfig, cluster: ClusterInfrastructure, providers: pulumi.ProviderResource[]): KicImage | undefined {
     if (!cluster.registry) return undefined;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { KicImage } = require("../components/kicImage") as typeof import("../components/kicImage");
+    const { KicImage } = require("../components/ingressController/image") as typeof import("../components/ingressController/image");
     const platformUrn = pulumi.createUrn("platform", "mara:platform:Platform");
     return new KicImage(
         "platform-kic-image",

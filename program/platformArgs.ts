@@ -15,6 +15,7 @@ import { nfsStorageArgsFromSettings } from "../components/nfsStorage/args";
 import { logstoreArgsFromSettings } from "../components/logstore/args";
 import { logAgentArgsFromSettings } from "../components/logAgent/args";
 import { admissionPoliciesArgsFromSettings } from "../components/admissionPolicies/args";
+import { ingressControllerArgsFromSettings, kicImageArgsFromSettings } from "../components/ingressController/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
@@ -28,24 +29,8 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
-        image: {
-            origin: kic.imageOrigin,
-            imageName: kic.imageName,
-            source: kic.source,
-            makeTarget: kic.makeTarget,
-            // The release the source names (`#v5.5.4`), written into the binary and the tag.
-            version: kic.version,
-            nginxRepo: kic.nginxRepo,
-            alwaysRebuild: kic.alwaysRebuild,
-        },
-        ingress: {
-            chart: cfg.ingress.chart,
-            nginxJwt: kic.nginxJwt,
-            nginxPlus: cfg.ingress.enablePlus,
-            replicas: cfg.ingress.replicas,
-            serviceType: cfg.ingress.serviceType,
-            fqdn: cfg.fqdn,
-        },
+        image: kicImageArgsFromSettings(kic),
+        ingress: ingressControllerArgsFromSettings(cfg.ingress, kic, cfg.fqdn),
         certManager: certManagerArgsFromSettings(cfg.certManager),
         logstore: logstoreArgsFromSettings(cfg.logstore),
         logAgent: logAgentArgsFromSettings(cfg.logAgent),

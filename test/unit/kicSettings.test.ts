@@ -9,7 +9,7 @@ import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigProblem, formatProblem, validateConfig } from "../../config";
 import { classifyKicSource, DEFAULTS, KIC_VERSION, kicSourceVersion } from "../../contracts";
-import { releaseAdvice } from "../../config/kicImageCompatibility";
+import { releaseAdvice } from "../../components/ingressController/settings";
 import { aws } from "../support/config";
 
 let dir: string;

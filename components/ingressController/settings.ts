@@ -1,7 +1,14 @@
-/** Validation and typed settings of the NGINX Ingress Controller image (MARA's kic:* keys). */
+/**
+ * The NGINX Ingress Controller's sections of the validated configuration (`MaraConfig.kic`, the image, and
+ * `MaraConfig.ingress`, the release), and the rules across its keys: the image's sources, make targets and NGINX Plus
+ * requirements, and the image (or the release a source names) against the pinned nginx-ingress chart. Read by
+ * config/validate.ts, which resolves the keys (keys.ts) and hands this module the lookups.
+ */
+import type * as pulumi from "@pulumi/pulumi";
 import * as os from "os";
 import * as path from "path";
 import {
+    ChartSettings,
     classifyKicSource,
     KIC_SOURCE_ALLOWED,
     KIC_VERSION,
@@ -11,13 +18,55 @@ import {
     NGINX_REPO_ENV,
     NginxRepoCredentials,
     splitImageName,
-} from "../contracts";
-import { KeyId, KEYS } from "./keys";
-import type { MaraConfig } from "./model";
-import { configSetCommand } from "./problems";
-import { Findings, secretOutput } from "./resolve";
-import { inspectLocalPath, LocalPath, pathStatus, shownPath } from "./localPaths";
-import type { Lookup } from "./lookup";
+} from "../../contracts";
+import { KIC_CHARTS, kicImageProblem, supportedImageRange } from "../../config/kicCompatibility";
+import { KeyId, KEYS } from "../../config/keys";
+import { configSetCommand } from "../../config/problems";
+import { Findings, secretOutput } from "../../config/resolve";
+import { inspectLocalPath, LocalPath, pathStatus, shownPath } from "../../config/localPaths";
+import type { Lookup } from "../../config/lookup";
+
+/** The controller image's validated settings (`MaraConfig.kic`). */
+export interface IngressControllerImageSettings {
+    /** `registry`: pull {@link imageName} and push it to the cluster's registry; `source`: build it from the source. */
+    readonly imageOrigin: "registry" | "source";
+    /** The image pulled (`mara:kicImageName`, or MARA's repository and tag keys over the default). */
+    readonly imageName: string;
+    /** The kubernetes-ingress make target a source build reproduces. */
+    readonly makeTarget: string;
+    /** The source location as configured (`mara:kicSrcUrl`). */
+    readonly sourceUrl: string;
+    /** The source to build from: a git or tarball URL, or the configured directory made absolute (`~` expanded). */
+    readonly source: string;
+    /** The controller version the source names (`#v5.5.4`), when it names one. */
+    readonly version?: string;
+    /** Pull or build, and push, on every update. */
+    readonly alwaysRebuild: boolean;
+    /**
+     * Where the NGINX Plus repository certificate and key are read at build time, for a Plus source build: the
+     * configured files, else the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY.
+     */
+    readonly nginxRepo?: NginxRepoCredentials;
+    /** JWT for NGINX's private registry (secret), when configured. */
+    readonly nginxJwt?: pulumi.Output<string>;
+}
+
+/** The controller release's validated settings (`MaraConfig.ingress`). */
+export interface IngressControllerReleaseSettings {
+    /** The chart: the catalogue's pin, or the version, mirror, timeout and archive the stack sets. */
+    readonly chart: ChartSettings;
+    /** Run the controller as NGINX Plus. */
+    readonly enablePlus: boolean;
+    /** Controller replicas. */
+    readonly replicas: number;
+    /** The controller's Service type: NodePort where the cluster has no load balancer implementation. */
+    readonly serviceType: "LoadBalancer" | "NodePort";
+}
+
+/** The release's section from the resolved keys and the chart the validation settled on (version, mirror, archive). */
+export function ingressControllerReleaseSettings({ d }: Pick<Lookup, "d">, chart: ChartSettings): IngressControllerReleaseSettings {
+    return { chart, enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") };
+}
 
 /** The registry NGINX Plus images are pulled from with the JWT. */
 const NGINX_PLUS_REGISTRY = "private-registry.nginx.com";
@@ -123,7 +172,7 @@ export function checkUnusedNginxPlusKeys({ r, d, keyOf }: Lookup, findings: Find
 }
 
 /** Builds the image settings, checking sources, make targets and NGINX Plus requirements. */
-export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: KicPaths = {}): MaraConfig["kic"] {
+export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: KicPaths = {}): IngressControllerImageSettings {
     const kindOf = paths.kind ?? pathKind;
     const env = paths.env ?? process.env;
     const repo = r("kicImageRepository");
@@ -306,4 +355,72 @@ function repoCredentials(
         fix: `${configSetCommand(KEYS.kicNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")} && ${configSetCommand(KEYS.kicNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")}`,
     });
     return undefined;
+}
+
+// ---- The image against the chart -------------------------------------------------------------
+// The chart renders command-line flags, and a controller older than one of them exits with "flag provided but not
+// defined" until the Helm release times out (the range is data, in config/kicCompatibility.ts). Checked for the image
+// pulled from a registry (its tag) and for a source build (the release its source names: a git tag, a tarball's
+// name, `#<version>`).
+
+/** Checks the controller image (or source release) against the ingress chart version. */
+export function checkKicImage(kic: IngressControllerImageSettings, chartVersion: string, { r, keyOf }: Lookup, findings: Findings): void {
+    // A chart version without recorded facts is reported by the chart-version check.
+    const facts = KIC_CHARTS[chartVersion];
+    if (!facts) return;
+    const range = supportedImageRange(chartVersion)!;
+    const allowed = `controller ${range.oldest} to ${range.newest} for nginx-ingress chart ${chartVersion}, such as ${facts.appVersion}`;
+    if (kic.imageOrigin === "source") {
+        const key = keyOf("kicSrcUrl");
+        const release = releaseAdvice(kic.sourceUrl, facts.appVersion);
+        // The release the source names (a git tag, a tarball's name, a directory's #<version>).
+        if (kic.version === undefined) {
+            findings.warn(`${key} = ${kic.sourceUrl} names no release, so the controller built from it cannot be checked against nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}); ${release.name}.`);
+            return;
+        }
+        const why = kicImageProblem(chartVersion, kic.version);
+        if (why) findings.problem({ key, value: kic.sourceUrl, problem: `builds a controller that does not run with the chart: ${why}`, allowed, fix: `build the v${facts.appVersion} release: ${release.set(key)}` });
+        return;
+    }
+    const [repository, tag] = splitImageName(kic.imageName);
+    if (tag.startsWith("sha256:")) {
+        findings.warn(`The ingress controller image ${kic.imageName} is pinned by digest, so its version cannot be checked against nginx-ingress chart ${chartVersion}; make sure it is controller ${range.oldest} to ${range.newest}.`);
+        return;
+    }
+    const why = kicImageProblem(chartVersion, tag);
+    if (!why) return;
+    // Name the key that chose the image: the image name, or MARA's repository and tag keys it was composed from.
+    const key = r("kicImageName").source ?? r("kicImageTag").source ?? r("kicImageRepository").source ?? keyOf("kicImageName");
+    const tagKey = key === r("kicImageTag").source;
+    findings.problem({
+        key,
+        value: tagKey ? tag : kic.imageName,
+        problem: `is not an image the chart runs: ${why}`,
+        allowed,
+        fix: tagKey ? configSetCommand(key, facts.appVersion) : configSetCommand(key, `${repository}:${facts.appVersion}`),
+    });
+}
+
+/** The official repository, whose tags are the controller's releases. */
+const KIC_GIT = "https://github.com/nginx/kubernetes-ingress.git";
+
+/**
+ * How to name release `version` in source location `location`, in a form classifyKicSource accepts: a git URL or a
+ * directory takes `#v<version>` (a git URL keeps its `:<subdir>`), while a tarball has no refs (a `#fragment` on it
+ * is refused), so its release is named by the file or the build moves to the git repository at that tag.
+ */
+export function releaseAdvice(location: string, version: string): { value: string; name: string; set: (key: string) => string } {
+    const classified = classifyKicSource(location);
+    if ("source" in classified && classified.source.kind === "tarball") {
+        const git = `${KIC_GIT}#v${version}`;
+        return {
+            value: git,
+            name: `a tarball has no #ref, so name the release in its file name (…-v${version}.tar.gz), or build from git: ${configSetCommand(KEYS.kicSrcUrl.key, git)}`,
+            set: (key) => `${configSetCommand(key, git)} (a tarball names its release in its file name only)`,
+        };
+    }
+    const [address, fragment = ""] = location.trim().split(/#(.*)/s);
+    const subdir = fragment.includes(":") ? fragment.slice(fragment.indexOf(":")) : "";
+    const named = `${address}#v${version}${subdir}`;
+    return { value: named, name: `name the release, e.g. ${named}`, set: (key) => configSetCommand(key, named) };
 }
