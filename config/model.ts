@@ -15,7 +15,7 @@ import type { MetalLbSettings } from "../components/metalLb/settings";
 export type { MetallbBgpPeer } from "../components/metalLb/settings";
 import type { PulumiOperatorSettings } from "../components/pulumiOperator/settings";
 import type { AdmissionPoliciesSettings } from "../components/admissionPolicies/settings";
-import type { IngressControllerImageSettings, IngressControllerReleaseSettings } from "../components/ingressController/settings";
+import type { IngressControllerImageSettings, IngressControllerReleaseSettings, IngressControllerSettings } from "../components/ingressController/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -120,9 +120,11 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     readonly storageClass?: string;
     /** Infrastructure provider settings. */
     readonly infra: I;
-    /** NGINX Ingress Controller image (components/ingressController/settings.ts). */
+    /** NGINX Ingress Controller: its release and its image (components/ingressController/settings.ts). */
+    readonly ingressController: IngressControllerSettings;
+    /** @deprecated Use {@link MaraConfig.ingressController}'s `image`, the same settings under the add-on's one name. */
     readonly kic: IngressControllerImageSettings;
-    /** NGINX Ingress Controller release (components/ingressController/settings.ts). */
+    /** @deprecated Use {@link MaraConfig.ingressController}, whose release settings these are (beside its `image`). */
     readonly ingress: IngressControllerReleaseSettings;
     /** The guardrails in the cluster: whether and how the admission policies enforce them, and where (components/admissionPolicies/settings.ts). */
     readonly admissionPolicies: AdmissionPoliciesSettings;

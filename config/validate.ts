@@ -202,6 +202,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
 
     const logAgent = logAgentSettings(chart("logagent"));
+    const ingress = ingressControllerReleaseSettings({ d }, chart("ingress"));
     const config: MaraConfig = {
         project: raw.project,
         stack: raw.stack,
@@ -209,8 +210,10 @@ export function validateConfig(given: RawConfig): ValidationResult {
         fqdn: v("fqdn"),
         storageClass: v("storageClass"),
         infra,
+        ingressController: { ...ingress, image: kic },
+        // The section's names before 0.2.0 (deprecated): the image, and the release.
         kic,
-        ingress: ingressControllerReleaseSettings({ d }, chart("ingress")),
+        ingress,
         platformOverrides: { containerLogPath: v("containerLogPath") },
         ...addOns,
         admissionPolicies: admissionPoliciesSettings({ d }, admissionScope),

@@ -46,7 +46,7 @@ export function standaloneKicImage(cfg: MaraConfig, cluster: ClusterInfrastructu
     const platformUrn = pulumi.createUrn("platform", "mara:platform:Platform");
     return new KicImage(
         "platform-kic-image",
-        { ...platformArgsFromConfig(cfg, cluster).image, repositoryUrl: cluster.registry.repositoryUrl },
+        { ...platformArgsFromConfig(cfg, cluster).ingressController?.image, repositoryUrl: cluster.registry.repositoryUrl },
         { providers, aliases: [pulumi.createUrn("platform-kic-image", "mara:registry:KicImage", platformUrn), pulumi.createUrn("kic-image", "mara:registry:KicImage", platformUrn)] },
     );
 }
@@ -64,7 +64,7 @@ function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: Ki
         ...(a.caData ? { caData: a.caData } : {}),
         ...(cfg.sirius.hostname ?? cfg.fqdn ? { fqdn: cfg.sirius.hostname ?? cfg.fqdn } : {}),
         ...(registry ? { registry } : {}),
-        kicImage: kicImage || cfg.kic.imageName,
+        kicImage: kicImage || cfg.ingressController.image.imageName,
         ...(cfg.gitops.fleet ? { fleet: cfg.gitops.fleet } : {}),
     }));
 }

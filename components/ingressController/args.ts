@@ -1,10 +1,9 @@
 /**
- * The NGINX Ingress Controller's mapping from its validated settings (`MaraConfig.kic`, the image, and
- * `MaraConfig.ingress`, the release) onto the Platform's `image` and `ingress` arguments: the one place where its
+ * The NGINX Ingress Controller's mapping from its validated settings (`MaraConfig.ingressController`) onto the Platform's `ingressController` argument: the one place where its
  * `mara:*` settings become arguments. Called by program/platformArgs.ts.
  */
-import type { PlatformImageArgs, PlatformIngressArgs } from "../platform";
-import type { IngressControllerImageSettings, IngressControllerReleaseSettings } from "./settings";
+import type { PlatformImageArgs, PlatformIngressControllerArgs } from "../platform";
+import type { IngressControllerImageSettings, IngressControllerSettings } from "./settings";
 
 /** The image to copy or build (or, without a registry, to pull): every image setting the KicImage takes. */
 export function kicImageArgsFromSettings(kic: IngressControllerImageSettings): PlatformImageArgs {
@@ -20,14 +19,15 @@ export function kicImageArgsFromSettings(kic: IngressControllerImageSettings): P
     };
 }
 
-/** The release: its chart, NGINX Plus and its license, replicas, Service type, and the host name it reports. */
-export function ingressControllerArgsFromSettings(release: IngressControllerReleaseSettings, kic: IngressControllerImageSettings, fqdn: string | undefined): PlatformIngressArgs {
+/** The release (its chart, NGINX Plus and its license, replicas, Service type, the host name it reports) and its image. */
+export function ingressControllerArgsFromSettings(s: IngressControllerSettings, fqdn: string | undefined): PlatformIngressControllerArgs {
     return {
-        chart: release.chart,
-        nginxJwt: kic.nginxJwt,
-        nginxPlus: release.enablePlus,
-        replicas: release.replicas,
-        serviceType: release.serviceType,
+        image: kicImageArgsFromSettings(s.image),
+        chart: s.chart,
+        nginxJwt: s.image.nginxJwt,
+        nginxPlus: s.enablePlus,
+        replicas: s.replicas,
+        serviceType: s.serviceType,
         fqdn,
     };
 }

@@ -1,6 +1,6 @@
 /**
- * The NGINX Ingress Controller's sections of the validated configuration (`MaraConfig.kic`, the image, and
- * `MaraConfig.ingress`, the release), and the rules across its keys: the image's sources, make targets and NGINX Plus
+ * The NGINX Ingress Controller's section of the validated configuration (`MaraConfig.ingressController`: the release,
+ * and its image), and the rules across its keys: the image's sources, make targets and NGINX Plus
  * requirements, and the image (or the release a source names) against the pinned nginx-ingress chart. Read by
  * config/validate.ts, which resolves the keys (keys.ts) and hands this module the lookups.
  */
@@ -26,7 +26,7 @@ import { Findings, secretOutput } from "../../config/resolve";
 import { inspectLocalPath, LocalPath, pathStatus, shownPath } from "../../config/localPaths";
 import type { Lookup } from "../../config/lookup";
 
-/** The controller image's validated settings (`MaraConfig.kic`). */
+/** The controller image's validated settings (`MaraConfig.ingressController.image`). */
 export interface IngressControllerImageSettings {
     /** `registry`: pull {@link imageName} and push it to the cluster's registry; `source`: build it from the source. */
     readonly imageOrigin: "registry" | "source";
@@ -51,7 +51,7 @@ export interface IngressControllerImageSettings {
     readonly nginxJwt?: pulumi.Output<string>;
 }
 
-/** The controller release's validated settings (`MaraConfig.ingress`). */
+/** The controller release's validated settings (`MaraConfig.ingressController`, beside its image). */
 export interface IngressControllerReleaseSettings {
     /** The chart: the catalogue's pin, or the version, mirror, timeout and archive the stack sets. */
     readonly chart: ChartSettings;
@@ -63,7 +63,13 @@ export interface IngressControllerReleaseSettings {
     readonly serviceType: "LoadBalancer" | "NodePort";
 }
 
-/** The release's section from the resolved keys and the chart the validation settled on (version, mirror, archive). */
+/** The ingress controller's validated settings (`MaraConfig.ingressController`): its release, and its image. */
+export interface IngressControllerSettings extends IngressControllerReleaseSettings {
+    /** The controller's image: pulled (and copied to the cluster's registry), or built from source. */
+    readonly image: IngressControllerImageSettings;
+}
+
+/** The release's settings from the resolved keys and the chart the validation settled on (version, mirror, archive). */
 export function ingressControllerReleaseSettings({ d }: Pick<Lookup, "d">, chart: ChartSettings): IngressControllerReleaseSettings {
     return { chart, enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") };
 }

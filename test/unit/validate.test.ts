@@ -178,8 +178,15 @@ describe("Helm repository URLs", () => {
 
     it("accepts mirrors and OCI registries", () => {
         const cfg = validateConfig(aws({ "kic-helm:helm_repo_url": "oci://ghcr.io/nginx/charts", "certmgr:certmgr_helm_repo_url": "https://mirror.example.com:8443/jetstack/" })).config!;
-        expect(cfg.ingress.chart.repositoryUrl).toBe("oci://ghcr.io/nginx/charts");
+        expect(cfg.ingressController.chart.repositoryUrl).toBe("oci://ghcr.io/nginx/charts");
         expect(cfg.certManager.chart.repositoryUrl).toBe("https://mirror.example.com:8443/jetstack");
+    });
+
+    it("puts the ingress controller's release and image in its section, ingressController, and under 0.1.0's names ingress and kic too", () => {
+        const cfg = validateConfig(aws({ "mara:ingressReplicas": "3", "kic:image_name": "nginx/nginx-ingress:5.5.1" })).config!;
+        expect(cfg.ingressController).toMatchObject({ replicas: 3, serviceType: "LoadBalancer", image: { imageOrigin: "registry", imageName: "nginx/nginx-ingress:5.5.1" } });
+        const { image, ...release } = cfg.ingressController;
+        expect([cfg.kic, cfg.ingress]).toEqual([image, release]);
     });
 
     it("puts the log agent's chart in its section, logAgent, and under 0.1.0's name logagent too", () => {
