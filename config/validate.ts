@@ -34,7 +34,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, checkKicImage, checkUnusedNginxPlusKeys, ingressControllerReleaseSettings, nginxPlusKeyUnused, PathKind, pathKindOf } from "../components/ingressController/settings";
+import { buildKic, checkKicImage, checkSourceBuildRegistry, checkUnusedNginxPlusKeys, ingressControllerReleaseSettings, nginxPlusKeyUnused, PathKind, pathKindOf } from "../components/ingressController/settings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -173,17 +173,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
                   ? d("delivery") === "operator"
                   : true;
 
-    const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
-    // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
-    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry && !registryKeysSet) {
-        findings.problem({
-            key: keyOf("kicImageOrigin"),
-            value: "source",
-            problem: `builds the image, but ${infra.type === "linode" ? "Linode" : "an existing cluster"} has no registry to push it to`,
-            allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
-            fix: `${configSetCommand(keyOf("kicImageOrigin"), "registry")}, or configure mara:registryServer and the other mara:registry* keys`,
-        });
-    }
+    checkSourceBuildRegistry(kic, infra, { r, keyOf }, findings);
     if (findings.problems.length > 0 || !infra) {
         return { problems: findings.problems, warnings: findings.warnings };
     }

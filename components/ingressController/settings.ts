@@ -363,6 +363,29 @@ function repoCredentials(
     return undefined;
 }
 
+/**
+ * A source build pushes the image it builds: on Linode or an existing cluster whose infrastructure has no registry,
+ * there is nowhere to push it unless the stack names a registry of its own (the mara:registry* keys).
+ */
+export function checkSourceBuildRegistry(
+    kic: IngressControllerImageSettings,
+    infra: { readonly type: string; readonly registry?: unknown } | undefined,
+    { r, keyOf }: Pick<Lookup, "r" | "keyOf">,
+    findings: Findings,
+): void {
+    const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
+    // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
+    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry && !registryKeysSet) {
+        findings.problem({
+            key: keyOf("kicImageOrigin"),
+            value: "source",
+            problem: `builds the image, but ${infra.type === "linode" ? "Linode" : "an existing cluster"} has no registry to push it to`,
+            allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
+            fix: `${configSetCommand(keyOf("kicImageOrigin"), "registry")}, or configure mara:registryServer and the other mara:registry* keys`,
+        });
+    }
+}
+
 // ---- The image against the chart -------------------------------------------------------------
 // The chart renders command-line flags, and a controller older than one of them exits with "flag provided but not
 // defined" until the Helm release times out (the range is data, in config/kicCompatibility.ts). Checked for the image
