@@ -19,7 +19,7 @@ import {
     NginxRepoCredentials,
     splitImageName,
 } from "../../contracts";
-import { KIC_CHARTS, kicImageProblem, supportedImageRange } from "../../config/kicCompatibility";
+import { FLAG_SINCE, KIC_CHARTS } from "./defaults";
 import { KeyId, KEYS } from "../../config/keys";
 import { configSetCommand } from "../../config/problems";
 import { Findings, secretOutput } from "../../config/resolve";
@@ -388,7 +388,7 @@ export function checkSourceBuildRegistry(
 
 // ---- The image against the chart -------------------------------------------------------------
 // The chart renders command-line flags, and a controller older than one of them exits with "flag provided but not
-// defined" until the Helm release times out (the range is data, in config/kicCompatibility.ts). Checked for the image
+// defined" until the Helm release times out (the range is data, in defaults.ts). Checked for the image
 // pulled from a registry (its tag) and for a source build (the release its source names: a git tag, a tarball's
 // name, `#<version>`).
 
@@ -452,4 +452,56 @@ export function releaseAdvice(location: string, version: string): { value: strin
     const subdir = fragment.includes(":") ? fragment.slice(fragment.indexOf(":")) : "";
     const named = `${address}#v${version}${subdir}`;
     return { value: named, name: `name the release, e.g. ${named}`, set: (key) => configSetCommand(key, named) };
+}
+
+// ---- Which controller images the pinned chart runs ----------------------------------------------
+// From the flags each recorded chart version renders and the release that first defined each (defaults.ts).
+
+/** The recorded chart versions' facts, for the chart version check (config/chartVersions.ts) and the render tier. */
+export { FLAG_SINCE, KIC_CHARTS, type KicChartFacts } from "./defaults";
+
+/** A controller version as numbers, from an image tag such as `5.5.4`, `v5.5.4` or `5.5.4-ubi`. */
+export function controllerVersion(tag: string): [number, number, number] | undefined {
+    const m = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(tag);
+    return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+const cmp = (a: readonly number[], b: readonly number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+
+/** The flags in `flags` that the controller at `version` does not define (unknown flags count as undefined). */
+export function flagsUndefinedBy(version: string, flags: readonly string[]): string[] {
+    const v = controllerVersion(version);
+    return flags.filter((f) => {
+        const since = FLAG_SINCE[f];
+        return !v || since === undefined || cmp(v, controllerVersion(since)!) < 0;
+    });
+}
+
+/** The range of controller versions a chart version runs: from the newest flag it renders to its appVersion line. */
+export function supportedImageRange(chartVersion: string): { oldest: string; newest: string } | undefined {
+    const facts = KIC_CHARTS[chartVersion];
+    if (!facts) return undefined;
+    const oldest = facts.flags
+        .map((f) => FLAG_SINCE[f]!)
+        .reduce((a, b) => (cmp(controllerVersion(a)!, controllerVersion(b)!) >= 0 ? a : b));
+    const [major, minor] = controllerVersion(facts.appVersion)!;
+    return { oldest, newest: `${major}.${minor}.x` };
+}
+
+/**
+ * Whether the controller image tag `tag` can run with nginx-ingress chart `chartVersion`: a reason when it
+ * cannot (or cannot be told), undefined when it can.
+ */
+export function kicImageProblem(chartVersion: string, tag: string): string | undefined {
+    const range = supportedImageRange(chartVersion);
+    if (!range) return `nginx-ingress chart ${chartVersion} has no recorded controller compatibility (components/ingressController/defaults.ts knows ${Object.keys(KIC_CHARTS).join(", ")})`;
+    const v = controllerVersion(tag);
+    if (!v) return `image tag "${tag}" is not a controller version, so its compatibility with nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}) cannot be checked`;
+    const missing = flagsUndefinedBy(tag, KIC_CHARTS[chartVersion]!.flags);
+    const [major, minor] = controllerVersion(KIC_CHARTS[chartVersion]!.appVersion)!;
+    if (missing.length > 0 || v[0] !== major || v[1] > minor) {
+        return `controller ${tag} is outside ${range.oldest} to ${range.newest}, the versions nginx-ingress chart ${chartVersion} runs` +
+            (missing.length > 0 ? ` (it does not define ${missing.map((f) => `-${f}`).join(", ")})` : "");
+    }
+    return undefined;
 }
