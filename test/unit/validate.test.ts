@@ -215,7 +215,7 @@ describe("image names and enums", () => {
         "localhost:5000/kic:5.5.4",
         `nginx/nginx-ingress@sha256:${"a".repeat(64)}`,
     ])("accepts kic:image_name %s", (image) => {
-        // NGINX's private registry needs the JWT (kicSettings.test.ts).
+        // NGINX's private registry needs the JWT (ingressController.test.ts).
         const jwt: Record<string, string> = image.startsWith("private-registry.nginx.com/") ? { "mara:nginxJwt": "jwt" } : {};
         expect(validateConfig(aws({ "kic:image_name": image, ...jwt }, { secret: Object.keys(jwt) })).config?.kic.imageName).toBe(image);
     });
@@ -238,7 +238,7 @@ describe("image names and enums", () => {
 });
 
 describe("NGINX Plus", () => {
-    // Plus source builds, the repository certificate and key, and the sources: kicSettings.test.ts.
+    // Plus source builds, the repository certificate and key, and the sources: ingressController.test.ts.
 
     it("needs the license JWT to run NGINX Plus", () => {
         expect(problems({ "kic-helm:enable_plus": "true", "kic:image_name": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" })).toContain(

@@ -1,6 +1,7 @@
 /**
- * The ingress controller image settings: source locations in every form MARA took, make targets, and the NGINX
- * Plus repository certificate and key, checked before anything is created, against real files.
+ * The ingress controller's settings and rules (components/ingressController/settings.ts): source locations in every
+ * form MARA took, make targets, the NGINX Plus repository certificate and key, checked before anything is created,
+ * against real files, and a source build's registry.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
