@@ -12,7 +12,7 @@ import { Platform } from "./components/platform";
 import { VolumeRetention } from "./components/volumeRetention";
 import { loadConfig, MaraConfig } from "./config";
 import type { ClusterInfrastructure } from "./contracts";
-import type { KicImage } from "./components/kicImage";
+import type { KicImage } from "./components/ingressController/image";
 import { dockerProvider } from "./program/dockerProvider";
 import { gitopsDelivery, handoverOptions, standaloneKicImage } from "./program/gitops";
 import { operatorDelivery } from "./program/operator";
@@ -24,7 +24,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     const cfg = loadConfig();
     const cluster = createInfrastructure(cfg);
     const providers: pulumi.ProviderResource[] = [cluster.provider];
-    if (cluster.registry) providers.push(dockerProvider(cluster.registry, cfg.kic.nginxJwt));
+    if (cluster.registry) providers.push(dockerProvider(cluster.registry, cfg.ingressController.image.nginxJwt));
     if (cfg.gitops.delivery === "gitops" || cfg.gitops.delivery === "operator") {
         // Argo CD, or the Pulumi Kubernetes Operator, delivers the platform from Git; the cloud, the cluster, the registry and the image stay here.
         const image = standaloneKicImage(cfg, cluster, providers);
@@ -104,7 +104,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
 function kicImageOutputs(cfg: MaraConfig, image: KicImage | undefined): Record<string, pulumi.Input<unknown>> {
     if (!image) {
         // No registry: the chart pulls the configured image from where it is published.
-        return { kic_image_origin: "registry", kic_image_source: cfg.kic.imageName, kic_image: cfg.kic.imageName };
+        return { kic_image_origin: "registry", kic_image_source: cfg.ingressController.image.imageName, kic_image: cfg.ingressController.image.imageName };
     }
     return {
         kic_image_origin: image.origin,

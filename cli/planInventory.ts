@@ -141,7 +141,7 @@ export function inventory(resources: readonly InventoryResource[], cfg?: MaraCon
             fromValues.forEach((i) => use(i, r.name));
             // On a first preview the values naming the pushed image are unknown; the configuration names what is pushed.
             if (shortChart === "nginx-ingress" && fromValues.length === 0 && cfg) {
-                use(cfg.kic.imageOrigin === "source" ? `built from ${cfg.kic.sourceUrl} (${cfg.kic.makeTarget})` : cfg.kic.imageName, `${r.name}, copied into the cluster's registry`);
+                use(cfg.ingressController.image.imageOrigin === "source" ? `built from ${cfg.ingressController.image.sourceUrl} (${cfg.ingressController.image.makeTarget})` : cfg.ingressController.image.imageName, `${r.name}, copied into the cluster's registry`);
             }
             continue;
         }

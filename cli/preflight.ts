@@ -46,7 +46,7 @@ export function findExecutable(name: string, env: CliIo["env"]): string | undefi
  * Docker engine.
  */
 export function dockerReason(cfg: MaraConfig): string | undefined {
-    if (cfg.kic.imageOrigin === "source") return "the ingress controller image is built from source";
+    if (cfg.ingressController.image.imageOrigin === "source") return "the ingress controller image is built from source";
     const infra = cfg.infra;
     // AWS and DigitalOcean always have a registry; Linode and an existing cluster when one is configured.
     if (infra.type === "aws" || infra.type === "digitalocean" || infra.registry !== undefined) {

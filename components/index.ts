@@ -15,7 +15,7 @@ export * from "./ecr";
 export * from "./eks";
 export * from "./helmRelease";
 export * from "./ingressController";
-export * from "./kicImage";
+export * from "./ingressController/image";
 export * from "./kubeconfig";
 export * from "./lke";
 export * from "./logAgent";

@@ -10,7 +10,7 @@ import { logstoreRules } from "./alerts/logstoreRules";
 import { CERT_MANAGER_METRICS_LABELS, CERT_MANAGER_METRICS_SERVICE, CertManager, CertManagerArgs } from "./certManager";
 import { PLATFORM_STORAGE_CLASS } from "./clusterNames";
 import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS, KIC_METRICS_SERVICE } from "./ingressController";
-import type { KicImage, KicImageArgs } from "./kicImage";
+import type { KicImage, KicImageArgs } from "./ingressController/image";
 import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
 import { ELASTICSEARCH_NAME, LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
 import { MetalLb, MetalLbArgs } from "./metalLb";
@@ -27,8 +27,17 @@ import { guardedOptions } from "./ownership/guard";
  */
 export type PlatformImageArgs = Pick<KicImageArgs, "origin" | "imageName" | "source" | "makeTarget" | "version" | "nginxRepo" | "alwaysRebuild">;
 
-/** The ingress controller's own settings; its image, registry credentials, load balancer and tracing come from the platform. */
-export type PlatformIngressArgs = Pick<IngressControllerArgs, "chart" | "nginxPlus" | "nginxJwt" | "replicas" | "serviceType" | "fqdn">;
+/**
+ * NGINX Ingress Controller: its own settings and its image; its registry credentials, load balancer and tracing come
+ * from the platform.
+ */
+export interface PlatformIngressControllerArgs extends Pick<IngressControllerArgs, "chart" | "nginxPlus" | "nginxJwt" | "replicas" | "serviceType" | "fqdn"> {
+    /** The controller's image. Default: the published `nginx/nginx-ingress` image matching the chart. */
+    image?: PlatformImageArgs;
+}
+
+/** @deprecated Use {@link PlatformIngressControllerArgs}, the same arguments (and the image) under the add-on's one name. */
+export type PlatformIngressArgs = Omit<PlatformIngressControllerArgs, "image">;
 
 /** cert-manager: its chart, and the ACME issuer to add beside the self-signed one. */
 export type PlatformCertManagerArgs = Pick<CertManagerArgs, "chart" | "acme">;
@@ -118,9 +127,17 @@ export interface PlatformArgs {
     cluster: PlatformFacts;
     /** The registry the ingress controller image is copied to; none: the image is pulled from where it is published. */
     registry?: ContainerRegistry;
-    /** The ingress controller image. Default: the published `nginx/nginx-ingress` image matching the chart. */
+    /** NGINX Ingress Controller and its image. Default: one open-source controller behind a LoadBalancer Service. */
+    ingressController?: PlatformIngressControllerArgs;
+    /**
+     * @deprecated Use {@link PlatformIngressControllerArgs.image} (`ingressController.image`), the same arguments under
+     * the add-on's one name. Still read: where both are given, `ingressController.image`'s members win.
+     */
     image?: PlatformImageArgs;
-    /** NGINX Ingress Controller. Default: one open-source controller behind a LoadBalancer Service. */
+    /**
+     * @deprecated Use {@link PlatformArgs.ingressController}, the same arguments under the add-on's one name. Still
+     * read: where both are given, `ingressController`'s members win.
+     */
     ingress?: PlatformIngressArgs;
     /** cert-manager and its ClusterIssuers. Default: the self-signed issuer only. */
     certManager?: PlatformCertManagerArgs;
@@ -254,11 +271,13 @@ export class Platform extends pulumi.ComponentResource {
         const stateful = (was: string) => ({ ...child(was), ...(args.protectData ? { protect: true } : {}), ...(this.nfsStorage ? { dependsOn: this.storageDependencies } : {}) });
 
         this.secrets = new Secrets(`${name}-secrets`, args.secrets ?? {}, child("secrets"));
-        const image: PlatformImageArgs = args.image ?? {};
+        // The deprecated image and ingress arguments still count; ingressController's members win.
+        const { image: ownImage, ...ingress } = { ...args.ingress, ...args.ingressController };
+        const image: PlatformImageArgs = { ...args.image, ...ownImage };
         if (args.registry) {
             // Loaded only where an image is pushed, so clusters without a registry never load @pulumi/docker.
             // eslint-disable-next-line @typescript-eslint/no-require-imports
-            const { KicImage } = require("./kicImage") as typeof import("./kicImage");
+            const { KicImage } = require("./ingressController/image") as typeof import("./ingressController/image");
             this.kicImage = new KicImage(
                 `${name}-kic-image`,
                 { ...image, repositoryUrl: args.registry.repositoryUrl },
@@ -280,7 +299,7 @@ export class Platform extends pulumi.ComponentResource {
         this.ingressController = new IngressController(
             `${name}-ingress-controller`,
             {
-                ...args.ingress,
+                ...ingress,
                 imageRepository,
                 imageTag,
                 imageDigest,
@@ -324,7 +343,7 @@ export class Platform extends pulumi.ComponentResource {
                 controlPlaneMetrics: facts.controlPlaneMetrics,
                 // A plain name: the ServiceMonitor only names where to look, it need not wait for the controller.
                 ingressControllerMetrics: { namespace: DEFAULTS.ingressController.namespace, selector: { ...KIC_METRICS_LABELS }, port: "prometheus" },
-                ingressControllerPlus: args.ingress?.nginxPlus ?? DEFAULTS.ingressController.nginxPlus,
+                ingressControllerPlus: ingress.nginxPlus ?? DEFAULTS.ingressController.nginxPlus,
                 // The certificates' own namespaces kept on cert-manager's metrics (certificateRules.ts).
                 certManagerMetrics: { namespace: DEFAULTS.certManager.namespace, selector: { ...CERT_MANAGER_METRICS_LABELS }, port: "http-metrics", honorLabels: true },
                 // The alerts on what the platform runs; the application ships its own (sirius/monitoring.ts).

@@ -9,10 +9,10 @@
  * - A newer version is allowed with a warning: charts keep their values within a release line, and
  *   docs/upgrading.md describes how to vendor and test it (the render tier) before relying on it.
  * - The nginx-ingress chart is the exception: each version renders controller flags, and an image that does
- *   not define them crash-loops, so only versions whose flags are recorded (kicCompatibility.ts) are accepted.
+ *   not define them crash-loops, so only versions whose flags are recorded (components/ingressController/defaults.ts) are accepted.
  */
 import { CHART_IDS, CHARTS, CRD_CHARTS } from "../contracts";
-import { KIC_CHARTS } from "./kicCompatibility";
+import { KIC_CHARTS } from "../components/ingressController/settings";
 import { compareVersions, GetResolved } from "./lookup";
 import type { Findings } from "./resolve";
 
@@ -33,7 +33,7 @@ export function checkChartVersions(r: GetResolved, findings: Findings): void {
                 key,
                 value: version,
                 problem: `is an nginx-ingress chart version whose controller flags this program has not recorded, so no controller image can be checked against it (a controller lacking one of its flags crash-loops)`,
-                allowed: `a recorded version: ${Object.keys(KIC_CHARTS).join(", ")} (config/kicCompatibility.ts; docs/upgrading.md adds one)`,
+                allowed: `a recorded version: ${Object.keys(KIC_CHARTS).join(", ")} (components/ingressController/defaults.ts; docs/upgrading.md adds one)`,
                 fix: `pulumi config rm ${key} (to install ${tested})`,
             });
         } else if (compareVersions(version, tested) < 0) {

@@ -9,12 +9,11 @@
  * `digitalocean:`) draw a warning naming the canonical key, because in one program a provider can
  * reject unknown keys in its own namespace (MARA issue #175).
  */
-import { ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, KIC_SOURCE_ALLOWED, PATTERNS } from "../contracts";
+import { ChartId, DEFAULTS, HOST_PATH_ALLOWED, INFRA_TYPES, InfraType, PATTERNS } from "../contracts";
 import {
     boolean,
     fqdn,
     hostPort,
-    imageReference,
     integer,
     ipv4Cidr,
     list,
@@ -38,6 +37,7 @@ import { LOG_AGENT_CHART_KEYS } from "../components/logAgent/keys";
 import { ARGO_CD_CHART_KEYS } from "../components/argoCd/keys";
 import { PULUMI_OPERATOR_CHART_KEYS, PULUMI_OPERATOR_KEYS } from "../components/pulumiOperator/keys";
 import { ADMISSION_POLICIES_KEYS } from "../components/admissionPolicies/keys";
+import { INGRESS_CONTROLLER_CHART_KEYS, INGRESS_CONTROLLER_KEYS, INGRESS_CONTROLLER_SERVICE_KEYS } from "../components/ingressController/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
@@ -414,14 +414,7 @@ export const KEYS = {
         group: "Existing cluster",
     }),
 
-    ingressServiceType: spec({
-        key: "mara:ingressServiceType",
-        type: oneOf(["LoadBalancer", "NodePort"] as const),
-        default: DEFAULTS.ingressController.serviceType,
-        description: "Service type of the ingress controller: LoadBalancer, or NodePort for clusters without a load balancer implementation (then point mara:fqdn at a node).",
-        group: "Existing cluster",
-        usedOn: INFRA_TYPES,
-    }),
+    ...INGRESS_CONTROLLER_SERVICE_KEYS,
     containerLogPath: spec({
         key: "mara:containerLogPath",
         // The rule (absolute, no '..', never a system directory) is hostPathProblem, shared with the LogAgent component.
@@ -436,103 +429,7 @@ export const KEYS = {
     ...METALLB_KEYS,
     ...NFS_STORAGE_KEYS,
 
-    // ---- Ingress controller image -------------------------------------------------------------
-    kicImageOrigin: spec({
-        key: "mara:kicImageOrigin",
-        legacy: ["kic:image_origin"],
-        type: oneOf(["registry", "source"] as const),
-        default: DEFAULTS.kicImage.origin,
-        description: "registry: pull mara:kicImageName and push it to the cluster's registry; source: build it from mara:kicSrcUrl.",
-        group: "Ingress controller image",
-    }),
-    kicImageName: spec({
-        key: "mara:kicImageName",
-        legacy: ["kic:image_name"],
-        type: imageReference(),
-        default: DEFAULTS.kicImage.imageName,
-        description: "NGINX Ingress Controller image to pull (NGINX Plus images live in private-registry.nginx.com).",
-        group: "Ingress controller image",
-    }),
-    kicMakeTarget: spec({
-        key: "mara:kicMakeTarget",
-        legacy: ["kic:make_target"],
-        type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
-        default: DEFAULTS.kicImage.makeTarget,
-        description: "make target of nginx/kubernetes-ingress reproduced when building from source: debian-image, alpine-image, ubi-image, or an NGINX Plus target such as debian-image-plus (needs the repository certificate and key).",
-        group: "Ingress controller image",
-    }),
-    kicSrcUrl: spec({
-        key: "mara:kicSrcUrl",
-        legacy: ["kic:src_url"],
-        type: text({ pattern: /^\S+$/, allowed: KIC_SOURCE_ALLOWED }),
-        default: DEFAULTS.kicImage.source,
-        description: "Source built when mara:kicImageOrigin is source: a git URL with #<tag> (BuildKit clones it), an https tarball, or a local directory (~ and paths relative to the project allowed).",
-        group: "Ingress controller image",
-    }),
-    kicAlwaysRebuild: spec({
-        key: "mara:kicAlwaysRebuild",
-        legacy: ["kic:always_rebuild"],
-        type: boolean(),
-        default: DEFAULTS.kicImage.alwaysRebuild,
-        description: "Pull or build the image and push it on every update, even when its inputs did not change; the cluster moves only if the digest changed.",
-        group: "Ingress controller image",
-    }),
-    kicNginxPlusKeyPath: spec({
-        key: "mara:kicNginxPlusKeyPath",
-        legacy: [{ key: "kic:nginx_plus", field: "kic:key_path" }],
-        type: text(),
-        description: "NGINX Plus repository key (nginx-repo.key from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_KEY environment variable.",
-        example: "/etc/ssl/nginx/nginx-repo.key",
-        group: "Ingress controller image",
-    }),
-    kicNginxPlusCertPath: spec({
-        key: "mara:kicNginxPlusCertPath",
-        legacy: [{ key: "kic:nginx_plus", field: "kic:cert_path" }],
-        type: text(),
-        description: "NGINX Plus repository certificate (nginx-repo.crt from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_CRT environment variable.",
-        example: "/etc/ssl/nginx/nginx-repo.crt",
-        group: "Ingress controller image",
-    }),
-    kicImageRepository: spec({
-        key: "mara:kicImageRepository",
-        legacy: ["kic-helm:nginx_repository"],
-        type: imageReference(),
-        description: "MARA's existing-cluster image repository; combined with mara:kicImageTag into mara:kicImageName.",
-        example: "nginx/nginx-ingress",
-        group: "Ingress controller image",
-    }),
-    kicImageTag: spec({
-        key: "mara:kicImageTag",
-        legacy: ["kic-helm:nginx_tag"],
-        type: imageTag,
-        description: "MARA's existing-cluster image tag; combined with mara:kicImageRepository into mara:kicImageName.",
-        example: "5.5.4",
-        group: "Ingress controller image",
-    }),
-    nginxJwt: spec({
-        key: "mara:nginxJwt",
-        type: secretText,
-        secret: true,
-        description: "JWT from MyF5 for private-registry.nginx.com: pulls NGINX Plus images (also into the cluster's registry, without docker login) and is the Plus license.",
-        group: "Ingress controller image",
-    }),
-
-    // ---- Ingress controller -------------------------------------------------------------------
-    ingressEnablePlus: spec({
-        key: "mara:ingressEnablePlus",
-        legacy: ["kic-helm:enable_plus", "kic-helm:nginx_plus_flag"],
-        type: boolean(),
-        default: DEFAULTS.ingressController.nginxPlus,
-        description: "Run the ingress controller in NGINX Plus mode (needs an NGINX Plus image).",
-        group: "Ingress controller",
-    }),
-    ingressReplicas: spec({
-        key: "mara:ingressReplicas",
-        type: integer(1, 20),
-        default: DEFAULTS.ingressController.replicas,
-        description: "Number of ingress controller pods.",
-        group: "Ingress controller",
-    }),
+    ...INGRESS_CONTROLLER_KEYS,
     storageClass: spec({
         key: "mara:storageClass",
         type: kubernetesName("subdomain", "a StorageClass name", "gp3"),
@@ -555,11 +452,7 @@ export const KEYS = {
         group: "Charts",
     }),
 
-    ...chartKeys("ingress", {
-        version: ["kic-helm:chart_version"],
-        url: ["kic-helm:helm_repo_url"],
-        timeout: ["kic-helm:helm_timeout"],
-    }),
+    ...INGRESS_CONTROLLER_CHART_KEYS,
 
     // ---- Charts of the other add-ons ------------------------------------------------------------
     ...CERT_MANAGER_CHART_KEYS,

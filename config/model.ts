@@ -3,7 +3,7 @@
  * `MaraConfig`; components receive the parts they need as arguments and never read Pulumi config.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, NginxRepoCredentials, RepositoryCredentials } from "../contracts";
+import type { AdmissionMode, AdmissionScope, ChartSettings, InfraType, RepositoryCredentials } from "../contracts";
 import type { CertManagerSettings } from "../components/certManager/settings";
 import type { PrometheusSettings } from "../components/prometheus/settings";
 import type { ObservabilitySettings } from "../components/observability/settings";
@@ -15,6 +15,7 @@ import type { MetalLbSettings } from "../components/metalLb/settings";
 export type { MetallbBgpPeer } from "../components/metalLb/settings";
 import type { PulumiOperatorSettings } from "../components/pulumiOperator/settings";
 import type { AdmissionPoliciesSettings } from "../components/admissionPolicies/settings";
+import type { IngressControllerImageSettings, IngressControllerReleaseSettings, IngressControllerSettings } from "../components/ingressController/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -119,33 +120,12 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
     readonly storageClass?: string;
     /** Infrastructure provider settings. */
     readonly infra: I;
-    /** NGINX Ingress Controller image. */
-    readonly kic: {
-        readonly imageOrigin: "registry" | "source";
-        readonly imageName: string;
-        readonly makeTarget: string;
-        /** The source location as configured (`mara:kicSrcUrl`). */
-        readonly sourceUrl: string;
-        /** The source to build from: a git or tarball URL, or the configured directory made absolute (`~` expanded). */
-        readonly source: string;
-        /** The controller version the source names (`#v5.5.4`), when it names one. */
-        readonly version?: string;
-        readonly alwaysRebuild: boolean;
-        /**
-         * Where the NGINX Plus repository certificate and key are read at build time, for a Plus source build: the
-         * configured files, else the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY.
-         */
-        readonly nginxRepo?: NginxRepoCredentials;
-        /** JWT for NGINX's private registry (secret), when configured. */
-        readonly nginxJwt?: pulumi.Output<string>;
-    };
-    /** NGINX Ingress Controller release. */
-    readonly ingress: {
-        readonly chart: ChartSettings;
-        readonly enablePlus: boolean;
-        readonly replicas: number;
-        readonly serviceType: "LoadBalancer" | "NodePort";
-    };
+    /** NGINX Ingress Controller: its release and its image (components/ingressController/settings.ts). */
+    readonly ingressController: IngressControllerSettings;
+    /** @deprecated Use {@link MaraConfig.ingressController}'s `image`, the same settings under the add-on's one name. */
+    readonly kic: IngressControllerImageSettings;
+    /** @deprecated Use {@link MaraConfig.ingressController}, whose release settings these are (beside its `image`). */
+    readonly ingress: IngressControllerReleaseSettings;
     /** The guardrails in the cluster: whether and how the admission policies enforce them, and where (components/admissionPolicies/settings.ts). */
     readonly admissionPolicies: AdmissionPoliciesSettings;
     /**

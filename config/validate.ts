@@ -11,7 +11,6 @@ import { chartArchiveProblems, lookUpChartArchives } from "./chartArchives";
 import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
 import { checkClusterVersion } from "./clusterVersions";
-import { checkKicImage } from "./kicImageCompatibility";
 import { checkLegacyObjects } from "./legacyObjects";
 import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
@@ -35,7 +34,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, checkUnusedNginxPlusKeys, nginxPlusKeyUnused, PathKind, pathKindOf } from "./kicSettings";
+import { buildKic, checkKicImage, checkSourceBuildRegistry, checkUnusedNginxPlusKeys, ingressControllerReleaseSettings, nginxPlusKeyUnused, PathKind, pathKindOf } from "../components/ingressController/settings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -100,9 +99,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
         if (notUsedOn(id, r("infraType").value)) return true;
         // GitOps keys while the platform is Pulumi's, Argo CD's install keys while Argo CD runs elsewhere (gitops.ts).
         if (gitopsKeyUnread(id, () => d("delivery"), () => d("gitopsArgoCd"))) return true;
-        // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (kicSettings.ts).
+        // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (components/ingressController/settings.ts).
         if (nginxPlusKeyUnused(id, { r, d })) return true;
-        // MARA's repository and tag keys make up the image only when no image name is set (kicSettings.ts says so).
+        // MARA's repository and tag keys make up the image only when no image name is set (components/ingressController/settings.ts says so).
         return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
     };
     const v = <K extends KeyId>(id: K) => r(id).value;
@@ -174,17 +173,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
                   ? d("delivery") === "operator"
                   : true;
 
-    const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
-    // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
-    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry && !registryKeysSet) {
-        findings.problem({
-            key: keyOf("kicImageOrigin"),
-            value: "source",
-            problem: `builds the image, but ${infra.type === "linode" ? "Linode" : "an existing cluster"} has no registry to push it to`,
-            allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
-            fix: `${configSetCommand(keyOf("kicImageOrigin"), "registry")}, or configure mara:registryServer and the other mara:registry* keys`,
-        });
-    }
+    checkSourceBuildRegistry(kic, infra, { r, keyOf }, findings);
     if (findings.problems.length > 0 || !infra) {
         return { problems: findings.problems, warnings: findings.warnings };
     }
@@ -203,6 +192,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     if (findings.problems.length > 0) return { problems: findings.problems, warnings: findings.warnings };
 
     const logAgent = logAgentSettings(chart("logagent"));
+    const ingress = ingressControllerReleaseSettings({ d }, chart("ingress"));
     const config: MaraConfig = {
         project: raw.project,
         stack: raw.stack,
@@ -210,8 +200,10 @@ export function validateConfig(given: RawConfig): ValidationResult {
         fqdn: v("fqdn"),
         storageClass: v("storageClass"),
         infra,
+        ingressController: { ...ingress, image: kic },
+        // The section's names before 0.2.0 (deprecated): the image, and the release.
         kic,
-        ingress: { chart: chart("ingress"), enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") },
+        ingress,
         platformOverrides: { containerLogPath: v("containerLogPath") },
         ...addOns,
         admissionPolicies: admissionPoliciesSettings({ d }, admissionScope),

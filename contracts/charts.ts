@@ -16,6 +16,7 @@ import { LOGSTORE_CHART } from "../components/logstore/defaults";
 import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
 import { ARGO_CD_CHART } from "../components/argoCd/defaults";
 import { PULUMI_OPERATOR_CHART } from "../components/pulumiOperator/defaults";
+import { INGRESS_CONTROLLER_CHART } from "../components/ingressController/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -63,13 +64,7 @@ export interface ChartEntry extends ChartSettings {
  * and timeout, whose defaults are this entry's.
  */
 export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
-    ingress: {
-        title: "NGINX Ingress Controller",
-        chart: "nginx-ingress",
-        repositoryUrl: "https://helm.nginx.com/stable",
-        version: "2.6.4",
-        timeoutSeconds: 600,
-    },
+    ingress: INGRESS_CONTROLLER_CHART,
     // The add-on units' pins live in their folders (components/<unit>/defaults.ts).
     certManager: CERT_MANAGER_CHART,
     prometheus: PROMETHEUS_CHART,

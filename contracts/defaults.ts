@@ -17,6 +17,7 @@ import { NFS_STORAGE_DEFAULTS } from "../components/nfsStorage/defaults";
 import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
 import { LOG_AGENT_DEFAULTS } from "../components/logAgent/defaults";
 import { ARGO_CD_DEFAULTS } from "../components/argoCd/defaults";
+import { INGRESS_CONTROLLER_DEFAULTS, KIC_IMAGE_DEFAULTS } from "../components/ingressController/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -31,25 +32,8 @@ export const DEFAULTS = {
     clusterDrain: { removeCrds: true, retainVolumes: false, timeoutMinutes: 15 },
     volumeRetention: { retainVolumes: false },
     secrets: { demoUser: "testuser", length: 24 },
-    kicImage: {
-        origin: "registry",
-        // The controller release matching the pinned nginx-ingress chart (its appVersion).
-        imageName: "nginx/nginx-ingress:5.5.4",
-        makeTarget: "debian-image",
-        // The git repository at the release of the default image (KIC_VERSION below; a test keeps them equal).
-        source: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4",
-        version: "source",
-        alwaysRebuild: false,
-        platform: "linux/amd64",
-    },
-    ingressController: {
-        namespace: "nginx-ingress",
-        nginxPlus: false,
-        replicas: 1,
-        serviceType: "LoadBalancer",
-        loadBalancerAddress: "hostname",
-        ingressClassName: "nginx",
-    },
+    kicImage: KIC_IMAGE_DEFAULTS,
+    ingressController: INGRESS_CONTROLLER_DEFAULTS,
     certManager: CERT_MANAGER_DEFAULTS,
     logstore: LOGSTORE_DEFAULTS,
     logAgent: LOG_AGENT_DEFAULTS,

@@ -13,7 +13,7 @@ import { ArgoCd } from "../components/argoCd";
 import { argoCdArgsFromSettings } from "../components/argoCd/args";
 import { APPLICATIONS_FOLDER, applicationManifest, folderPath, GitSource } from "../components/argoCd/applications";
 import { apiServerOf, ClusterFacts, clusterSecretManifest } from "../components/argoCd/clusterSecret";
-import type { KicImage } from "../components/kicImage";
+import type { KicImage } from "../components/ingressController/image";
 import { ClusterInfrastructure, DEFAULTS } from "../contracts";
 import type { MaraConfig } from "../config";
 import { platformArgsFromConfig } from "./platformArgs";
@@ -42,11 +42,11 @@ export function gitSourceOf(cfg: MaraConfig): GitSource {
 export function standaloneKicImage(cfg: MaraConfig, cluster: ClusterInfrastructure, providers: pulumi.ProviderResource[]): KicImage | undefined {
     if (!cluster.registry) return undefined;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { KicImage } = require("../components/kicImage") as typeof import("../components/kicImage");
+    const { KicImage } = require("../components/ingressController/image") as typeof import("../components/ingressController/image");
     const platformUrn = pulumi.createUrn("platform", "mara:platform:Platform");
     return new KicImage(
         "platform-kic-image",
-        { ...platformArgsFromConfig(cfg, cluster).image, repositoryUrl: cluster.registry.repositoryUrl },
+        { ...platformArgsFromConfig(cfg, cluster).ingressController?.image, repositoryUrl: cluster.registry.repositoryUrl },
         { providers, aliases: [pulumi.createUrn("platform-kic-image", "mara:registry:KicImage", platformUrn), pulumi.createUrn("kic-image", "mara:registry:KicImage", platformUrn)] },
     );
 }
@@ -64,7 +64,7 @@ function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: Ki
         ...(a.caData ? { caData: a.caData } : {}),
         ...(cfg.sirius.hostname ?? cfg.fqdn ? { fqdn: cfg.sirius.hostname ?? cfg.fqdn } : {}),
         ...(registry ? { registry } : {}),
-        kicImage: kicImage || cfg.kic.imageName,
+        kicImage: kicImage || cfg.ingressController.image.imageName,
         ...(cfg.gitops.fleet ? { fleet: cfg.gitops.fleet } : {}),
     }));
 }

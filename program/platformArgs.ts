@@ -15,37 +15,20 @@ import { nfsStorageArgsFromSettings } from "../components/nfsStorage/args";
 import { logstoreArgsFromSettings } from "../components/logstore/args";
 import { logAgentArgsFromSettings } from "../components/logAgent/args";
 import { admissionPoliciesArgsFromSettings } from "../components/admissionPolicies/args";
+import { ingressControllerArgsFromSettings } from "../components/ingressController/args";
 
 /** Whether the platform installs Argo CD in its cluster (`mara:delivery gitops` with `mara:gitopsArgoCd install`). */
 export const installsArgoCd = (cfg: MaraConfig): boolean => cfg.gitops.delivery === "gitops" && cfg.gitops.argoCd === "install";
 
 /** Maps the configuration onto the Platform's per-add-on arguments. */
 export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastructure): PlatformArgs {
-    const { kic } = cfg;
     const containerLogPath = cfg.platformOverrides.containerLogPath ?? cluster.platform.containerLogPath;
     const metalLb = metalLbArgsFromSettings(cfg.metalLb);
     const nfsStorage = nfsStorageArgsFromSettings(cfg.nfsStorage);
     return {
         cluster: { ...cluster.platform, containerLogPath },
         registry: cluster.registry,
-        image: {
-            origin: kic.imageOrigin,
-            imageName: kic.imageName,
-            source: kic.source,
-            makeTarget: kic.makeTarget,
-            // The release the source names (`#v5.5.4`), written into the binary and the tag.
-            version: kic.version,
-            nginxRepo: kic.nginxRepo,
-            alwaysRebuild: kic.alwaysRebuild,
-        },
-        ingress: {
-            chart: cfg.ingress.chart,
-            nginxJwt: kic.nginxJwt,
-            nginxPlus: cfg.ingress.enablePlus,
-            replicas: cfg.ingress.replicas,
-            serviceType: cfg.ingress.serviceType,
-            fqdn: cfg.fqdn,
-        },
+        ingressController: ingressControllerArgsFromSettings(cfg.ingressController, cfg.fqdn),
         certManager: certManagerArgsFromSettings(cfg.certManager),
         logstore: logstoreArgsFromSettings(cfg.logstore),
         logAgent: logAgentArgsFromSettings(cfg.logAgent),

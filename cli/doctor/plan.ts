@@ -104,7 +104,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
         ...es,
         { what: "Kibana", pods: 1, cpuMillis: millis(LOGSTORE_MEMORY.cpu), memoryMi: mi(LOGSTORE_MEMORY.kibana) },
         ...sirius,
-        { what: "NGINX Ingress Controller", pods: cfg?.ingress.replicas ?? DEFAULTS.ingressController.replicas, cpuMillis: millis(CHART_DEFAULT_REQUESTS.ingressController.cpu), memoryMi: mi(CHART_DEFAULT_REQUESTS.ingressController.memory) },
+        { what: "NGINX Ingress Controller", pods: cfg?.ingressController.replicas ?? DEFAULTS.ingressController.replicas, cpuMillis: millis(CHART_DEFAULT_REQUESTS.ingressController.cpu), memoryMi: mi(CHART_DEFAULT_REQUESTS.ingressController.memory) },
         { what: "ECK operator", pods: 1, cpuMillis: millis(CHART_DEFAULT_REQUESTS.eckOperator.cpu), memoryMi: mi(CHART_DEFAULT_REQUESTS.eckOperator.memory) },
     ];
     const namespaces: string[] = [
@@ -136,7 +136,7 @@ export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
             ...(cfg?.gitops.delivery === "operator" ? [{ release: OPERATOR_RELEASE, namespace: OPERATOR_NAMESPACE }] : []),
         ],
         ingressClassName: DEFAULTS.ingressController.ingressClassName,
-        serviceType: cfg?.ingress.serviceType ?? DEFAULTS.ingressController.serviceType,
+        serviceType: cfg?.ingressController.serviceType ?? DEFAULTS.ingressController.serviceType,
         ...(cfg?.storageClass ? { storageClass: cfg.storageClass } : {}),
         ...(cfg?.nfsStorage.server ? { nfs: { server: cfg.nfsStorage.server, storageClass: cfg.nfsStorage.storageClass } } : {}),
         ...(cfg?.metalLb.addresses.length ? { metallb: { addresses: cfg.metalLb.addresses } } : {}),

@@ -29,7 +29,7 @@ export interface PinSettings {
 
 /** Where each chart's settings sit in the validated configuration. A Record, so a new chart id cannot be missed. */
 export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => ChartSettings } = {
-    ingress: (c) => c.ingress.chart,
+    ingress: (c) => c.ingressController.chart,
     certManager: (c) => c.certManager.chart,
     prometheus: (c) => c.prometheus.chart,
     statsd: (c) => c.prometheus.statsdChart,
@@ -67,7 +67,7 @@ export function stackPinSettings(cfg: MaraConfig): PinSettings {
     ) as PinSettings["charts"];
     return {
         charts,
-        kic: { origin: cfg.kic.imageOrigin, imageName: cfg.kic.imageName, sourceUrl: cfg.kic.sourceUrl },
+        kic: { origin: cfg.ingressController.image.imageOrigin, imageName: cfg.ingressController.image.imageName, sourceUrl: cfg.ingressController.image.sourceUrl },
         sirius: { imageRegistry: cfg.sirius.imageRegistry, imageTag: cfg.sirius.imageTag },
         elasticVersion: cfg.logstore.version,
         nfsProvisionerImage: cfg.nfsStorage.image,

@@ -1,7 +1,7 @@
 /**
  * Alerts on the NGINX Ingress Controller, from the metrics it serves on its Prometheus port (nginx/kubernetes-ingress
  * v5.5.4, the release the pinned chart runs: internal/metrics/collectors/; test/fixtures/metrics/ lists them). Errors
- * and latency come from its latency metrics (`controller.enableLatencyMetrics`, on in ingressController.ts): one
+ * and latency come from its latency metrics (`controller.enableLatencyMetrics`, on in ingressController/component.ts): one
  * histogram of upstream response times in milliseconds, labelled with the upstream's status `code` and its Kubernetes
  * `service` (renamed `exported_service` by Prometheus, because the scrape target has a `service` label of its own) and
  * `resource_namespace`. They count the responses of upstreams NGINX reached, in open source and NGINX Plus alike; a

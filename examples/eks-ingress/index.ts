@@ -46,7 +46,7 @@ export = function eksIngress(): Record<string, pulumi.Input<unknown>> {
         {
             // What EKS gives add-ons: Network Load Balancers with host names, containerd log paths, EBS volumes.
             cluster: EKS_PLATFORM,
-            ingress: { replicas: 2 },
+            ingressController: { replicas: 2 },
             certManager: acmeEmail ? { acme: { email: acmeEmail } } : {},
             logstore: { storageSize: "20Gi" },
             prometheus: { storageSize: "20Gi", dashboardStorageSize: "5Gi" },

@@ -18,8 +18,7 @@ describe("Platform from literals", () => {
             "edge",
             {
                 cluster: EKS_PLATFORM,
-                image: { imageName: "registry.example.com/nginx/nginx-ingress:5.5.4" },
-                ingress: { replicas: 2, fqdn: "edge.example.com" },
+                ingressController: { replicas: 2, fqdn: "edge.example.com", image: { imageName: "registry.example.com/nginx/nginx-ingress:5.5.4" } },
                 certManager: { acme: { email: "ops@example.com" } },
                 logstore: { storageSize: "20Gi", replicas: { data: 3 } },
                 prometheus: { storageSize: "30Gi" },
@@ -100,7 +99,15 @@ describe("two platforms in one stack", () => {
         // Blue under the arguments' deprecated names, which the Platform still reads (CHANGELOG.md, 0.2.0 "Deprecated").
         new Platform(
             "blue",
-            { cluster: EXISTING_CLUSTER_PLATFORM, metrics: { storageSize: "40Gi" }, tracing: { collectorVariant: "debug" }, certificates: { acme: { email: "old@example.com" } }, metallb: { addresses: ["10.0.0.0/28"] } },
+            {
+                cluster: EXISTING_CLUSTER_PLATFORM,
+                metrics: { storageSize: "40Gi" },
+                tracing: { collectorVariant: "debug" },
+                certificates: { acme: { email: "old@example.com" } },
+                metallb: { addresses: ["10.0.0.0/28"] },
+                image: { imageName: "registry.example.com/old/nginx-ingress:5.5.4" },
+                ingress: { replicas: 2 },
+            },
             {
                 providers: [testProvider("blue")],
             },
@@ -118,6 +125,9 @@ describe("two platforms in one stack", () => {
                 certManager: { acme: { email: "new@example.com" } },
                 metallb: { addresses: ["10.0.0.0/28"] },
                 metalLb: { addresses: ["10.0.1.0/28"] },
+                image: { imageName: "registry.example.com/old/nginx-ingress:5.5.4" },
+                ingress: { replicas: 2, serviceType: "NodePort", fqdn: "green.example.com" },
+                ingressController: { replicas: 3, image: { imageName: "registry.example.com/new/nginx-ingress:5.5.3" } },
             },
             { providers: [testProvider("green")] },
         );
@@ -151,6 +161,11 @@ describe("two platforms in one stack", () => {
         const pool = (platform: string) => ofType(regs, "kubernetes:metallb.io/v1beta1:IPAddressPool").filter((r) => r.name.startsWith(`${platform}-`)).map((r) => (r.inputs!.spec as { addresses: string[] }).addresses);
         expect(pool("blue")).toEqual([["10.0.0.0/28"]]);
         expect(pool("green")).toEqual([["10.0.1.0/28"]]);
+        // image and ingress, deprecated for ingressController (and its image): member by member, the new name wins.
+        const controller = (platform: string) => (find(regs, "kubernetes:helm.sh/v3:Release", `${platform}-ingress-controller-release`).inputs!.values as { controller: unknown }).controller;
+        expect(controller("blue")).toMatchObject({ image: { repository: "registry.example.com/old/nginx-ingress", tag: "5.5.4" }, replicaCount: 2 });
+        expect(controller("green")).toMatchObject({ image: { repository: "registry.example.com/new/nginx-ingress", tag: "5.5.3" }, replicaCount: 3 });
+        expect((find(regs, "kubernetes:core/v1:Service", "green-ingress-controller-service").inputs!.spec as { type: string }).type).toBe("NodePort");
     });
 
     it("use the StorageClass they are given, and create none without a provisioner", () => {

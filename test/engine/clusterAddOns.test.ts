@@ -127,7 +127,7 @@ describe("MetalLB and the NFS provisioner on a real API server", () => {
         await ensureNamespace(spec.namespace);
         const installed = await helmInstall(spec);
         expect(installed.code, installed.output).toBe(0);
-        // The program creates the load balancer Service itself, after the release (components/ingressController.ts).
+        // The program creates the load balancer Service itself, after the release (components/ingressController/component.ts).
         const lb = objects.find((o) => o.kind === "Service" && (o.body.spec as { type?: string }).type === "LoadBalancer")!;
         await request(cluster, "POST", `/api/v1/namespaces/${spec.namespace}/services`, lb.body);
         const services = () => request(cluster, "GET", `/api/v1/namespaces/${spec.namespace}/services`);

@@ -20,13 +20,15 @@ const PAGES = [
     "ingressController", "certManager", "logstore", "logAgent", "prometheus", "observability", "application", "platform",
     "volumeRetention", "admissionPolicies", "argoCd", "pulumiOperator",
 ];
+/** Components that live in a unit named after another: the KicImage is the ingress controller's image. */
+const IN_UNIT: Readonly<Record<string, string>> = { kicImage: "ingressController/image.ts" };
 /** The drain and the retention step have no outputs: their work is what they do at destroy. */
 const NO_OUTPUTS = new Set(["clusterDrain", "volumeRetention"]);
 const COMPONENTS = Object.fromEntries(
     PAGES.map((page) => {
         const cls = page[0]!.toUpperCase() + page.slice(1);
         // An add-on unit's component is its folder's component.ts (docs/design.md, "Add-on units").
-        const file = fs.existsSync(path.join(ROOT, "components", page, "component.ts")) ? `${page}/component.ts` : `${page}.ts`;
+        const file = IN_UNIT[page] ?? (fs.existsSync(path.join(ROOT, "components", page, "component.ts")) ? `${page}/component.ts` : `${page}.ts`);
         return [page, { file, cls, args: `${cls}Args`, noOutputs: NO_OUTPUTS.has(page) }];
     }),
 );

@@ -8,7 +8,7 @@ import * as os from "os";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { CHARTS } from "../../contracts";
-import { FLAG_SINCE, KIC_CHARTS, kicImageProblem, supportedImageRange } from "../../config/kicCompatibility";
+import { FLAG_SINCE, KIC_CHARTS, kicImageProblem, supportedImageRange } from "../../components/ingressController/settings";
 import { archiveName, CHARTS_DIR, chartContents, recordedChecksums, sha256, vendoredChart } from "../support/charts";
 import { helmBinary, HelmMissingError } from "../support/helm";
 
@@ -64,7 +64,7 @@ describe("vendored charts", () => {
     });
 });
 
-describe("ingress controller compatibility data (config/kicCompatibility.ts)", () => {
+describe("ingress controller compatibility data (components/ingressController/defaults.ts)", () => {
     const chart = chartContents(vendoredChart("nginx-ingress", CHARTS.ingress.version)!);
 
     it("covers the pinned chart, with its appVersion", () => {
@@ -91,7 +91,7 @@ describe("ingress controller compatibility data (config/kicCompatibility.ts)", (
         expect(kicImageProblem("2.6.4", "5.6.0")).toBe("controller 5.6.0 is outside 5.5.0 to 5.5.x, the versions nginx-ingress chart 2.6.4 runs");
         expect(kicImageProblem("2.6.4", "2.4.2")).toMatch(/^controller 2\.4\.2 is outside 5\.5\.0 to 5\.5\.x, .*\(it does not define .*-allow-empty-ingress-host/);
         expect(kicImageProblem("2.6.4", "edge")).toBe('image tag "edge" is not a controller version, so its compatibility with nginx-ingress chart 2.6.4 (controller 5.5.0 to 5.5.x) cannot be checked');
-        expect(kicImageProblem("0.15.2", "2.4.2")).toBe("nginx-ingress chart 0.15.2 has no recorded controller compatibility (config/kicCompatibility.ts knows 2.6.4)");
+        expect(kicImageProblem("0.15.2", "2.4.2")).toBe("nginx-ingress chart 0.15.2 has no recorded controller compatibility (components/ingressController/defaults.ts knows 2.6.4)");
     });
 });
 

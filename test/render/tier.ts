@@ -5,7 +5,7 @@
  */
 import Ajv, { type AnySchema, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
-import { KIC_CHARTS, flagsUndefinedBy, kicImageProblem } from "../../config/kicCompatibility";
+import { KIC_CHARTS, flagsUndefinedBy, kicImageProblem } from "../../components/ingressController/settings";
 import { chartContents, crdsIn, parseManifest, vendoredChart } from "../../cli/render/charts";
 import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import { helmTemplate } from "../support/helm";

@@ -178,8 +178,15 @@ describe("Helm repository URLs", () => {
 
     it("accepts mirrors and OCI registries", () => {
         const cfg = validateConfig(aws({ "kic-helm:helm_repo_url": "oci://ghcr.io/nginx/charts", "certmgr:certmgr_helm_repo_url": "https://mirror.example.com:8443/jetstack/" })).config!;
-        expect(cfg.ingress.chart.repositoryUrl).toBe("oci://ghcr.io/nginx/charts");
+        expect(cfg.ingressController.chart.repositoryUrl).toBe("oci://ghcr.io/nginx/charts");
         expect(cfg.certManager.chart.repositoryUrl).toBe("https://mirror.example.com:8443/jetstack");
+    });
+
+    it("puts the ingress controller's release and image in its section, ingressController, and under 0.1.0's names ingress and kic too", () => {
+        const cfg = validateConfig(aws({ "mara:ingressReplicas": "3", "kic:image_name": "nginx/nginx-ingress:5.5.1" })).config!;
+        expect(cfg.ingressController).toMatchObject({ replicas: 3, serviceType: "LoadBalancer", image: { imageOrigin: "registry", imageName: "nginx/nginx-ingress:5.5.1" } });
+        const { image, ...release } = cfg.ingressController;
+        expect([cfg.kic, cfg.ingress]).toEqual([image, release]);
     });
 
     it("puts the log agent's chart in its section, logAgent, and under 0.1.0's name logagent too", () => {
@@ -208,7 +215,7 @@ describe("image names and enums", () => {
         "localhost:5000/kic:5.5.4",
         `nginx/nginx-ingress@sha256:${"a".repeat(64)}`,
     ])("accepts kic:image_name %s", (image) => {
-        // NGINX's private registry needs the JWT (kicSettings.test.ts).
+        // NGINX's private registry needs the JWT (ingressController.test.ts).
         const jwt: Record<string, string> = image.startsWith("private-registry.nginx.com/") ? { "mara:nginxJwt": "jwt" } : {};
         expect(validateConfig(aws({ "kic:image_name": image, ...jwt }, { secret: Object.keys(jwt) })).config?.kic.imageName).toBe(image);
     });
@@ -231,7 +238,7 @@ describe("image names and enums", () => {
 });
 
 describe("NGINX Plus", () => {
-    // Plus source builds, the repository certificate and key, and the sources: kicSettings.test.ts.
+    // Plus source builds, the repository certificate and key, and the sources: ingressController.test.ts.
 
     it("needs the license JWT to run NGINX Plus", () => {
         expect(problems({ "kic-helm:enable_plus": "true", "kic:image_name": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" })).toContain(

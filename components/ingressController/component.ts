@@ -1,12 +1,12 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, ChartSettings, CrdManifest, DEFAULTS, RegistryCredentials } from "../contracts";
-import { chartCrdResources } from "./chartCrds";
-import { ACCESS_LOG_FORMAT, NGINX_ACCESS_PARSER } from "./logFormats";
+import { CHARTS, ChartSettings, CrdManifest, DEFAULTS, RegistryCredentials } from "../../contracts";
+import { chartCrdResources } from "../chartCrds";
+import { ACCESS_LOG_FORMAT, NGINX_ACCESS_PARSER } from "../logFormats";
 
-export { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "./logFormats";
-import { helmRelease, platformNamespace } from "./helmRelease";
-import { claimChartObject, guardedOptions } from "./ownership/guard";
+export { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "../logFormats";
+import { helmRelease, platformNamespace } from "../helmRelease";
+import { claimChartObject, guardedOptions } from "../ownership/guard";
 
 /** Arguments of {@link IngressController}. */
 export interface IngressControllerArgs {

@@ -1,7 +1,14 @@
-/** Validation and typed settings of the NGINX Ingress Controller image (MARA's kic:* keys). */
+/**
+ * The NGINX Ingress Controller's section of the validated configuration (`MaraConfig.ingressController`: the release,
+ * and its image), and the rules across its keys: the image's sources, make targets and NGINX Plus
+ * requirements, and the image (or the release a source names) against the pinned nginx-ingress chart. Read by
+ * config/validate.ts, which resolves the keys (keys.ts) and hands this module the lookups.
+ */
+import type * as pulumi from "@pulumi/pulumi";
 import * as os from "os";
 import * as path from "path";
 import {
+    ChartSettings,
     classifyKicSource,
     KIC_SOURCE_ALLOWED,
     KIC_VERSION,
@@ -11,13 +18,61 @@ import {
     NGINX_REPO_ENV,
     NginxRepoCredentials,
     splitImageName,
-} from "../contracts";
-import { KeyId, KEYS } from "./keys";
-import type { MaraConfig } from "./model";
-import { configSetCommand } from "./problems";
-import { Findings, secretOutput } from "./resolve";
-import { inspectLocalPath, LocalPath, pathStatus, shownPath } from "./localPaths";
-import type { Lookup } from "./lookup";
+} from "../../contracts";
+import { FLAG_SINCE, KIC_CHARTS } from "./defaults";
+import { KeyId, KEYS } from "../../config/keys";
+import { configSetCommand } from "../../config/problems";
+import { Findings, secretOutput } from "../../config/resolve";
+import { inspectLocalPath, LocalPath, pathStatus, shownPath } from "../../config/localPaths";
+import type { Lookup } from "../../config/lookup";
+
+/** The controller image's validated settings (`MaraConfig.ingressController.image`). */
+export interface IngressControllerImageSettings {
+    /** `registry`: pull {@link imageName} and push it to the cluster's registry; `source`: build it from the source. */
+    readonly imageOrigin: "registry" | "source";
+    /** The image pulled (`mara:kicImageName`, or MARA's repository and tag keys over the default). */
+    readonly imageName: string;
+    /** The kubernetes-ingress make target a source build reproduces. */
+    readonly makeTarget: string;
+    /** The source location as configured (`mara:kicSrcUrl`). */
+    readonly sourceUrl: string;
+    /** The source to build from: a git or tarball URL, or the configured directory made absolute (`~` expanded). */
+    readonly source: string;
+    /** The controller version the source names (`#v5.5.4`), when it names one. */
+    readonly version?: string;
+    /** Pull or build, and push, on every update. */
+    readonly alwaysRebuild: boolean;
+    /**
+     * Where the NGINX Plus repository certificate and key are read at build time, for a Plus source build: the
+     * configured files, else the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY.
+     */
+    readonly nginxRepo?: NginxRepoCredentials;
+    /** JWT for NGINX's private registry (secret), when configured. */
+    readonly nginxJwt?: pulumi.Output<string>;
+}
+
+/** The controller release's validated settings (`MaraConfig.ingressController`, beside its image). */
+export interface IngressControllerReleaseSettings {
+    /** The chart: the catalogue's pin, or the version, mirror, timeout and archive the stack sets. */
+    readonly chart: ChartSettings;
+    /** Run the controller as NGINX Plus. */
+    readonly enablePlus: boolean;
+    /** Controller replicas. */
+    readonly replicas: number;
+    /** The controller's Service type: NodePort where the cluster has no load balancer implementation. */
+    readonly serviceType: "LoadBalancer" | "NodePort";
+}
+
+/** The ingress controller's validated settings (`MaraConfig.ingressController`): its release, and its image. */
+export interface IngressControllerSettings extends IngressControllerReleaseSettings {
+    /** The controller's image: pulled (and copied to the cluster's registry), or built from source. */
+    readonly image: IngressControllerImageSettings;
+}
+
+/** The release's settings from the resolved keys and the chart the validation settled on (version, mirror, archive). */
+export function ingressControllerReleaseSettings({ d }: Pick<Lookup, "d">, chart: ChartSettings): IngressControllerReleaseSettings {
+    return { chart, enablePlus: d("ingressEnablePlus"), replicas: d("ingressReplicas"), serviceType: d("ingressServiceType") };
+}
 
 /** The registry NGINX Plus images are pulled from with the JWT. */
 const NGINX_PLUS_REGISTRY = "private-registry.nginx.com";
@@ -123,7 +178,7 @@ export function checkUnusedNginxPlusKeys({ r, d, keyOf }: Lookup, findings: Find
 }
 
 /** Builds the image settings, checking sources, make targets and NGINX Plus requirements. */
-export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: KicPaths = {}): MaraConfig["kic"] {
+export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: KicPaths = {}): IngressControllerImageSettings {
     const kindOf = paths.kind ?? pathKind;
     const env = paths.env ?? process.env;
     const repo = r("kicImageRepository");
@@ -305,5 +360,148 @@ function repoCredentials(
         allowed: `${KEYS.kicNginxPlusCertPath.key} and ${KEYS.kicNginxPlusKeyPath.key} (MARA's kic:nginx_plus fields kic:cert_path and kic:key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables ${NGINX_REPO_ENV.certificate} and ${NGINX_REPO_ENV.key} holding them`,
         fix: `${configSetCommand(KEYS.kicNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")} && ${configSetCommand(KEYS.kicNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")}`,
     });
+    return undefined;
+}
+
+/**
+ * A source build pushes the image it builds: on Linode or an existing cluster whose infrastructure has no registry,
+ * there is nowhere to push it unless the stack names a registry of its own (the mara:registry* keys).
+ */
+export function checkSourceBuildRegistry(
+    kic: IngressControllerImageSettings,
+    infra: { readonly type: string; readonly registry?: unknown } | undefined,
+    { r, keyOf }: Pick<Lookup, "r" | "keyOf">,
+    findings: Findings,
+): void {
+    const registryKeysSet = (["registryServer", "registryRepository", "registryUsername", "registryPassword"] as const).some((id) => r(id).source !== undefined);
+    // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
+    if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry && !registryKeysSet) {
+        findings.problem({
+            key: keyOf("kicImageOrigin"),
+            value: "source",
+            problem: `builds the image, but ${infra.type === "linode" ? "Linode" : "an existing cluster"} has no registry to push it to`,
+            allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
+            fix: `${configSetCommand(keyOf("kicImageOrigin"), "registry")}, or configure mara:registryServer and the other mara:registry* keys`,
+        });
+    }
+}
+
+// ---- The image against the chart -------------------------------------------------------------
+// The chart renders command-line flags, and a controller older than one of them exits with "flag provided but not
+// defined" until the Helm release times out (the range is data, in defaults.ts). Checked for the image
+// pulled from a registry (its tag) and for a source build (the release its source names: a git tag, a tarball's
+// name, `#<version>`).
+
+/** Checks the controller image (or source release) against the ingress chart version. */
+export function checkKicImage(kic: IngressControllerImageSettings, chartVersion: string, { r, keyOf }: Lookup, findings: Findings): void {
+    // A chart version without recorded facts is reported by the chart-version check.
+    const facts = KIC_CHARTS[chartVersion];
+    if (!facts) return;
+    const range = supportedImageRange(chartVersion)!;
+    const allowed = `controller ${range.oldest} to ${range.newest} for nginx-ingress chart ${chartVersion}, such as ${facts.appVersion}`;
+    if (kic.imageOrigin === "source") {
+        const key = keyOf("kicSrcUrl");
+        const release = releaseAdvice(kic.sourceUrl, facts.appVersion);
+        // The release the source names (a git tag, a tarball's name, a directory's #<version>).
+        if (kic.version === undefined) {
+            findings.warn(`${key} = ${kic.sourceUrl} names no release, so the controller built from it cannot be checked against nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}); ${release.name}.`);
+            return;
+        }
+        const why = kicImageProblem(chartVersion, kic.version);
+        if (why) findings.problem({ key, value: kic.sourceUrl, problem: `builds a controller that does not run with the chart: ${why}`, allowed, fix: `build the v${facts.appVersion} release: ${release.set(key)}` });
+        return;
+    }
+    const [repository, tag] = splitImageName(kic.imageName);
+    if (tag.startsWith("sha256:")) {
+        findings.warn(`The ingress controller image ${kic.imageName} is pinned by digest, so its version cannot be checked against nginx-ingress chart ${chartVersion}; make sure it is controller ${range.oldest} to ${range.newest}.`);
+        return;
+    }
+    const why = kicImageProblem(chartVersion, tag);
+    if (!why) return;
+    // Name the key that chose the image: the image name, or MARA's repository and tag keys it was composed from.
+    const key = r("kicImageName").source ?? r("kicImageTag").source ?? r("kicImageRepository").source ?? keyOf("kicImageName");
+    const tagKey = key === r("kicImageTag").source;
+    findings.problem({
+        key,
+        value: tagKey ? tag : kic.imageName,
+        problem: `is not an image the chart runs: ${why}`,
+        allowed,
+        fix: tagKey ? configSetCommand(key, facts.appVersion) : configSetCommand(key, `${repository}:${facts.appVersion}`),
+    });
+}
+
+/** The official repository, whose tags are the controller's releases. */
+const KIC_GIT = "https://github.com/nginx/kubernetes-ingress.git";
+
+/**
+ * How to name release `version` in source location `location`, in a form classifyKicSource accepts: a git URL or a
+ * directory takes `#v<version>` (a git URL keeps its `:<subdir>`), while a tarball has no refs (a `#fragment` on it
+ * is refused), so its release is named by the file or the build moves to the git repository at that tag.
+ */
+export function releaseAdvice(location: string, version: string): { value: string; name: string; set: (key: string) => string } {
+    const classified = classifyKicSource(location);
+    if ("source" in classified && classified.source.kind === "tarball") {
+        const git = `${KIC_GIT}#v${version}`;
+        return {
+            value: git,
+            name: `a tarball has no #ref, so name the release in its file name (…-v${version}.tar.gz), or build from git: ${configSetCommand(KEYS.kicSrcUrl.key, git)}`,
+            set: (key) => `${configSetCommand(key, git)} (a tarball names its release in its file name only)`,
+        };
+    }
+    const [address, fragment = ""] = location.trim().split(/#(.*)/s);
+    const subdir = fragment.includes(":") ? fragment.slice(fragment.indexOf(":")) : "";
+    const named = `${address}#v${version}${subdir}`;
+    return { value: named, name: `name the release, e.g. ${named}`, set: (key) => configSetCommand(key, named) };
+}
+
+// ---- Which controller images the pinned chart runs ----------------------------------------------
+// From the flags each recorded chart version renders and the release that first defined each (defaults.ts).
+
+/** The recorded chart versions' facts, for the chart version check (config/chartVersions.ts) and the render tier. */
+export { FLAG_SINCE, KIC_CHARTS, type KicChartFacts } from "./defaults";
+
+/** A controller version as numbers, from an image tag such as `5.5.4`, `v5.5.4` or `5.5.4-ubi`. */
+export function controllerVersion(tag: string): [number, number, number] | undefined {
+    const m = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(tag);
+    return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+const cmp = (a: readonly number[], b: readonly number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+
+/** The flags in `flags` that the controller at `version` does not define (unknown flags count as undefined). */
+export function flagsUndefinedBy(version: string, flags: readonly string[]): string[] {
+    const v = controllerVersion(version);
+    return flags.filter((f) => {
+        const since = FLAG_SINCE[f];
+        return !v || since === undefined || cmp(v, controllerVersion(since)!) < 0;
+    });
+}
+
+/** The range of controller versions a chart version runs: from the newest flag it renders to its appVersion line. */
+export function supportedImageRange(chartVersion: string): { oldest: string; newest: string } | undefined {
+    const facts = KIC_CHARTS[chartVersion];
+    if (!facts) return undefined;
+    const oldest = facts.flags
+        .map((f) => FLAG_SINCE[f]!)
+        .reduce((a, b) => (cmp(controllerVersion(a)!, controllerVersion(b)!) >= 0 ? a : b));
+    const [major, minor] = controllerVersion(facts.appVersion)!;
+    return { oldest, newest: `${major}.${minor}.x` };
+}
+
+/**
+ * Whether the controller image tag `tag` can run with nginx-ingress chart `chartVersion`: a reason when it
+ * cannot (or cannot be told), undefined when it can.
+ */
+export function kicImageProblem(chartVersion: string, tag: string): string | undefined {
+    const range = supportedImageRange(chartVersion);
+    if (!range) return `nginx-ingress chart ${chartVersion} has no recorded controller compatibility (components/ingressController/defaults.ts knows ${Object.keys(KIC_CHARTS).join(", ")})`;
+    const v = controllerVersion(tag);
+    if (!v) return `image tag "${tag}" is not a controller version, so its compatibility with nginx-ingress chart ${chartVersion} (controller ${range.oldest} to ${range.newest}) cannot be checked`;
+    const missing = flagsUndefinedBy(tag, KIC_CHARTS[chartVersion]!.flags);
+    const [major, minor] = controllerVersion(KIC_CHARTS[chartVersion]!.appVersion)!;
+    if (missing.length > 0 || v[0] !== major || v[1] > minor) {
+        return `controller ${tag} is outside ${range.oldest} to ${range.newest}, the versions nginx-ingress chart ${chartVersion} runs` +
+            (missing.length > 0 ? ` (it does not define ${missing.map((f) => `-${f}`).join(", ")})` : "");
+    }
     return undefined;
 }

@@ -1,7 +1,7 @@
 import * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
-import { redactUrlCredentials, urlCredentials } from "../contracts/urlCredentials";
+import { redactUrlCredentials, urlCredentials } from "../../contracts/urlCredentials";
 import {
     BuildSecretSource,
     classifyKicSource,
@@ -17,7 +17,7 @@ import {
     makeTargetTag,
     NGINX_REPO_SECRET_IDS,
     NginxRepoCredentials,
-} from "../contracts";
+} from "../../contracts";
 
 /** Arguments of {@link KicImage}. */
 export interface KicImageArgs {
@@ -96,7 +96,7 @@ export type KicImagePlan =
  * Relative to the working directory (the project directory, where Pulumi starts the program and its providers),
  * so the input is the same on every machine and a checkout elsewhere does not rebuild the image.
  */
-export const REMOTE_BUILD_CONTEXT = path.relative(process.cwd(), path.join(__dirname, "docker")) || ".";
+export const REMOTE_BUILD_CONTEXT = path.relative(process.cwd(), path.join(__dirname, "..", "docker")) || ".";
 
 /**
  * The NGINX Ingress Controller image in the cluster's own registry (MARA's kic-image-build and kic-image-push).

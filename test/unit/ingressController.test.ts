@@ -1,6 +1,7 @@
 /**
- * The ingress controller image settings: source locations in every form MARA took, make targets, and the NGINX
- * Plus repository certificate and key, checked before anything is created, against real files.
+ * The ingress controller's settings and rules (components/ingressController/settings.ts): source locations in every
+ * form MARA took, make targets, the NGINX Plus repository certificate and key, checked before anything is created,
+ * against real files, and a source build's registry.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -9,8 +10,8 @@ import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigProblem, formatProblem, validateConfig } from "../../config";
 import { classifyKicSource, DEFAULTS, KIC_VERSION, kicSourceVersion } from "../../contracts";
-import { releaseAdvice } from "../../config/kicImageCompatibility";
-import { aws } from "../support/config";
+import { releaseAdvice } from "../../components/ingressController/settings";
+import { aws, fixture } from "../support/config";
 
 let dir: string;
 let checkout: string;
@@ -339,5 +340,31 @@ describe("the release a source names: advice in a form the same run accepts", ()
         expect(refused.fix).toBe("build the v5.5.4 release: pulumi config set kic:src_url 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4' (a tarball names its release in its file name only)");
         // What each suggests, set, is accepted.
         expect(problemsOf({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginx/kubernetes-ingress.git#v5.5.4" })).toEqual([]);
+    });
+});
+
+describe("a source build needs somewhere to push the image", () => {
+    const existingCluster = (values: Record<string, string>) => {
+        const raw = fixture("mara-kubeconfig");
+        return validateConfig({ ...raw, values: { ...raw.values, ...values } });
+    };
+
+    it("is refused on an existing cluster without a registry of the stack's own, naming the key and both ways out", () => {
+        const problems = existingCluster({ "mara:kicImageOrigin": "source" }).problems.filter((p) => p.key === "mara:kicImageOrigin");
+        expect(problems.map(formatProblem)).toEqual([
+            formatProblem({
+                key: "mara:kicImageOrigin",
+                value: "source",
+                problem: "builds the image, but an existing cluster has no registry to push it to",
+                allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
+                fix: "pulumi config set mara:kicImageOrigin registry, or configure mara:registryServer and the other mara:registry* keys",
+            }),
+        ]);
+    });
+
+    it("is allowed there once the mara:registry* keys name one, and where the image is pulled", () => {
+        const registry = { "mara:registryServer": "registry.example.com", "mara:registryRepository": "team/nginx-ingress", "mara:registryUsername": "u", "mara:registryPassword": "p" };
+        expect(existingCluster({ "mara:kicImageOrigin": "source", ...registry }).problems.filter((p) => p.key === "mara:kicImageOrigin")).toEqual([]);
+        expect(existingCluster({ "mara:kicImageOrigin": "registry" }).problems.filter((p) => p.key === "mara:kicImageOrigin")).toEqual([]);
     });
 });

@@ -1,0 +1,129 @@
+/**
+ * The NGINX Ingress Controller's configuration keys: the `Ingress controller image` group (the image pulled or built,
+ * and NGINX Plus's credentials), the `Ingress controller` group (the release), the Service type (in the "Existing
+ * cluster" group, where it matters) and its chart's three keys, with MARA's `kic:*` and `kic-helm:*` keys as aliases.
+ * Declared with the key machinery (config/keySpec.ts) and spread into the key table (config/keys.ts) where they
+ * stood; their rules are settings.ts's.
+ */
+import { INFRA_TYPES, KIC_SOURCE_ALLOWED, PATTERNS } from "../../contracts";
+import { chartKeys, spec } from "../../config/keySpec";
+import { boolean, imageReference, integer, oneOf, text } from "../../config/valueTypes";
+import { INGRESS_CONTROLLER_DEFAULTS, KIC_IMAGE_DEFAULTS } from "./defaults";
+
+/** The Service type, a key of the "Existing cluster" group. */
+export const INGRESS_CONTROLLER_SERVICE_KEYS = {
+    ingressServiceType: spec({
+        key: "mara:ingressServiceType",
+        type: oneOf(["LoadBalancer", "NodePort"] as const),
+        default: INGRESS_CONTROLLER_DEFAULTS.serviceType,
+        description: "Service type of the ingress controller: LoadBalancer, or NodePort for clusters without a load balancer implementation (then point mara:fqdn at a node).",
+        group: "Existing cluster",
+        usedOn: INFRA_TYPES,
+    }),
+} as const;
+
+/** The image's and the release's keys. */
+export const INGRESS_CONTROLLER_KEYS = {
+    kicImageOrigin: spec({
+        key: "mara:kicImageOrigin",
+        legacy: ["kic:image_origin"],
+        type: oneOf(["registry", "source"] as const),
+        default: KIC_IMAGE_DEFAULTS.origin,
+        description: "registry: pull mara:kicImageName and push it to the cluster's registry; source: build it from mara:kicSrcUrl.",
+        group: "Ingress controller image",
+    }),
+    kicImageName: spec({
+        key: "mara:kicImageName",
+        legacy: ["kic:image_name"],
+        type: imageReference(),
+        default: KIC_IMAGE_DEFAULTS.imageName,
+        description: "NGINX Ingress Controller image to pull (NGINX Plus images live in private-registry.nginx.com).",
+        group: "Ingress controller image",
+    }),
+    kicMakeTarget: spec({
+        key: "mara:kicMakeTarget",
+        legacy: ["kic:make_target"],
+        type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
+        default: KIC_IMAGE_DEFAULTS.makeTarget,
+        description: "make target of nginx/kubernetes-ingress reproduced when building from source: debian-image, alpine-image, ubi-image, or an NGINX Plus target such as debian-image-plus (needs the repository certificate and key).",
+        group: "Ingress controller image",
+    }),
+    kicSrcUrl: spec({
+        key: "mara:kicSrcUrl",
+        legacy: ["kic:src_url"],
+        type: text({ pattern: /^\S+$/, allowed: KIC_SOURCE_ALLOWED }),
+        default: KIC_IMAGE_DEFAULTS.source,
+        description: "Source built when mara:kicImageOrigin is source: a git URL with #<tag> (BuildKit clones it), an https tarball, or a local directory (~ and paths relative to the project allowed).",
+        group: "Ingress controller image",
+    }),
+    kicAlwaysRebuild: spec({
+        key: "mara:kicAlwaysRebuild",
+        legacy: ["kic:always_rebuild"],
+        type: boolean(),
+        default: KIC_IMAGE_DEFAULTS.alwaysRebuild,
+        description: "Pull or build the image and push it on every update, even when its inputs did not change; the cluster moves only if the digest changed.",
+        group: "Ingress controller image",
+    }),
+    kicNginxPlusKeyPath: spec({
+        key: "mara:kicNginxPlusKeyPath",
+        legacy: [{ key: "kic:nginx_plus", field: "kic:key_path" }],
+        type: text(),
+        description: "NGINX Plus repository key (nginx-repo.key from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_KEY environment variable.",
+        example: "/etc/ssl/nginx/nginx-repo.key",
+        group: "Ingress controller image",
+    }),
+    kicNginxPlusCertPath: spec({
+        key: "mara:kicNginxPlusCertPath",
+        legacy: [{ key: "kic:nginx_plus", field: "kic:cert_path" }],
+        type: text(),
+        description: "NGINX Plus repository certificate (nginx-repo.crt from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_CRT environment variable.",
+        example: "/etc/ssl/nginx/nginx-repo.crt",
+        group: "Ingress controller image",
+    }),
+    kicImageRepository: spec({
+        key: "mara:kicImageRepository",
+        legacy: ["kic-helm:nginx_repository"],
+        type: imageReference(),
+        description: "MARA's existing-cluster image repository; combined with mara:kicImageTag into mara:kicImageName.",
+        example: "nginx/nginx-ingress",
+        group: "Ingress controller image",
+    }),
+    kicImageTag: spec({
+        key: "mara:kicImageTag",
+        legacy: ["kic-helm:nginx_tag"],
+        type: text(PATTERNS.imageTag),
+        description: "MARA's existing-cluster image tag; combined with mara:kicImageRepository into mara:kicImageName.",
+        example: "5.5.4",
+        group: "Ingress controller image",
+    }),
+    nginxJwt: spec({
+        key: "mara:nginxJwt",
+        type: text({ allowed: "any non-empty text (stored encrypted)" }),
+        secret: true,
+        description: "JWT from MyF5 for private-registry.nginx.com: pulls NGINX Plus images (also into the cluster's registry, without docker login) and is the Plus license.",
+        group: "Ingress controller image",
+    }),
+
+    ingressEnablePlus: spec({
+        key: "mara:ingressEnablePlus",
+        legacy: ["kic-helm:enable_plus", "kic-helm:nginx_plus_flag"],
+        type: boolean(),
+        default: INGRESS_CONTROLLER_DEFAULTS.nginxPlus,
+        description: "Run the ingress controller in NGINX Plus mode (needs an NGINX Plus image).",
+        group: "Ingress controller",
+    }),
+    ingressReplicas: spec({
+        key: "mara:ingressReplicas",
+        type: integer(1, 20),
+        default: INGRESS_CONTROLLER_DEFAULTS.replicas,
+        description: "Number of ingress controller pods.",
+        group: "Ingress controller",
+    }),
+} as const;
+
+/** The chart's version, repository and timeout keys, with MARA's `kic-helm:*` keys as aliases. */
+export const INGRESS_CONTROLLER_CHART_KEYS = chartKeys("ingress", {
+    version: ["kic-helm:chart_version"],
+    url: ["kic-helm:helm_repo_url"],
+    timeout: ["kic-helm:helm_timeout"],
+});
