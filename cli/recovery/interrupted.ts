@@ -135,18 +135,28 @@ export type ReleaseRepair =
 
 /**
  * The repairs of the releases in `revisions` (every Helm revision found in the stack's release namespaces) that
- * this stack's state names and whose newest revision is pending.
+ * this stack's state names and whose newest revision is pending; and of those whose upgrade the interrupted run left
+ * `failed` (`upgrading`: the releases of the state's pending updates).
+ *
+ * A failed upgrade is no lock, but once interrupted it is not retried. Ctrl-C lets the provider cancel Helm's upgrade,
+ * which records it `failed` (pkg/action/upgrade.go, Upgrade.failRelease) with the new values; `mara up`'s refresh then
+ * reads the release as those values, so the program asks for nothing new and the release would stay failed, its
+ * objects half upgraded. Rolled back to its last deployed revision and read again, it is upgraded by this run.
  */
-export function planReleaseRepairs(owned: readonly ReleaseRef[], revisions: readonly ReleaseRevision[]): ReleaseRepair[] {
+export function planReleaseRepairs(owned: readonly ReleaseRef[], revisions: readonly ReleaseRevision[], upgrading: readonly ReleaseRef[] = []): ReleaseRepair[] {
     const repairs: ReleaseRepair[] = [];
     const stuckOnes = stuckRevisions(revisions);
     for (const release of owned) {
         const history = historyOf(release, revisions);
-        const stuck = stuckOnes.find((s) => s.name === release.name && s.namespace === release.namespace);
-        if (!stuck) continue;
         // Helm's upgrade starts from the last deployed revision, else the last superseded one (Upgrade.prepareUpgrade).
         const to = history.find((r) => r.status === "deployed") ?? history.find((r) => r.status === "superseded");
-        repairs.push(to ? { kind: "rollback", release, stuck, to } : { kind: "remove", release, stuck, revisions: history });
+        const stuck = stuckOnes.find((s) => s.name === release.name && s.namespace === release.namespace);
+        if (stuck) {
+            repairs.push(to ? { kind: "rollback", release, stuck, to } : { kind: "remove", release, stuck, revisions: history });
+            continue;
+        }
+        const failed = history[0]?.status === "failed" && upgrading.some((u) => u.name === release.name && u.namespace === release.namespace) ? history[0] : undefined;
+        if (failed && to) repairs.push({ kind: "rollback", release, stuck: failed, to });
     }
     return repairs;
 }
@@ -245,7 +255,9 @@ export function describePending(op: PendingOperation): string {
 
 /** One line saying what was found about a stuck release and what will be done. */
 export function describeRepair(r: ReleaseRepair): string {
-    const at = `Helm release ${r.release.namespace}/${r.release.name} is stuck in ${r.stuck.status} (revision ${r.stuck.revision})`;
+    const at = r.stuck.status === "failed"
+        ? `Helm release ${r.release.namespace}/${r.release.name}'s upgrade was interrupted and failed (revision ${r.stuck.revision})`
+        : `Helm release ${r.release.namespace}/${r.release.name} is stuck in ${r.stuck.status} (revision ${r.stuck.revision})`;
     if (r.kind === "rollback") return `${at}: rolling it back to revision ${r.to.revision} (${r.to.status}), as helm rollback does`;
     return `${at} and was never deployed: removing its Helm records (${r.revisions.map((x) => x.secret).join(", ")}) so that it installs again; the objects it created are kept and adopted by the install`;
 }

@@ -47,7 +47,8 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
     const state = readState(exported);
     const namespaces = [...new Set([...state.releases.map((r) => r.namespace), ...state.namespaces])];
     const revisions = namespaces.length && target ? await releaseRevisions(namespaces, target) : [];
-    const repairs = planReleaseRepairs(ownedReleases(state, revisions), revisions);
+    const upgrading = state.pending.flatMap((op) => (op.operation === "updating" && op.release ? [op.release] : []));
+    const repairs = planReleaseRepairs(ownedReleases(state, revisions), revisions, upgrading);
     const { forget, refused } = planUnrecorded(state, revisions, repairs);
     if (!state.pending.length && !repairs.length) return;
     if (refused.length) throw new CliError(refused.map((u) => refuseUnrecorded(u, stack.name)).join("\n"));

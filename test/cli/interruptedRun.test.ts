@@ -110,6 +110,17 @@ describe("the repair of a stuck release", () => {
         expect(fromSuperseded).toMatchObject({ kind: "rollback", to: { revision: 1 } });
     });
 
+    it("rolls back an upgrade the interrupted run left failed (Ctrl-C lets Helm record it so), only when the state's pending update is that release's", () => {
+        const revisions = [rev("kic", "nginx-ingress", 1, "deployed"), rev("kic", "nginx-ingress", 2, "failed")];
+        const [repair, ...rest] = planReleaseRepairs(owned, revisions, [{ name: "kic", namespace: "nginx-ingress" }]);
+        expect(rest).toEqual([]);
+        expect(repair).toMatchObject({ kind: "rollback", stuck: { revision: 2, status: "failed" }, to: { revision: 1 } });
+        expect(describeRepair(repair!)).toBe("Helm release nginx-ingress/kic's upgrade was interrupted and failed (revision 2): rolling it back to revision 1 (deployed), as helm rollback does");
+        // Another release's pending update, or a failed release with nothing to roll back to, is no reason.
+        expect(planReleaseRepairs(owned, revisions, [{ name: "kic", namespace: "team-a" }])).toEqual([]);
+        expect(planReleaseRepairs(owned, [rev("kic", "nginx-ingress", 1, "failed")], owned)).toEqual([]);
+    });
+
     it("leaves releases that are not stuck, and every release the stack's state does not name", () => {
         const revisions = [
             rev("kic", "nginx-ingress", 1, "deployed"),
