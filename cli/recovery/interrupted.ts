@@ -243,7 +243,7 @@ export function refuseUnrecorded(u: UnrecordedElsewhere, stack: string): string 
     return [
         `Helm release ${namespace}/${name} exists (revision ${u.newest.revision}, ${u.newest.status}) and the interrupted run was creating it, but its namespace ${namespace} is not one this stack made, so mara cannot tell whether that run installed it or someone else did; nothing was changed.`,
         `If this stack installed it, remove Helm's records of it (the objects stay, and the next install adopts them): kubectl delete secret --namespace ${namespace} --selector owner=helm,name=${name}`,
-        `then run: npx mara up --stack ${stack}. If it is someone else's, give this stack's release another name.`,
+        `then run: npx mara up --stack ${stack}. If it is someone else's, mara leaves it alone, and this stack cannot install its own release of that name in ${namespace} until it is gone.`,
     ].join("\n");
 }
 

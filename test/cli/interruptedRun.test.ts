@@ -200,6 +200,7 @@ describe("a pending create of a release Helm installed", () => {
         expect(said).toContain("Helm release prometheus/statsd exists (revision 2, failed) and the interrupted run was creating it, but its namespace prometheus is not one this stack made");
         expect(said).toContain("kubectl delete secret --namespace prometheus --selector owner=helm,name=statsd");
         expect(said).toContain("npx mara up --stack dev");
+        expect(said).toContain("If it is someone else's, mara leaves it alone");
     });
 });
 
