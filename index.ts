@@ -17,7 +17,7 @@ import { dockerProvider } from "./program/dockerProvider";
 import { gitopsDelivery, handoverOptions, standaloneKicImage } from "./program/gitops";
 import { operatorDelivery } from "./program/operator";
 import { platformArgsFromConfig } from "./program/platformArgs";
-import { clusterIssuerInUse, siriusArgsFromPlatform } from "./program/siriusOnPlatform";
+import { clusterIssuerInUse, siriusArgsFromPlatform } from "./components/application/args";
 import { createInfrastructure } from "./providers/factory";
 
 export = function program(): Record<string, pulumi.Input<unknown>> {

@@ -15,7 +15,7 @@
  */
 import type * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { SIRIUS_CONFIG as C, WorkloadSpec } from "./sirius/workloadSpecs";
+import { SIRIUS_CONFIG as C, WorkloadSpec } from "./application/workloadSpecs";
 
 /** Pod annotation whose value changes whenever a Secret the pod reads changes. */
 export const SECRETS_REVISION_ANNOTATION = "secrets.mara/revision";

@@ -346,7 +346,7 @@ export class Platform extends pulumi.ComponentResource {
                 ingressControllerPlus: ingress.nginxPlus ?? DEFAULTS.ingressController.nginxPlus,
                 // The certificates' own namespaces kept on cert-manager's metrics (certificateRules.ts).
                 certManagerMetrics: { namespace: DEFAULTS.certManager.namespace, selector: { ...CERT_MANAGER_METRICS_LABELS }, port: "http-metrics", honorLabels: true },
-                // The alerts on what the platform runs; the application ships its own (sirius/monitoring.ts).
+                // The alerts on what the platform runs; the application ships its own (components/application/monitoring.ts).
                 alertRules: [
                     ingressRules({ namespace: DEFAULTS.ingressController.namespace, job: KIC_METRICS_SERVICE }),
                     certificateRules({ namespace: DEFAULTS.certManager.namespace, job: CERT_MANAGER_METRICS_SERVICE }),

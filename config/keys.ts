@@ -26,7 +26,7 @@ import { fleetName, gitRepoUrl, gitRevision, repoFolder, repoUsername, sshPrivat
 import { bearerToken, emailAddress, emailAddresses, pagerdutyRoutingKey, repeatInterval, runbookUrl, slackChannel, slackWebhookUrl, smarthost, smtpUsername, webhookUrl } from "./alertValues";
 import { AWS_REGIONS, AWS_REGIONS_SOURCE, DIGITALOCEAN_REGIONS, DIGITALOCEAN_REGIONS_SOURCE } from "./regions.generated";
 import { LINODE_REGIONS, LINODE_REGIONS_SOURCE } from "./linodeRegions";
-import { chartKeys, KeySpec, spec } from "./keySpec";
+import { KeySpec, spec } from "./keySpec";
 import { CERT_MANAGER_CHART_KEYS, CERT_MANAGER_KEYS } from "../components/certManager/keys";
 import { METALLB_CHART_KEYS, METALLB_KEYS } from "../components/metalLb/keys";
 import { PROMETHEUS_CHART_KEYS, PROMETHEUS_KEYS } from "../components/prometheus/keys";
@@ -38,16 +38,14 @@ import { ARGO_CD_CHART_KEYS } from "../components/argoCd/keys";
 import { PULUMI_OPERATOR_CHART_KEYS, PULUMI_OPERATOR_KEYS } from "../components/pulumiOperator/keys";
 import { ADMISSION_POLICIES_KEYS } from "../components/admissionPolicies/keys";
 import { INGRESS_CONTROLLER_CHART_KEYS, INGRESS_CONTROLLER_KEYS, INGRESS_CONTROLLER_SERVICE_KEYS } from "../components/ingressController/keys";
+import { APPLICATION_CHART_KEYS, APPLICATION_KEYS } from "../components/application/keys";
 
 // The declaration types, where they were declared before the machinery moved to keySpec.ts (its builders stay internal).
 export { KEY_GROUPS, PROJECT_NAMESPACE, PROVIDER_NAMESPACES, type DefaultedKeySpec, type KeyGroup, type KeySpec, type LegacyKey } from "./keySpec";
 
 const k8sMinorVersion = text(PATTERNS.kubernetesMinor);
 const awsAz = text({ pattern: /^[a-z]{2,4}(-[a-z]+)+-\d[a-z0-9-]*[a-z]$/, allowed: "an availability zone name such as us-east-1a" });
-const volumeSize = text(PATTERNS.volumeSize);
-const dbIdentifier = text(PATTERNS.postgresIdentifier);
 const email = text(PATTERNS.email);
-const imageTag = text(PATTERNS.imageTag);
 const linodeType = (example: string) => text({ pattern: /^g\d+-[a-z0-9-]+$/, allowed: `a Linode type such as ${example}` });
 const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
 // Where it was declared before it moved to its unit.
@@ -462,10 +460,7 @@ export const KEYS = {
     ...OBSERVABILITY_CHART_KEYS,
     ...METALLB_CHART_KEYS,
     ...NFS_STORAGE_CHART_KEYS,
-    ...chartKeys("postgresExporter", {
-        version: ["sirius:chart_version"],
-        url: ["sirius:helm_repo_url"],
-    }),
+    ...APPLICATION_CHART_KEYS,
     // Argo CD's chart: read only with mara:delivery gitops and mara:gitopsArgoCd install.
     ...ARGO_CD_CHART_KEYS,
     // The Pulumi Kubernetes Operator's chart: read only with mara:delivery operator.
@@ -586,117 +581,7 @@ export const KEYS = {
     ...OBSERVABILITY_KEYS,
 
     // ---- Bank of Sirius -------------------------------------------------------------------------
-    siriusHostname: spec({
-        key: "mara:siriusHostname",
-        legacy: ["sirius:hostname"],
-        type: fqdn(),
-        defaultNote: "mara:fqdn, else the load balancer's host name",
-        description: "Host name of the Bank of Sirius ingress.",
-        example: "bank.example.com",
-        group: "Bank of Sirius",
-    }),
-    siriusNamespace: spec({
-        key: "mara:siriusNamespace",
-        type: text(PATTERNS.dnsLabel),
-        default: DEFAULTS.application.namespace,
-        description: "Namespace of Bank of Sirius.",
-        group: "Bank of Sirius",
-    }),
-    siriusImageRegistry: spec({
-        key: "mara:siriusImageRegistry",
-        type: text({ pattern: /^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, allowed: "a registry and path prefix such as ghcr.io/nginxinc" }),
-        default: DEFAULTS.application.imageRegistry,
-        description: "Where the bos-* images are pulled from (set it to use a mirror).",
-        group: "Bank of Sirius",
-    }),
-    siriusImageTag: spec({
-        key: "mara:siriusImageTag",
-        type: imageTag,
-        default: DEFAULTS.application.imageTag,
-        description: "Tag of the bos-* images.",
-        group: "Bank of Sirius",
-    }),
-    siriusDbStorageSize: spec({
-        key: "mara:siriusDbStorageSize",
-        type: volumeSize,
-        default: DEFAULTS.application.dbStorageSize,
-        description: "Volume size of each Bank of Sirius database.",
-        group: "Bank of Sirius",
-    }),
-    siriusRouting: spec({
-        key: "mara:siriusRouting",
-        type: oneOf(["ingress", "virtualserver"] as const),
-        default: DEFAULTS.application.routing,
-        description: "How traffic reaches the frontend: a standard Ingress, or an NGINX VirtualServer (MARA's later branch).",
-        group: "Bank of Sirius",
-    }),
-    siriusAccountsAdmin: spec({
-        key: "mara:siriusAccountsAdmin",
-        legacy: ["sirius:accounts_admin"],
-        type: dbIdentifier,
-        default: DEFAULTS.application.user,
-        description: "User of the accounts database.",
-        group: "Bank of Sirius",
-    }),
-    siriusAccountsDb: spec({
-        key: "mara:siriusAccountsDb",
-        legacy: ["sirius:accounts_db"],
-        type: dbIdentifier,
-        default: DEFAULTS.application.database,
-        description: "Name of the accounts database.",
-        group: "Bank of Sirius",
-    }),
-    siriusLedgerAdmin: spec({
-        key: "mara:siriusLedgerAdmin",
-        legacy: ["sirius:ledger_admin"],
-        type: dbIdentifier,
-        default: DEFAULTS.application.user,
-        description: "User of the ledger database.",
-        group: "Bank of Sirius",
-    }),
-    siriusLedgerDb: spec({
-        key: "mara:siriusLedgerDb",
-        legacy: ["sirius:ledger_db"],
-        type: dbIdentifier,
-        default: DEFAULTS.application.database,
-        description: "Name of the ledger database.",
-        group: "Bank of Sirius",
-    }),
-    siriusAccountsPassword: spec({
-        key: "mara:siriusAccountsPassword",
-        legacy: ["sirius:accounts_pwd"],
-        type: secretText,
-        secret: true,
-        defaultNote: "generated",
-        description: "Password of the accounts database user.",
-        group: "Bank of Sirius",
-    }),
-    siriusLedgerPassword: spec({
-        key: "mara:siriusLedgerPassword",
-        legacy: ["sirius:ledger_pwd"],
-        type: secretText,
-        secret: true,
-        defaultNote: "generated",
-        description: "Password of the ledger database user.",
-        group: "Bank of Sirius",
-    }),
-    siriusDemoUser: spec({
-        key: "mara:siriusDemoUser",
-        legacy: ["sirius:demo_login_user"],
-        type: text({ pattern: /^[\w.@-]{1,64}$/, allowed: "a user name of letters, digits, '.', '_', '@' and '-'" }),
-        default: DEFAULTS.secrets.demoUser,
-        description: "Demo login user created in Bank of Sirius.",
-        group: "Bank of Sirius",
-    }),
-    siriusDemoPassword: spec({
-        key: "mara:siriusDemoPassword",
-        legacy: ["sirius:demo_login_pwd"],
-        type: secretText,
-        secret: true,
-        defaultNote: "generated",
-        description: "Password of the demo login user.",
-        group: "Bank of Sirius",
-    }),
+    ...APPLICATION_KEYS,
 
     // ---- GitOps ---------------------------------------------------------------------------------
     delivery: spec({

@@ -16,6 +16,7 @@ export type { MetallbBgpPeer } from "../components/metalLb/settings";
 import type { PulumiOperatorSettings } from "../components/pulumiOperator/settings";
 import type { AdmissionPoliciesSettings } from "../components/admissionPolicies/settings";
 import type { IngressControllerImageSettings, IngressControllerReleaseSettings, IngressControllerSettings } from "../components/ingressController/settings";
+import type { ApplicationSettings } from "../components/application/settings";
 
 /** Settings of the AWS path: VPC, EKS and ECR. */
 export interface AwsInfraConfig {
@@ -204,21 +205,5 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
         readonly repository?: RepositoryCredentials;
     };
-    readonly sirius: {
-        readonly namespace: string;
-        readonly imageRegistry: string;
-        readonly imageTag: string;
-        readonly dbStorageSize: string;
-        readonly routing: "ingress" | "virtualserver";
-        readonly hostname?: string;
-        readonly accountsAdmin: string;
-        readonly accountsDb: string;
-        readonly ledgerAdmin: string;
-        readonly ledgerDb: string;
-        readonly demoUser: string;
-        readonly accountsPassword?: pulumi.Output<string>;
-        readonly ledgerPassword?: pulumi.Output<string>;
-        readonly demoPassword?: pulumi.Output<string>;
-        readonly postgresExporterChart: ChartSettings;
-    };
+    readonly sirius: ApplicationSettings;
 }

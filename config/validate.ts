@@ -12,7 +12,6 @@ import { checkChartVersions } from "./chartVersions";
 import { checkClusterAddOns } from "./clusterAddOns";
 import { checkClusterVersion } from "./clusterVersions";
 import { checkLegacyObjects } from "./legacyObjects";
-import { checkApplicationNamespace } from "./namespaces";
 import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkGitOpsSettings, gitopsKeyUnread, repositoryCredentialsOf } from "./gitops";
 import { checkOperatorSettings, operatorSettingsOf } from "../components/pulumiOperator/settings";
@@ -38,7 +37,7 @@ import { buildKic, checkKicImage, checkSourceBuildRegistry, checkUnusedNginxPlus
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
-import { Findings, RawConfig, refusedByCli, resolve, Resolved, secretOutput } from "./resolve";
+import { Findings, RawConfig, refusedByCli, resolve, Resolved } from "./resolve";
 import { closest } from "./suggest";
 import { listCapped } from "./capped";
 import { certManagerSettings, checkCertManagerKeys } from "../components/certManager/settings";
@@ -46,6 +45,7 @@ import { prometheusSettings } from "../components/prometheus/settings";
 import { observabilitySettings } from "../components/observability/settings";
 import { checkLogstoreKeys, logstoreSettings } from "../components/logstore/settings";
 import { logAgentSettings } from "../components/logAgent/settings";
+import { applicationSettings, checkApplicationKeys } from "../components/application/settings";
 
 /** What validation found. `config` is present only when there are no problems. */
 export interface ValidationResult {
@@ -156,7 +156,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     checkCertManagerKeys({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
     checkAcmeHostPublished(publishesHostname(infra?.type, d("delivery")), d("tlsIssuer"), { fqdn: v("fqdn"), fqdnKey: keyOf("fqdn"), hostname: v("siriusHostname"), hostnameKey: keyOf("siriusHostname") }, findings);
-    checkApplicationNamespace(d("siriusNamespace"), keyOf("siriusNamespace"), findings);
+    checkApplicationKeys({ d, keyOf }, findings);
     checkHostPaths(v, keyOf, findings);
     checkTeardown(infraType, v, keyOf, findings);
     checkGitOps({ r, v, d, keyOf }, findings);
@@ -233,23 +233,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
             operator: operatorSettingsOf({ r, v, d }),
             repository: repositoryCredentialsOf({ r, d }),
         },
-        sirius: {
-            namespace: d("siriusNamespace"),
-            imageRegistry: d("siriusImageRegistry"),
-            imageTag: d("siriusImageTag"),
-            dbStorageSize: d("siriusDbStorageSize"),
-            routing: d("siriusRouting"),
-            hostname: v("siriusHostname"),
-            accountsAdmin: d("siriusAccountsAdmin"),
-            accountsDb: d("siriusAccountsDb"),
-            ledgerAdmin: d("siriusLedgerAdmin"),
-            ledgerDb: d("siriusLedgerDb"),
-            demoUser: d("siriusDemoUser"),
-            accountsPassword: secretOutput(r("siriusAccountsPassword")),
-            ledgerPassword: secretOutput(r("siriusLedgerPassword")),
-            demoPassword: secretOutput(r("siriusDemoPassword")),
-            postgresExporterChart: chart("postgresExporter"),
-        },
+        sirius: applicationSettings({ r, v, d }, chart("postgresExporter")),
     };
     return { config: deepFreeze(config), problems: [], warnings: findings.warnings };
 }

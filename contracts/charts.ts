@@ -17,6 +17,7 @@ import { LOG_AGENT_CHART } from "../components/logAgent/defaults";
 import { ARGO_CD_CHART } from "../components/argoCd/defaults";
 import { PULUMI_OPERATOR_CHART } from "../components/pulumiOperator/defaults";
 import { INGRESS_CONTROLLER_CHART } from "../components/ingressController/defaults";
+import { POSTGRES_EXPORTER_CHART } from "../components/application/defaults";
 
 /** Identifies a chart entry; also the stem of its `mara:<id>Chart*` config keys. */
 export type ChartId =
@@ -72,13 +73,7 @@ export const CHARTS: Readonly<Record<ChartId, ChartEntry>> = {
     logstore: LOGSTORE_CHART,
     logagent: LOG_AGENT_CHART,
     otelOperator: OTEL_OPERATOR_CHART,
-    postgresExporter: {
-        title: "Prometheus Postgres exporter",
-        chart: "prometheus-postgres-exporter",
-        repositoryUrl: "https://prometheus-community.github.io/helm-charts",
-        version: "8.2.0",
-        timeoutSeconds: 600,
-    },
+    postgresExporter: POSTGRES_EXPORTER_CHART,
     // Installed only on an existing cluster that asks for it (mara:metallbAddresses).
     metallb: METALLB_CHART,
     // Installed only on an existing cluster that asks for it (mara:nfsServer).

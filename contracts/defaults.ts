@@ -18,6 +18,7 @@ import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
 import { LOG_AGENT_DEFAULTS } from "../components/logAgent/defaults";
 import { ARGO_CD_DEFAULTS } from "../components/argoCd/defaults";
 import { INGRESS_CONTROLLER_DEFAULTS, KIC_IMAGE_DEFAULTS } from "../components/ingressController/defaults";
+import { APPLICATION_DEFAULTS } from "../components/application/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
 export const DEFAULTS = {
@@ -39,15 +40,7 @@ export const DEFAULTS = {
     logAgent: LOG_AGENT_DEFAULTS,
     prometheus: PROMETHEUS_DEFAULTS,
     observability: OBSERVABILITY_DEFAULTS,
-    application: {
-        namespace: "bos",
-        routing: "ingress",
-        imageRegistry: "ghcr.io/nginxinc",
-        imageTag: "v1.3.0",
-        dbStorageSize: "1Gi",
-        database: "postgresdb",
-        user: "admin",
-    },
+    application: APPLICATION_DEFAULTS,
     platform: { protectData: false, retainVolumes: false, admissionScope: "platform" as AdmissionScope },
     metalLb: METALLB_DEFAULTS,
     nfsStorage: NFS_STORAGE_DEFAULTS,

@@ -6,4 +6,5 @@
 export * from "./addOns";
 export * from "./dockerProvider";
 export * from "./platformArgs";
-export * from "./siriusOnPlatform";
+// The application unit's mapping (components/application/args.ts), where this entry point has always exported it.
+export * from "../components/application/args";

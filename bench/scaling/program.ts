@@ -8,7 +8,7 @@ import { Application } from "../../components/application";
 import { Platform } from "../../components/platform";
 import { loadConfig } from "../../config";
 import { platformArgsFromConfig } from "../../program/platformArgs";
-import { siriusArgsFromPlatform } from "../../program/siriusOnPlatform";
+import { siriusArgsFromPlatform } from "../../components/application/args";
 import { createInfrastructure } from "../../providers";
 
 /**

@@ -6,7 +6,7 @@
 import { DEFAULTS } from "../../contracts/defaults";
 import type { AdmissionMode, AdmissionScope } from "../../contracts/guardrails";
 import type { MaraConfig } from "../../config";
-import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
+import { siriusWorkloads } from "../../components/application/workloadSpecs";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argoCd/applications";
 import { OPERATOR_NAMESPACE, OPERATOR_RELEASE } from "../../components/pulumiOperator/stack";
 import { ACME_ISSUER, NFS_CLUSTER_ROLE, NFS_CLUSTER_ROLE_BINDING, NFS_RELEASE, PLATFORM_STORAGE_CLASS, SELF_SIGNED_ISSUER } from "../../components/clusterNames";

@@ -7,7 +7,7 @@
  */
 import { KIBANA_SETUP_IMAGE } from "../../components/logstore/kibanaSetup";
 import { CONTRIB_COLLECTOR_IMAGE } from "../../components/observability";
-import { siriusWorkloads } from "../../components/sirius/workloadSpecs";
+import { siriusWorkloads } from "../../components/application/workloadSpecs";
 import { CHART_IDS, CHARTS, ChartId, ChartSettings } from "../../contracts";
 import { KEYS } from "../../config/keys";
 import type { MaraConfig } from "../../config/model";

@@ -80,9 +80,9 @@ function memberDocs(file: string): Map<string, string> {
 
 const DOCS = new Map<string, string>();
 // The components, the add-on units' folders (components/<unit>/), the alerting arguments the Prometheus component
-// takes (components/alerts/), and the Application's arguments, which sit beside its builders (components/sirius/args.ts).
+// takes (components/alerts/); the Application's arguments sit beside its builders (components/application/componentArgs.ts).
 const UNIT_DIRS = fs.readdirSync(path.join(ROOT, "components")).filter((d) => fs.existsSync(path.join(ROOT, "components", d, "component.ts"))).map((d) => `components/${d}`);
-for (const dir of ["components", ...UNIT_DIRS, "components/alerts", "components/sirius"]) {
+for (const dir of ["components", ...UNIT_DIRS, "components/alerts"]) {
     for (const f of fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(".ts"))) {
         for (const [k, v] of memberDocs(`${dir}/${f}`)) DOCS.set(k, v);
     }

@@ -1,6 +1,6 @@
 /**
  * The declarations in the npm package carry TSDoc, which editors show to library users: every exported
- * declaration of components/ (with its add-on units' folders, its builders in components/sirius/, its alerting in components/alerts/ and its ownership guard in components/ownership/), contracts/, providers/ and
+ * declaration of components/ (with its add-on units' folders (the application's builders among them), its alerting in components/alerts/ and its ownership guard in components/ownership/), contracts/, providers/ and
  * program/, and every member of their exported classes and interfaces (arguments, outputs), has a doc
  * comment.
  */
@@ -46,7 +46,7 @@ const sources = (dir: string) =>
 describe("TSDoc of the library", () => {
     // The add-on units' folders too (components/<unit>/: component, defaults, keys, settings, mapping).
     const units = fs.readdirSync(path.join(ROOT, "components")).filter((d) => fs.existsSync(path.join(ROOT, "components", d, "component.ts"))).map((d) => `components/${d}`);
-    for (const dir of ["components", ...units, "components/alerts", "components/sirius", "components/ownership", "contracts", "providers", "program"]) {
+    for (const dir of ["components", ...units, "components/alerts", "components/ownership", "contracts", "providers", "program"]) {
         it(`documents every export of ${dir}/ and every member of its classes and interfaces`, () => {
             expect(sources(dir).flatMap(undocumented)).toEqual([]);
         });

@@ -15,7 +15,7 @@ const isSpec = (v: unknown): v is KeySpec<unknown> => typeof v === "object" && v
 
 describe("add-on units", () => {
     it("are the folders the pilot moved", () => {
-        expect(UNITS).toEqual(expect.arrayContaining(["certManager", "metalLb", "logstore", "logAgent", "prometheus", "observability", "nfsStorage", "argoCd", "pulumiOperator", "admissionPolicies", "ingressController"]));
+        expect(UNITS).toEqual(expect.arrayContaining(["certManager", "metalLb", "logstore", "logAgent", "prometheus", "observability", "nfsStorage", "argoCd", "pulumiOperator", "admissionPolicies", "ingressController", "application"]));
     });
 
     for (const unit of UNITS) {

@@ -10,7 +10,7 @@ import { Redactor, shorten } from "../../config/redact";
 import { ciphertextProblem } from "../../config/secureValues";
 import { parseSourceLocation, resolveLocalPath } from "../../config/localPaths";
 import { legacyPinReplacement } from "../../config/legacyPins";
-import { applicationNamespaceProblem } from "../../config/namespaces";
+import { applicationNamespaceProblem } from "../../components/application/settings";
 
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
 

@@ -1,6 +1,6 @@
 /**
  * The Application's arguments, as given and with every default applied: one module that the component
- * (application.ts) and its builders (this folder) both import, so neither imports the other.
+ * (component.ts) and its builders (this folder) both import, so neither imports the other.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ChartSettings } from "../../contracts";

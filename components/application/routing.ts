@@ -1,7 +1,7 @@
 /** How traffic reaches the frontend: a standard Ingress, or an NGINX VirtualServer, with HTTPS from cert-manager. */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import type { ResolvedApplicationArgs } from "./args";
+import type { ResolvedApplicationArgs } from "./componentArgs";
 import { metadata, SiriusScope } from "./scope";
 
 /** Name of the TLS Secret cert-manager fills for the application's host (MARA's). */

@@ -1,13 +1,14 @@
 /**
- * The Bank of Sirius arguments the program derives from its configuration and the platform, in one
- * place so the program and anything that deploys more instances (the scaling benchmark) wire the
- * application identically.
+ * The application's mapping from its validated settings (`MaraConfig.sirius`) and the Platform onto its
+ * {@link ApplicationArgs}: the one place where its `mara:*` settings become arguments, so the program (index.ts) and
+ * anything that deploys more instances (the scaling benchmark) wire the application identically. Exported by the
+ * `mara-platform/program` entry point (program/index.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ApplicationArgs } from "../components/application";
-import { collectorGrpcEndpoint } from "../components/observability";
-import type { Platform } from "../components/platform";
-import type { MaraConfig } from "../config";
+import type { ApplicationArgs } from "./componentArgs";
+import { collectorGrpcEndpoint } from "../observability";
+import type { Platform } from "../platform";
+import type { MaraConfig } from "../../config/model";
 
 /**
  * Application arguments from the `sirius:*` keys and the platform: its issuer, ingress class,

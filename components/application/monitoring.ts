@@ -8,12 +8,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "../../contracts";
 import { applicationRules, databaseRules } from "../alerts/applicationRules";
 import { alertRules } from "../alerts/rules";
-import type { DatabaseArgs, ResolvedApplicationArgs } from "./args";
+import type { DatabaseArgs, ResolvedApplicationArgs } from "./componentArgs";
 import { grafanaDashboard } from "../grafanaDashboards";
 import { helmRelease } from "../helmRelease";
 import { secretsRevision } from "../passwordRotation";
 import { metadata, SiriusScope } from "./scope";
-import type { SiriusSettings } from "./settings";
+import type { SiriusSettings } from "./settingsObjects";
 import { LOAD_GENERATOR, SIRIUS_CONFIG as C, siriusWorkloads } from "./workloadSpecs";
 
 /** What the exporters report. */

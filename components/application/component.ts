@@ -1,16 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULTS, PATTERNS, requireMatch } from "../contracts";
-import { platformNamespace } from "./helmRelease";
-import { statsdHostIn } from "./prometheus";
-import { siriusMonitoring } from "./sirius/monitoring";
-import { siriusRoute } from "./sirius/routing";
-import type { SiriusScope } from "./sirius/scope";
-import { siriusSettings } from "./sirius/settings";
-import { siriusWorkloadResources } from "./sirius/workloads";
-import { guardedOptions } from "./ownership/guard";
-import type { ApplicationArgs, DatabaseArgs, ResolvedApplicationArgs } from "./sirius/args";
+import { DEFAULTS, PATTERNS, requireMatch } from "../../contracts";
+import { platformNamespace } from "../helmRelease";
+import { statsdHostIn } from "../prometheus";
+import { siriusMonitoring } from "./monitoring";
+import { siriusRoute } from "./routing";
+import type { SiriusScope } from "./scope";
+import { siriusSettings } from "./settingsObjects";
+import { siriusWorkloadResources } from "./workloads";
+import { guardedOptions } from "../ownership/guard";
+import type { ApplicationArgs, DatabaseArgs, ResolvedApplicationArgs } from "./componentArgs";
 
-// The arguments live beside the builders that read them (sirius/args.ts), so neither side imports the other.
+// The arguments live beside the builders that read them (componentArgs.ts), so neither side imports the other.
 export type { ApplicationArgs, DatabaseArgs, ResolvedApplicationArgs };
 
 /**
@@ -18,7 +18,7 @@ export type { ApplicationArgs, DatabaseArgs, ResolvedApplicationArgs };
  * ConfigMaps, passwords and the demo login in Secrets read through `secretKeyRef`, a JWT key pair from a
  * `tls.PrivateKey` (stable across runs, unlike MARA's), Postgres as StatefulSets on persistent volumes,
  * NetworkPolicies that admit only each database's clients, Postgres exporters, and HTTPS through
- * cert-manager on an Ingress or an NGINX VirtualServer. Each concern is one builder in `./sirius/`.
+ * cert-manager on an Ingress or an NGINX VirtualServer. Each concern is one builder beside it in this folder.
  */
 export class Application extends pulumi.ComponentResource {
     /** Namespace of the application. */

@@ -3,12 +3,12 @@
  * volumes, a Service each, and NetworkPolicies that admit only each database's clients.
  */
 import * as k8s from "@pulumi/kubernetes";
-import type { ResolvedApplicationArgs } from "./args";
+import type { ResolvedApplicationArgs } from "./componentArgs";
 import { SOLE_OWNER_IGNORE_CHANGES, soleOwnerAnnotations, stableManagerAnnotations } from "../ownership/fieldManager";
 import { secretsReadBy, secretsRevision, withCredentialsContainer } from "../passwordRotation";
 import { databaseClaim, databasePolicySpec, podSpecFor, workloadLabels } from "./podSpec";
 import { metadata, SiriusScope } from "./scope";
-import type { SiriusSettings } from "./settings";
+import type { SiriusSettings } from "./settingsObjects";
 import { siriusWorkloads, WorkloadSpec } from "./workloadSpecs";
 
 /** Creates the workloads; they wait for `settings` (the ConfigMaps and Secrets they read). */

@@ -2,5 +2,5 @@
 export * from "./monitoring";
 export * from "./podSpec";
 export * from "./routing";
-export * from "./settings";
+export * from "./settingsObjects";
 export * from "./workloadSpecs";

@@ -5,7 +5,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import * as tls from "@pulumi/tls";
-import type { ResolvedApplicationArgs } from "./args";
+import type { ResolvedApplicationArgs } from "./componentArgs";
 import { metadata, SiriusScope } from "./scope";
 import { SIRIUS_CONFIG as C } from "./workloadSpecs";
 
