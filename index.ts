@@ -17,7 +17,7 @@ import { dockerProvider } from "./program/dockerProvider";
 import { gitopsDelivery, handoverOptions, standaloneKicImage } from "./program/gitops";
 import { operatorDelivery } from "./program/operator";
 import { platformArgsFromConfig } from "./program/platformArgs";
-import { clusterIssuerInUse, siriusArgsFromPlatform } from "./components/application/args";
+import { applicationArgsFromPlatform, clusterIssuerInUse } from "./components/application/args";
 import { createInfrastructure } from "./providers/factory";
 
 export = function program(): Record<string, pulumi.Input<unknown>> {
@@ -123,12 +123,12 @@ function kicImageOutputs(cfg: MaraConfig, image: KicImage | undefined): Record<s
  * load balancer's host name, with a certificate from the configured issuer.
  */
 function bankOfSirius(cfg: MaraConfig, platform: Platform, cluster: ClusterInfrastructure, keep: pulumi.ComponentResourceOptions): Application {
-    const s = cfg.sirius;
+    const s = cfg.application;
     const hostname = s.hostname ?? cfg.fqdn ?? platform.ingressController.loadBalancerHostname.apply((h) => {
         if (!h) throw new Error("The ingress load balancer reported no host name; set kic-helm:fqdn (or mara:siriusHostname) to the name that points at it.");
         return h;
     });
-    return new Application("bank-of-sirius", siriusArgsFromPlatform(cfg, platform, s.namespace, hostname), {
+    return new Application("bank-of-sirius", applicationArgsFromPlatform(cfg, platform, s.namespace, hostname), {
         providers: [cluster.provider],
         // Its database claims are on the platform's class: with the NFS provisioner, deleted while it still runs.
         dependsOn: platform.storageDependencies,

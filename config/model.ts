@@ -205,5 +205,8 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
         readonly repository?: RepositoryCredentials;
     };
+    /** The application's (Bank of Sirius's) settings (components/application/settings.ts). */
+    readonly application: ApplicationSettings;
+    /** @deprecated Use {@link MaraConfig.application}, the same section under the add-on's one name. */
     readonly sirius: ApplicationSettings;
 }

@@ -193,6 +193,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
 
     const logAgent = logAgentSettings(chart("logagent"));
     const ingress = ingressControllerReleaseSettings({ d }, chart("ingress"));
+    const application = applicationSettings({ r, v, d }, chart("postgresExporter"));
     const config: MaraConfig = {
         project: raw.project,
         stack: raw.stack,
@@ -233,7 +234,9 @@ export function validateConfig(given: RawConfig): ValidationResult {
             operator: operatorSettingsOf({ r, v, d }),
             repository: repositoryCredentialsOf({ r, d }),
         },
-        sirius: applicationSettings({ r, v, d }, chart("postgresExporter")),
+        application,
+        // The section's name before 0.2.0 (deprecated).
+        sirius: application,
     };
     return { config: deepFreeze(config), problems: [], warnings: findings.warnings };
 }

@@ -62,7 +62,7 @@ function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: Ki
         ...(infra.region ? { region: infra.region } : {}),
         ...(a.server ? { apiServer: a.server } : {}),
         ...(a.caData ? { caData: a.caData } : {}),
-        ...(cfg.sirius.hostname ?? cfg.fqdn ? { fqdn: cfg.sirius.hostname ?? cfg.fqdn } : {}),
+        ...(cfg.application.hostname ?? cfg.fqdn ? { fqdn: cfg.application.hostname ?? cfg.fqdn } : {}),
         ...(registry ? { registry } : {}),
         kicImage: kicImage || cfg.ingressController.image.imageName,
         ...(cfg.gitops.fleet ? { fleet: cfg.gitops.fleet } : {}),

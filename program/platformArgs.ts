@@ -42,14 +42,14 @@ export function platformArgsFromConfig(cfg: MaraConfig, cluster: ClusterInfrastr
         ...(metalLb ? { metalLb } : {}),
         secrets: {
             grafanaAdminPassword: cfg.prometheus.grafanaAdminPassword,
-            accountsDbPassword: cfg.sirius.accountsPassword,
-            ledgerDbPassword: cfg.sirius.ledgerPassword,
-            demoUser: cfg.sirius.demoUser,
-            demoPassword: cfg.sirius.demoPassword,
+            accountsDbPassword: cfg.application.accountsPassword,
+            ledgerDbPassword: cfg.application.ledgerPassword,
+            demoUser: cfg.application.demoUser,
+            demoPassword: cfg.application.demoPassword,
         },
         protectData: cfg.teardown.protectData,
         // The platform's namespaces outside the Platform: the application's, and Argo CD's where the platform installs it.
-        admissionPolicies: admissionPoliciesArgsFromSettings(cfg.admissionPolicies, [cfg.sirius.namespace, ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : [])]),
+        admissionPolicies: admissionPoliciesArgsFromSettings(cfg.admissionPolicies, [cfg.application.namespace, ...(installsArgoCd(cfg) ? [ARGOCD_NAMESPACE] : [])]),
     };
 }
 

@@ -8,7 +8,7 @@ import { Application } from "../../components/application";
 import { Platform } from "../../components/platform";
 import { loadConfig } from "../../config";
 import { platformArgsFromConfig } from "../../program/platformArgs";
-import { siriusArgsFromPlatform } from "../../components/application/args";
+import { applicationArgsFromPlatform } from "../../components/application/args";
 import { createInfrastructure } from "../../providers";
 
 /**
@@ -26,7 +26,7 @@ export function scalingProgram(instances: number, keep: pulumi.Resource[] = []):
         const base = cfg.fqdn ?? "bos.example.org";
         const outputs: Record<string, pulumi.Input<unknown>> = {};
         for (let i = 1; i <= instances; i++) {
-            const app = new Application(`bank-of-sirius-${i}`, siriusArgsFromPlatform(cfg, platform, `bos-${i}`, `bos-${i}.${base}`), {
+            const app = new Application(`bank-of-sirius-${i}`, applicationArgsFromPlatform(cfg, platform, `bos-${i}`, `bos-${i}.${base}`), {
                 providers: [cluster.provider],
             });
             outputs[`application_url_${i}`] = app.url;

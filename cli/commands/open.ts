@@ -58,7 +58,7 @@ export async function open(name: string, opts: OpenOptions, ctx: CommandContext)
     // Finding the pod is bounded as a whole; forwarding then runs until interrupted, each connection opened within its own bound.
     const client = kubeClient(kc, { deadline: Date.now() + OPEN_BOUND_MS, deadlineName: `mara open's ${OPEN_BOUND_MS / 1000} s bound`, env: io.env });
     const forwarder = apiServerForwarder(renewing(client, () => kubeClient(kc, { env: io.env })));
-    const listener = await startOpen(name, cfg?.sirius.namespace ?? DEFAULTS.application.namespace, client, forwarder, port, io);
+    const listener = await startOpen(name, cfg?.application.namespace ?? DEFAULTS.application.namespace, client, forwarder, port, io);
     await interrupted();
     await listener.close();
     line(io.stderr, "Stopped forwarding.");

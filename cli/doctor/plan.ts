@@ -95,7 +95,7 @@ const installsArgoCd = (cfg?: MaraConfig): boolean => cfg?.gitops.delivery === "
 /** The plan for a validated configuration, or for the defaults. */
 export function doctorPlan(cfg?: MaraConfig): DoctorPlan {
     const replicas = cfg?.logstore.replicas ?? DEFAULTS.logstore.replicas;
-    const appNs = cfg?.sirius.namespace ?? DEFAULTS.application.namespace;
+    const appNs = cfg?.application.namespace ?? DEFAULTS.application.namespace;
     const es = (["master", "data", "ingest", "coordinating"] as const)
         .filter((role) => replicas[role] > 0)
         .map((role) => ({ what: `Elasticsearch ${role} node`, pods: replicas[role], cpuMillis: millis(LOGSTORE_MEMORY.cpu), memoryMi: mi(LOGSTORE_MEMORY[role]) }));

@@ -20,7 +20,7 @@ export interface PinSettings {
     /** The ingress controller image: copied from a registry, or built from source. */
     readonly kic: { readonly origin: "registry" | "source"; readonly imageName: string; readonly sourceUrl: string };
     /** Registry prefix and tag of the bos-* images. */
-    readonly sirius: { readonly imageRegistry: string; readonly imageTag: string };
+    readonly application: { readonly imageRegistry: string; readonly imageTag: string };
     /** The Elasticsearch and Kibana version the ECK operator runs. */
     readonly elasticVersion: string;
     /** The NFS provisioner's image (existing clusters with `mara:nfsServer`). */
@@ -36,7 +36,7 @@ export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => Chart
     logstore: (c) => c.logstore.chart,
     logagent: (c) => c.logAgent.chart,
     otelOperator: (c) => c.observability.otelOperatorChart,
-    postgresExporter: (c) => c.sirius.postgresExporterChart,
+    postgresExporter: (c) => c.application.postgresExporterChart,
     metallb: (c) => c.metalLb.chart,
     nfs: (c) => c.nfsStorage.chart,
     argoCd: (c) => c.gitops.argoCdChart,
@@ -51,7 +51,7 @@ export function defaultPinSettings(): PinSettings {
     return {
         charts,
         kic: { origin: KEYS.kicImageOrigin.default, imageName: KEYS.kicImageName.default, sourceUrl: KEYS.kicSrcUrl.default },
-        sirius: { imageRegistry: KEYS.siriusImageRegistry.default, imageTag: KEYS.siriusImageTag.default },
+        application: { imageRegistry: KEYS.siriusImageRegistry.default, imageTag: KEYS.siriusImageTag.default },
         elasticVersion: KEYS.logstoreVersion.default,
         nfsProvisionerImage: KEYS.nfsProvisionerImage.default,
     };
@@ -68,7 +68,7 @@ export function stackPinSettings(cfg: MaraConfig): PinSettings {
     return {
         charts,
         kic: { origin: cfg.ingressController.image.imageOrigin, imageName: cfg.ingressController.image.imageName, sourceUrl: cfg.ingressController.image.sourceUrl },
-        sirius: { imageRegistry: cfg.sirius.imageRegistry, imageTag: cfg.sirius.imageTag },
+        application: { imageRegistry: cfg.application.imageRegistry, imageTag: cfg.application.imageTag },
         elasticVersion: cfg.logstore.version,
         nfsProvisionerImage: cfg.nfsStorage.image,
     };
@@ -120,7 +120,7 @@ export function pinsOf(settings: PinSettings): Pin[] {
             source: { type: repositoryUrl.startsWith("oci://") ? "oci-chart" : "helm-index", repositoryUrl, chart },
         };
     });
-    return [...charts, kicImagePin(settings.kic), ...siriusPins(settings.sirius), ...elasticPins(settings.elasticVersion), collectorPin(), kibanaSetupPin(),
+    return [...charts, kicImagePin(settings.kic), ...applicationPins(settings.application), ...elasticPins(settings.elasticVersion), collectorPin(), kibanaSetupPin(),
         imagePin(settings.nfsProvisionerImage, "NFS subdir external provisioner (existing clusters, mara:nfsServer)", KEYS.nfsProvisionerImage.key)];
 }
 
@@ -148,10 +148,10 @@ function kicImagePin(kic: PinSettings["kic"]): Pin {
     return imagePin(kic.imageName, "NGINX Ingress Controller", KEYS.kicImageName.key);
 }
 
-function siriusPins(sirius: PinSettings["sirius"]): Pin[] {
+function applicationPins(application: PinSettings["application"]): Pin[] {
     // The statsd host shapes environment variables only; the images do not depend on it.
     const images = [...new Set(siriusWorkloads("statsd").map((w) => w.image))];
-    return images.map((image) => imagePin(`${sirius.imageRegistry}/${image}:${sirius.imageTag}`, `Bank of Sirius (${image})`, KEYS.siriusImageTag.key));
+    return images.map((image) => imagePin(`${application.imageRegistry}/${image}:${application.imageTag}`, `Bank of Sirius (${image})`, KEYS.siriusImageTag.key));
 }
 
 function elasticPins(version: string): Pin[] {

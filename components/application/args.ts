@@ -1,5 +1,5 @@
 /**
- * The application's mapping from its validated settings (`MaraConfig.sirius`) and the Platform onto its
+ * The application's mapping from its validated settings (`MaraConfig.application`) and the Platform onto its
  * {@link ApplicationArgs}: the one place where its `mara:*` settings become arguments, so the program (index.ts) and
  * anything that deploys more instances (the scaling benchmark) wire the application identically. Exported by the
  * `mara-platform/program` entry point (program/index.ts).
@@ -11,14 +11,14 @@ import type { Platform } from "../platform";
 import type { MaraConfig } from "../../config/model";
 
 /**
- * Application arguments from the `sirius:*` keys and the platform: its issuer, ingress class,
+ * Application arguments from its settings (the `Bank of Sirius` keys) and the platform: its issuer, ingress class,
  * generated secrets, storage class, tracing collector and Prometheus.
  *
  * @param namespace where this instance goes.
  * @param hostname the instance's public host name.
  */
-export function siriusArgsFromPlatform(cfg: MaraConfig, platform: Platform, namespace: string, hostname: pulumi.Input<string>): ApplicationArgs {
-    const s = cfg.sirius;
+export function applicationArgsFromPlatform(cfg: MaraConfig, platform: Platform, namespace: string, hostname: pulumi.Input<string>): ApplicationArgs {
+    const s = cfg.application;
     return {
         namespace,
         hostname,
@@ -51,3 +51,9 @@ export function clusterIssuerInUse(cfg: MaraConfig, platform: Platform): pulumi.
     // Validation makes `acme` require an ACME email, and the platform creates the ACME issuer from it.
     return cfg.certManager.issuer === "acme" && issuers.acmeIssuer ? issuers.acmeIssuer : issuers.selfSignedIssuer;
 }
+
+/**
+ * The mapping under its name before 0.2.0: the same function as {@link applicationArgsFromPlatform}.
+ * @deprecated Use `applicationArgsFromPlatform`.
+ */
+export const siriusArgsFromPlatform = applicationArgsFromPlatform;

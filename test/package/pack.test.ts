@@ -55,7 +55,8 @@ const CONSUMER = `import * as pulumi from "@pulumi/pulumi";
 import { CertManager, CHARTS, DEFAULTS, Eks, type EksArgs, IngressController, Kubeconfig, Platform, type PlatformArgs, REMOTE_BUILD_CONTEXT, Vpc } from "mara-platform";
 import { loadConfig, type MaraConfig } from "mara-platform/config";
 import { createInfrastructure, EKS_PLATFORM, type ClusterInfrastructure } from "mara-platform/providers";
-import { platformArgsFromConfig } from "mara-platform/program";
+import { applicationArgsFromPlatform, platformArgsFromConfig, siriusArgsFromPlatform } from "mara-platform/program";
+import { Application, type ApplicationArgs, SIRIUS_CONFIG, siriusWorkloads } from "mara-platform";
 import { admissionPolicies, kubernetesFixtures, type AdmissionMode, type KubeObject } from "mara-platform/policy";
 // @ts-expect-error only the package's entry points are public, not its files
 import { Eks as NotExported } from "mara-platform/dist/components/eks";
@@ -74,6 +75,11 @@ export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replica
 export const withoutFacts: PlatformArgs = { ingress: { replicas: 2 } };
 export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure, (c: MaraConfig, i: ClusterInfrastructure) => PlatformArgs] = [loadConfig, createInfrastructure, platformArgsFromConfig];
 export const remoteContext: string = REMOTE_BUILD_CONTEXT;
+// The application under its one name, and a consumer written against 0.1.0's names (the mapping, the configuration's
+// section, the builders the package's index exported from components/sirius/) still compiles.
+export const appMappings: ((...a: Parameters<typeof applicationArgsFromPlatform>) => ApplicationArgs)[] = [applicationArgsFromPlatform, siriusArgsFromPlatform];
+export const appSections = (c: MaraConfig): MaraConfig["application"][] => [c.application, c.sirius];
+export const app: [typeof Application, string, number] = [Application, SIRIUS_CONFIG.jwtSecret, siriusWorkloads("statsd").length];
 export const mode: AdmissionMode = "deny";
 export const policies: KubeObject[] = admissionPolicies({ mode, config: { "ingress-tls": "advisory" } });
 export const failing: readonly KubeObject[] = kubernetesFixtures()[0]!.fail;
@@ -97,6 +103,7 @@ console.log(JSON.stringify({
     charts: Object.keys(lib.CHARTS).length,
     configKeys: Object.keys(config.KEYS).length > 50,
     program: typeof program.platformArgsFromConfig,
+    application: [typeof program.applicationArgsFromPlatform, program.siriusArgsFromPlatform === program.applicationArgsFromPlatform, typeof lib.siriusWorkloads],
     infraTypes: Object.keys(providers.INFRASTRUCTURE),
     remoteContext: fs.existsSync(require("path").join(remoteContext, "README.md")) ? remoteContext.split(require("path").sep).join("/") : "missing",
     deep,
@@ -239,6 +246,8 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             charts: CHART_IDS.length,
             configKeys: true,
             program: "function",
+            // The application's mapping, its name before 0.2.0 the same function, and a builder from the package's index.
+            application: ["function", true, "function"],
             infraTypes: ["aws", "digitalocean", "linode", "kubeconfig"],
             // Relative to the project, so the image's inputs are the same wherever the project is checked out.
             remoteContext: "node_modules/mara-platform/dist/components/docker",

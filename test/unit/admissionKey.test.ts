@@ -52,7 +52,7 @@ describe("mara:admissionPolicies", () => {
 
     it("hands the program's namespaces to the Platform: the application's, and Argo CD's where it installs it", () => {
         const cfg = validateConfig(existing({ "mara:admissionPolicies": "warn" })).config!;
-        expect(platformArgsFromConfig(cfg, { platform: { containerLogPath: "/var/log/containers" } } as never).admissionPolicies).toEqual({ mode: "warn", scope: "platform", namespaces: [cfg.sirius.namespace] });
+        expect(platformArgsFromConfig(cfg, { platform: { containerLogPath: "/var/log/containers" } } as never).admissionPolicies).toEqual({ mode: "warn", scope: "platform", namespaces: [cfg.application.namespace] });
     });
 
     it("refuses policies on a cluster version that does not serve ValidatingAdmissionPolicy v1 (before 1.30), and accepts 1.30", () => {

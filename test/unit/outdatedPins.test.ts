@@ -64,7 +64,7 @@ describe("the pins", () => {
     it("match the components' own defaults, so library users' pins are checked too", () => {
         const app = validateApplicationArgs({ hostname: "h", clusterIssuer: "i", accountsDb: { password: "p" }, ledgerDb: { password: "p" }, demoLogin: { username: "u", password: "p" } });
         const settings = defaultPinSettings();
-        expect([app.imageRegistry, app.imageTag]).toEqual([settings.sirius.imageRegistry, settings.sirius.imageTag]);
+        expect([app.imageRegistry, app.imageTag]).toEqual([settings.application.imageRegistry, settings.application.imageTag]);
         expect(DEFAULTS.logstore.version).toBe(settings.elasticVersion);
     });
 });

@@ -194,6 +194,12 @@ describe("Helm repository URLs", () => {
         expect(cfg.logAgent.chart).toMatchObject({ chart: "fluent-bit", version: "0.58.1", repositoryUrl: "https://mirror.example.com/fluent" });
         expect(cfg.logagent).toBe(cfg.logAgent);
     });
+
+    it("puts the application's settings in its section, application, and under 0.1.0's name sirius too", () => {
+        const cfg = validateConfig(aws({ "sirius:accounts_db": "accounts", "mara:siriusNamespace": "bank", "mara:postgresExporterHelmRepoUrl": "https://mirror.example.com/pc/" })).config!;
+        expect(cfg.application).toMatchObject({ namespace: "bank", accountsDb: "accounts", ledgerDb: "postgresdb", postgresExporterChart: { chart: "prometheus-postgres-exporter", repositoryUrl: "https://mirror.example.com/pc" } });
+        expect(cfg.sirius).toBe(cfg.application);
+    });
 });
 
 describe("image names and enums", () => {
