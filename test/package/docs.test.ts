@@ -42,7 +42,7 @@ const HEADINGS = ["## Usage", "## Configuration", "## Outputs", "## How to check
 function declared(file: string, cls: string, args: string): { args: string[]; outputs: string[] } {
     const src = ts.createSourceFile(file, read(path.join(ROOT, "components", file)), ts.ScriptTarget.ES2022, true);
     const out = { args: [] as string[], outputs: [] as string[] };
-    // A component may keep its arguments beside its builders and re-export them (application.ts from sirius/args.ts).
+    // A component may keep its arguments beside its builders and re-export them (application/component.ts from componentArgs.ts).
     const reexported = src.statements.find(
         (st): st is ts.ImportDeclaration =>
             ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier) && !!st.importClause?.namedBindings && ts.isNamedImports(st.importClause.namedBindings) && st.importClause.namedBindings.elements.some((e) => e.name.text === args),

@@ -76,7 +76,7 @@ export const withoutFacts: PlatformArgs = { ingress: { replicas: 2 } };
 export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure, (c: MaraConfig, i: ClusterInfrastructure) => PlatformArgs] = [loadConfig, createInfrastructure, platformArgsFromConfig];
 export const remoteContext: string = REMOTE_BUILD_CONTEXT;
 // The application under its one name, and a consumer written against 0.1.0's names (the mapping, the configuration's
-// section, the builders the package's index exported from components/sirius/) still compiles.
+// section, the builders the package's index exported from its old folder components/sirius/) still compiles.
 export const appMappings: ((...a: Parameters<typeof applicationArgsFromPlatform>) => ApplicationArgs)[] = [applicationArgsFromPlatform, siriusArgsFromPlatform];
 export const appSections = (c: MaraConfig): MaraConfig["application"][] => [c.application, c.sirius];
 export const app: [typeof Application, string, number] = [Application, SIRIUS_CONFIG.jwtSecret, siriusWorkloads("statsd").length];

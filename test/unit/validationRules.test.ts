@@ -10,7 +10,6 @@ import { Redactor, shorten } from "../../config/redact";
 import { ciphertextProblem } from "../../config/secureValues";
 import { parseSourceLocation, resolveLocalPath } from "../../config/localPaths";
 import { legacyPinReplacement } from "../../config/legacyPins";
-import { applicationNamespaceProblem } from "../../components/application/settings";
 
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
@@ -193,7 +192,7 @@ describe("local paths and sources", () => {
     });
 });
 
-describe("MARA's pins and namespaces", () => {
+describe("MARA's pins", () => {
     it("replaces exactly MARA's pins under MARA's keys, and the image pin keeps its repository", () => {
         expect(legacyPinReplacement("kic-helm:chart_version", "0.15.2")?.value).toBe("2.6.4");
         expect(legacyPinReplacement("kic-helm:chart_version", "0.15.3")).toBeUndefined();
@@ -202,10 +201,5 @@ describe("MARA's pins and namespaces", () => {
         expect(legacyPinReplacement("kic:image_name", "registry.example.com/nginx-ingress:2.4.2")).toBeUndefined();
         expect(legacyPinReplacement("eks:k8s_version", "1.21")?.value).toBe("1.35");
         expect(legacyPinReplacement("eks:k8s_version", "1.22")).toBeUndefined();
-    });
-
-    it("keeps the application out of the platform's and Kubernetes' namespaces, but not out of similar names", () => {
-        for (const ns of ["nginx-ingress", "logstore", "logagent", "observability", "kube-node-lease", "kube-x"]) expect(applicationNamespaceProblem(ns), ns).toBeDefined();
-        for (const ns of ["bos", "logstores", "observability-app", "kubernetes", "defaults"]) expect(applicationNamespaceProblem(ns), ns).toBeUndefined();
     });
 });
