@@ -1,6 +1,7 @@
 /**
- * The application's settings: non-secret ones in ConfigMaps, passwords, the demo login and the JWT key
- * pair in Secrets that pods read through `secretKeyRef` (never literal env values).
+ * The objects that hold the application's settings in the cluster: non-secret ones in ConfigMaps, passwords, the demo
+ * login and the JWT key pair in Secrets that pods read through `secretKeyRef` (never literal env values). Not the
+ * unit's settings.ts, which is its section of the stack's configuration.
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
