@@ -9,7 +9,7 @@ import * as path from "path";
 import type { MaraConfig } from "../config";
 import { readArchivedChart } from "../config/archivedChart";
 import { CHART_IMAGES } from "./chartImages";
-import type { RecordedResource } from "./offline";
+import type { RecordedResource } from "../offline/run";
 
 /** One Helm release. */
 export interface PlannedRelease {

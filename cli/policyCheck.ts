@@ -10,8 +10,8 @@ import { PolicyConfig, resolveRule } from "../policy/config";
 import { packPolicies } from "../policy/policies";
 import type { Level } from "../policy/rule";
 import { RULES } from "../policy/rules";
-import type { RecordedResource } from "./offline";
-import { unwrapSecrets } from "./render/collect";
+import type { RecordedResource } from "../offline/run";
+import { unwrapSecrets } from "../render/collect";
 
 /** One violation of a rule. */
 export interface PolicyViolation {

@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { InfraType, isKubeconfigPath, MaraConfig, RawConfig, resolveLocalPath } from "../config";
 import { pathStatus, shownPath } from "../config/localPaths";
-import { ProcessFailure, runBounded } from "./boundedProcess";
+import { ProcessFailure, runBounded } from "../host/boundedProcess";
 import { CliError, CliIo, EXIT, line } from "./io";
 
 /** How long `docker version` may take to answer: the engine answers in milliseconds when it runs. */

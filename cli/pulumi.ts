@@ -11,7 +11,7 @@
  */
 import { CommandError, LocalWorkspace, PulumiCommand, Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SemVer } from "semver";
-import { ProcessFailure, runBounded } from "./boundedProcess";
+import { ProcessFailure, runBounded } from "../host/boundedProcess";
 import { CliError, EXIT } from "./io";
 import { stackNameProblem } from "./stackSource";
 

@@ -9,7 +9,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { shownPath } from "../../config/localPaths";
 import { CliError, EXIT } from "../io";
-import { outputFileProblem, reasonOf } from "../outputPath";
+import { outputFileProblem, reasonOf } from "../../host/outputPath";
 import { workflowFileNames } from "./githubWorkflows";
 
 /** Where the workflows of a stack are written, and what they run on. */

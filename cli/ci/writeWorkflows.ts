@@ -5,7 +5,7 @@
 import * as path from "path";
 import { writeFileAtomic } from "../atomicWrite";
 import { CliError, CliIo, line } from "../io";
-import { makeDirs, reasonOf } from "../outputPath";
+import { makeDirs, reasonOf } from "../../host/outputPath";
 import { githubWorkflows } from "./githubWorkflows";
 import type { WorkflowTarget } from "./repository";
 import { CiSettings, requiredSettings } from "./settings";

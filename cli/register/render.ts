@@ -8,7 +8,7 @@ function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {
     throw new InvalidArgumentError(`must be SecretStore or ClusterSecretStore, not "${value}"`);
 }
 
-/** The providers cli/render/secrets.ts names entries for (kept here so the registration loads nothing heavy). */
+/** The providers render/secrets.ts names entries for (kept here so the registration loads nothing heavy). */
 const STORE_PROVIDERS = ["vault", "aws-secrets-manager", "aws-parameter-store", "gcp-secret-manager", "pulumi"] as const;
 
 function storeProvider(value: string): (typeof STORE_PROVIDERS)[number] {

@@ -1,7 +1,7 @@
 /** The plan's tree, order and graph, from hand-made registrations (pure functions, no Pulumi). */
 import { describe, expect, it } from "vitest";
 import { buildPlan, label, transitiveReduction, waves } from "../../cli/graph";
-import type { RecordedResource } from "../../cli/offline";
+import type { RecordedResource } from "../../offline/run";
 import { renderCounts, renderTree, toDot, toMermaid } from "../../cli/planOutput";
 
 const urn = (type: string, name: string) => `urn:pulumi:dev::mara::${type}::${name}`;

@@ -9,8 +9,8 @@ import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pulumiCli, withBoundedQueries } from "../../cli/pulumi";
-import { UNBOUNDED_PULUMI_COMMANDS } from "../../cli/pulumiLimits";
-import { outputsFromPulumi } from "../../cli/render/stackOutputs";
+import { UNBOUNDED_PULUMI_COMMANDS } from "../../host/pulumiLimits";
+import { outputsFromPulumi } from "../../render/stackOutputs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-pulumi-"));
 const bin = path.join(dir, "bin");

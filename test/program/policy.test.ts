@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import { describe, expect, it } from "vitest";
-import type { RecordedResource } from "../../cli/offline";
+import type { RecordedResource } from "../../offline/run";
 import { checkPolicies, PolicyReport } from "../../cli/policyCheck";
 import { KUBERNETES_RULES } from "../../policy/kubernetes";
 import { aws, FIXTURES, fixture } from "../support/config";

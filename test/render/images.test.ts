@@ -15,7 +15,7 @@ import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";
 import { unwrapSecrets } from "../support/mocks";
 import { runProgram } from "../support/program";
-import { releasesOf } from "../../cli/render/collect";
+import { releasesOf } from "../../render/collect";
 
 const SECRETS = { "mara:grafanaAdminPassword": "grafana-pw", "digitalocean:token": "do-token", "sirius:accounts_pwd": "accounts-pw", "linode:token": "linode-token" };
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkPolicies } from "../../cli/policyCheck";
-import type { RecordedResource } from "../../cli/offline";
+import type { RecordedResource } from "../../offline/run";
 import { configProblems, resolveRule } from "../../policy/config";
 import { packPolicies } from "../../policy/policies";
 import type { KubeObject, PulumiResource, Rule } from "../../policy/rule";

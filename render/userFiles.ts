@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { makeDirs } from "../outputPath";
+import { makeDirs } from "../host/outputPath";
 
 /** The line in the marker after which the written files are listed, one per line. */
 const FILES_HEADING = "Files it wrote (the next render replaces these and keeps every other file):";

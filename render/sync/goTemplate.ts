@@ -13,7 +13,7 @@
  * written out and never parsed again. (A literal `{{` is written `{{"{{"}}`: components/argoCd/applicationSet.ts,
  * `goTemplateLiteral`.)
  */
-import { isMap } from "../../../contracts/kubeObject";
+import { isMap } from "../../contracts/kubeObject";
 
 /** A template form outside the model (not an error Go would report). */
 export class GoTemplateUnsupported extends Error {

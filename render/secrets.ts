@@ -10,7 +10,7 @@
  * A Secret without data (a service-account token, or a certificate Secret an operator fills in) holds nothing to
  * leak and is written as it is.
  */
-import { isMap, type KubeObject } from "../../contracts/kubeObject";
+import { isMap, type KubeObject } from "../contracts/kubeObject";
 import { RenderError } from "./errors";
 import { ESC_DEFAULT_PREFIX, EscEnvironment, escEntryPath, escKeyPath, parsePropertyPath } from "./escPaths";
 import type { PlacedObject } from "./layout";

@@ -4,7 +4,7 @@
  * its PersistentVolumeClaims. The API server accepts the workload without them; its pods wait (the ServiceAccount
  * admission refuses the pods, the kubelet holds the containers), so the workload is not healthy until they exist.
  */
-import { isMap, type KubeObject } from "../../../contracts/kubeObject";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import type { Need, Ref } from "./objects";
 
 type Spec = Record<string, unknown>;

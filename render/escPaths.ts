@@ -10,7 +10,7 @@
  * hold dots (`jwtRS256.key`), which a plain segment would split; Kubernetes names and keys never hold `"` or `\`, so
  * no segment needs escaping.
  */
-import { shortenValue } from "../../config/redact";
+import { shortenValue } from "../config/redact";
 
 /** The default prefix: the top-level key of the environment's values that holds the platform's Secrets. */
 export const ESC_DEFAULT_PREFIX = "mara";

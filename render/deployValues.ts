@@ -10,9 +10,9 @@
  */
 import { isIPv6 } from "net";
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConfigProblem } from "../../config/problems";
-import { hostnameProblem, imageRepositoryProblem, isIpv4 } from "../../contracts/names";
-import { computedState, invokeAnswer } from "../simulatedCloud";
+import type { ConfigProblem } from "../config/problems";
+import { hostnameProblem, imageRepositoryProblem, isIpv4 } from "../contracts/names";
+import { computedState, invokeAnswer } from "../offline/simulatedCloud";
 
 /** One value the cloud computes at deploy time. */
 export interface DeployValue {

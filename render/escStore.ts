@@ -19,7 +19,7 @@
  * the token's Secret before it. They go to `secret-store/`, applied once by hand; Argo CD's repository Secret, read
  * where Argo CD runs, gets the store it needs in `argocd/repository/` (repositorySecret.ts).
  */
-import type { KubeObject } from "../../contracts/kubeObject";
+import type { KubeObject } from "../contracts/kubeObject";
 import { toYaml } from "./layout";
 import { EXTERNAL_SECRET_API, EscStore, SecretHandling } from "./secrets";
 

@@ -5,7 +5,7 @@
  * (tracking.ts). `mara render` runs it on what it is about to write, and the render tests on every fixture.
  */
 import { parse } from "yaml";
-import { APPLICATIONS_FOLDER } from "../../../components/argoCd/applications";
+import { APPLICATIONS_FOLDER } from "../../components/argoCd/applications";
 import { fieldProblems } from "./fields";
 import { ObjectIndex, SyncObject, syncObjectsOf } from "./objects";
 import { DEFAULT_ENVIRONMENT, replaySync, SyncEnvironment, SyncProblem } from "./replay";

@@ -4,7 +4,7 @@
  * that depend on nothing but the objects (sorted keys and files, no timestamps), so two renders of one stack are
  * identical and a diff between two commits shows exactly what changed.
  */
-import { isMap, type KubeObject } from "../../contracts/kubeObject";
+import { isMap, type KubeObject } from "../contracts/kubeObject";
 import { unambiguousYaml } from "./safeYaml";
 
 /** The Argo CD annotation that orders a sync. */

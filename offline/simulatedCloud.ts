@@ -1,7 +1,7 @@
 /**
  * The simulated cloud: what a real `pulumi up` would compute for each resource type, and the answers to
  * the data-source lookups the program makes, in one region of one fake account. One table for every run
- * under mocks — `mara plan` (offline.ts), the tests and the benchmarks — so they all see the same cloud.
+ * under mocks — `mara plan` (offline/run.ts), the tests and the benchmarks — so they all see the same cloud.
  */
 import { createHash } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";

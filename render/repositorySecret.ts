@@ -8,10 +8,10 @@
  * the credential (`mara:gitopsRepoPassword`, `mara:gitopsRepoSshPrivateKey`), Pulumi writes the Secret and the render
  * writes nothing of it, so the Secret has one owner.
  */
-import { APPLICATIONS_FOLDER } from "../../components/argoCd/applications";
-import { REPOSITORY_SECRET_LABELS, REPOSITORY_SECRET_NAME, repositoryCredentialKeys, repositorySecretFields, repositorySecretMetadata } from "../../components/argoCd/repository";
-import { repositoryTransport } from "../../contracts/gitSource";
-import type { KubeObject } from "../../contracts/kubeObject";
+import { APPLICATIONS_FOLDER } from "../components/argoCd/applications";
+import { REPOSITORY_SECRET_LABELS, REPOSITORY_SECRET_NAME, repositoryCredentialKeys, repositorySecretFields, repositorySecretMetadata } from "../components/argoCd/repository";
+import { repositoryTransport } from "../contracts/gitSource";
+import type { KubeObject } from "../contracts/kubeObject";
 import { toYaml } from "./layout";
 import { RenderError } from "./errors";
 import { escStoreFile, escStoreHeader, escStoreObjects, writesEscStore } from "./escStore";

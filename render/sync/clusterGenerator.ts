@@ -26,7 +26,7 @@
  * It covers what the fleet's ApplicationSet uses: Go template mode, one `clusters` generator with a selector, no
  * `values`, no `templatePatch`, no progressive syncs; anything else throws, so it cannot pass by accident.
  */
-import { isMap, type KubeObject } from "../../../contracts/kubeObject";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import { executeGoTemplate, missingKeyOption } from "./goTemplate";
 
 /** The hub's own cluster, as Argo CD names it (pkg/apis/application/v1alpha1: KubernetesInClusterName, KubernetesInternalAPIServerAddr). */

@@ -12,8 +12,8 @@ import * as os from "os";
 import * as path from "path";
 import { parse, parseAllDocuments } from "yaml";
 import { helmBinary, ROOT } from "./helm";
-import { MAX_CHECKSUM_FILE_BYTES, readChecksumList } from "../../config/sha256sums";
-import { isMap, type KubeObject } from "../../contracts/kubeObject";
+import { MAX_CHECKSUM_FILE_BYTES, readChecksumList } from "../config/sha256sums";
+import { isMap, type KubeObject } from "../contracts/kubeObject";
 
 /** Where the vendored chart archives and their SHA256SUMS and provenance live. */
 export const CHARTS_DIR = path.join(ROOT, "test", "charts");

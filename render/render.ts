@@ -5,11 +5,11 @@
  * release is rendered by Helm 3 from its chart at the pinned version with the program's values and namespace.
  * Secrets become ExternalSecrets or are left out (secrets.ts); files are laid out by layout.ts.
  */
-import type { MaraConfig, RawConfig } from "../../config";
-import { DEFAULTS } from "../../contracts";
-import { runOffline, RecordedResource } from "../offline";
+import type { MaraConfig, RawConfig } from "../config";
+import { DEFAULTS } from "../contracts";
+import { runOffline, RecordedResource } from "../offline/run";
 import { chartArchive, chartContents, ChartUnavailableError, parseManifest } from "./charts";
-import { isMap, type KubeObject } from "../../contracts/kubeObject";
+import { isMap, type KubeObject } from "../contracts/kubeObject";
 import { releasesOf, ReleaseSpec, typedObjectsOf } from "./collect";
 import { DEPLOY_VALUES, DeployValueKey, deployValues, placeholdersIn, renderInvoke, renderState } from "./deployValues";
 import { RenderError } from "./errors";

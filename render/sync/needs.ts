@@ -12,7 +12,7 @@
  * Needs name objects of the render, things the cluster has before the sync, or conditions a controller brings
  * about (refs in {@link CONDITION_GROUP}, made in productions.ts).
  */
-import { isMap } from "../../../contracts/kubeObject";
+import { isMap } from "../../contracts/kubeObject";
 import { apiGroupOf } from "../kinds";
 import { CONDITION_GROUP, Need, ObjectIndex, Ref, SyncObject } from "./objects";
 import { operatorOf, RECONCILED_HEALTH } from "./operators";

@@ -4,7 +4,7 @@
  * container image must be a valid reference (the kubelet reports InvalidImageName and never starts the container).
  * A placeholder in such a field makes an object that fails at apply or never runs.
  */
-import { isMap } from "../../../contracts/kubeObject";
+import { isMap } from "../../contracts/kubeObject";
 import type { SyncProblem } from "./replay";
 import type { SyncObject } from "./objects";
 import { containersOf, podSpecOf } from "./podNeeds";

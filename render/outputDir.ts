@@ -3,12 +3,12 @@
  * one, so objects dropped since the last render disappear and a reader never sees half of two renders. A folder
  * that holds anything but an earlier render is never replaced; a link named as the folder is kept, and what it points
  * to is replaced. Files the earlier render did not write are carried into the new one (userFiles.ts). Whether the
- * folder can be written at all is checked first (cli/outputPath.ts).
+ * folder can be written at all is checked first (host/outputPath.ts).
  */
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { makeDirs, outputFolder, OutputFolder } from "../outputPath";
+import { makeDirs, outputFolder, OutputFolder } from "../host/outputPath";
 import { carryOver, filesToKeep, markerText } from "./userFiles";
 
 /** The file that marks a folder as written by `mara render` (so it may be replaced by the next render). */

@@ -9,10 +9,10 @@
  * render's folder to this cluster's API server. So a label the Secret and the selector spell differently, or a template
  * the controller would fail, stops the render instead of delivering nothing.
  */
-import { ApplicationSetManifest, FLEET_FOLDER, fleetApplicationSet } from "../../components/argoCd/applicationSet";
-import { folderPath, GitSource } from "../../components/argoCd/applications";
-import { asLabel, ClusterFacts, clusterSecretManifest } from "../../components/argoCd/clusterSecret";
-import type { KubeObject } from "../../contracts/kubeObject";
+import { ApplicationSetManifest, FLEET_FOLDER, fleetApplicationSet } from "../components/argoCd/applicationSet";
+import { folderPath, GitSource } from "../components/argoCd/applications";
+import { asLabel, ClusterFacts, clusterSecretManifest } from "../components/argoCd/clusterSecret";
+import type { KubeObject } from "../contracts/kubeObject";
 import { RenderError } from "./errors";
 import { toYaml } from "./layout";
 import { generateFromClusters } from "./sync/clusterGenerator";

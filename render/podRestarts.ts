@@ -10,8 +10,8 @@
  * (`secret.reloader.stakater.com/reload`), which restarts it when one of them changes. The annotation does nothing
  * without Reloader on the cluster (docs/gitops.md).
  */
-import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
-import { isMap, type KubeObject } from "../../contracts/kubeObject";
+import { SECRETS_REVISION_ANNOTATION } from "../components/passwordRotation";
+import { isMap, type KubeObject } from "../contracts/kubeObject";
 import type { PlacedObject } from "./layout";
 
 /** Stakater Reloader's annotation: a rolling restart of the workload when one of the named Secrets changes. */

@@ -15,7 +15,7 @@
  * Helm's hook annotations are removed either way, so a reader of the output sees one set of rules. Hooks Argo CD
  * does not run during a sync (delete and test hooks) are left as Helm wrote them.
  */
-import type { KubeObject } from "../../contracts/kubeObject";
+import type { KubeObject } from "../contracts/kubeObject";
 import type { PlacedObject } from "./layout";
 
 const HELM_HOOK = "helm.sh/hook";

@@ -5,7 +5,7 @@
  */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { isMap } from "../../contracts/kubeObject";
+import { isMap } from "../contracts/kubeObject";
 
 /** What collecting needs of one registration; both the offline run's records and the tests' mock records fit. */
 export interface Registration {

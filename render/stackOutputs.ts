@@ -4,10 +4,10 @@
  * outputs stay `"[secret]"`, so no secret is ever read in plain text.
  */
 import { readFile } from "fs/promises";
-import { ProcessFailure, runBounded } from "../boundedProcess";
-import { parseJson } from "../net/json";
-import { PULUMI_QUERY_MAX_BYTES, PULUMI_QUERY_TIMEOUT_MS } from "../pulumiLimits";
-import { isMap } from "../../contracts/kubeObject";
+import { ProcessFailure, runBounded } from "../host/boundedProcess";
+import { parseJson } from "../host/json";
+import { PULUMI_QUERY_MAX_BYTES, PULUMI_QUERY_TIMEOUT_MS } from "../host/pulumiLimits";
+import { isMap } from "../contracts/kubeObject";
 
 /** Parses `pulumi stack output --json`; throws a message naming `where` when it is not a JSON object. */
 export function parseOutputs(json: string, where: string): Record<string, unknown> {

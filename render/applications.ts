@@ -6,7 +6,7 @@
  * then syncs them in that order, waiting for each wave's Applications to be healthy (the Application health check
  * `mara:delivery: gitops` configures in argocd-cm; docs/gitops.md).
  */
-import { APPLICATIONS_FOLDER, applicationManifest, Destination, folderPath, GitSource } from "../../components/argoCd/applications";
+import { APPLICATIONS_FOLDER, applicationManifest, Destination, folderPath, GitSource } from "../components/argoCd/applications";
 import { RenderError } from "./errors";
 import { PlacedObject, toYaml } from "./layout";
 import { Need, needsOf } from "./sync/needs";

@@ -4,7 +4,7 @@
  * yet). Argo CD applies the objects of a wave without waiting for anything in that wave to become healthy, so an
  * object such a webhook intercepts is accepted only if the webhook served before its wave began.
  */
-import type { KubeObject } from "../../../contracts/kubeObject";
+import type { KubeObject } from "../../contracts/kubeObject";
 import { apiGroupOf, builtInPlural } from "../kinds";
 import { condition, Need } from "./needs";
 import { ObjectIndex, Ref, SyncObject } from "./objects";
