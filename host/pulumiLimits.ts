@@ -1,6 +1,6 @@
 /**
  * The bounds of the Pulumi CLI commands mara runs, apart from the module that runs them through the Automation API
- * (cli/pulumi.ts), so a command that only asks `pulumi stack output` (`mara render --from-stack`) does not load the SDK.
+ * (cli/stack/pulumi.ts), so a command that only asks `pulumi stack output` (`mara render --from-stack`) does not load the SDK.
  */
 
 /** How long a Pulumi CLI query (version, stack selection, configuration, outputs, export, login) may take. */

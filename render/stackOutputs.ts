@@ -43,7 +43,7 @@ export async function outputsFromPulumi(stack: string, projectDir: string, env: 
     const command = `\`pulumi ${args.join(" ")}\``;
     let run;
     try {
-        // A query of the state backend: bounded as every Pulumi query mara runs (cli/pulumi.ts).
+        // A query of the state backend: bounded as every Pulumi query mara runs (cli/stack/pulumi.ts).
         run = await runBounded({ file: "pulumi", args, cwd: projectDir, env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" }, deadlineMs: PULUMI_QUERY_TIMEOUT_MS, maxStdoutBytes: PULUMI_QUERY_MAX_BYTES });
     } catch (e) {
         if (!(e instanceof ProcessFailure)) throw e;

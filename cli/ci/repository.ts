@@ -8,7 +8,7 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { shownPath } from "../../config/localPaths";
-import { CliError, EXIT } from "../io";
+import { CliError, EXIT } from "../kernel/io";
 import { outputFileProblem, reasonOf } from "../../host/outputPath";
 import { workflowFileNames } from "./githubWorkflows";
 

@@ -1,6 +1,6 @@
 /** Registration of `mara render`; the command itself (cli/commands/render.ts, which runs the program and Helm) is loaded when it runs. */
 import { InvalidArgumentError, type Command } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 import type { RenderOptions } from "../commands/render";
 
 function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {

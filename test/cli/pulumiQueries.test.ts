@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pulumiCli, withBoundedQueries } from "../../cli/pulumi";
+import { pulumiCli, withBoundedQueries } from "../../cli/stack/pulumi";
 import { UNBOUNDED_PULUMI_COMMANDS } from "../../host/pulumiLimits";
 import { outputsFromPulumi } from "../../render/stackOutputs";
 

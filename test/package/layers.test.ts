@@ -109,6 +109,10 @@ describe("module layering", () => {
         expect(tops.filter((e) => !(MODULES as readonly string[]).includes(e))).toEqual([]);
     });
 
+    it("cli/ is the command layer: its root holds the command table alone, every other file a folder of its concern", () => {
+        expect(fs.readdirSync(path.join(ROOT, "cli")).filter((e) => e.endsWith(".ts"))).toEqual(["mara.ts"]);
+    });
+
     it("sees the imports it checks (a component imports contracts, a provider imports a component)", () => {
         expect(imports("components/platform.ts").map((s) => target("components/platform.ts", s))).toContain("contracts");
         expect(imports("providers/aws.ts").map((s) => target("providers/aws.ts", s))).toContain("components");

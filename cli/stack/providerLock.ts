@@ -2,8 +2,8 @@
  * MARA's provider lock: a stack that has been used with one infrastructure type is never switched to
  * another, because the next `up` would replace the whole cluster. `--force` overrides it.
  */
-import { INFRA_TYPES, InfraType, KEYS } from "../config";
-import { CliError, EXIT } from "./io";
+import { INFRA_TYPES, InfraType, KEYS } from "../../config";
+import { CliError, EXIT } from "../kernel/io";
 
 const asInfraType = (v: string): InfraType | undefined => (INFRA_TYPES as readonly string[]).includes(v) ? (v as InfraType) : undefined;
 

@@ -2,13 +2,13 @@
  * What an interrupted `pulumi up` leaves behind, and what may be done about it: the operations the state still
  * records as under way (`pulumi stack export` → `deployment.pending_operations`), and the Helm releases of the stack
  * whose newest revision is still `pending-install`, `pending-upgrade` or `pending-rollback` — Helm's own lock, which
- * no later install or upgrade passes. Pure functions over the state and Helm's release records; cli/recovery/repair.ts
+ * no later install or upgrade passes. Pure functions over the state and Helm's release records; cli/operation/recovery/repair.ts
  * reads them and carries the plan out.
  *
  * Only releases this stack's state names (as a resource, or as a create or update under way) are touched: a release
  * of the same name that someone else installed is never in this stack's state.
  */
-import { historyOf, ReleaseRevision, revisionOfRecord, stuckRevisions } from "../../contracts/helmRecords";
+import { historyOf, ReleaseRevision, revisionOfRecord, stuckRevisions } from "../../../contracts/helmRecords";
 
 /** The Pulumi resource type of a Helm release made by the program (components/helmRelease.ts). */
 export const HELM_RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
@@ -101,8 +101,8 @@ export function readState(exported: unknown): StateFindings {
     return { pending, releases, namespaces, releaseUrns };
 }
 
-export type { ReleaseRevision } from "../../contracts/helmRecords";
-export { PENDING_STATUSES } from "../../contracts/helmRecords";
+export type { ReleaseRevision } from "../../../contracts/helmRecords";
+export { PENDING_STATUSES } from "../../../contracts/helmRecords";
 
 /**
  * A revision from one Secret of a list, or undefined when it is not Helm's record of a release: of the type Helm's

@@ -5,10 +5,10 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { InfraType, isKubeconfigPath, MaraConfig, RawConfig, resolveLocalPath } from "../config";
-import { pathStatus, shownPath } from "../config/localPaths";
-import { ProcessFailure, runBounded } from "../host/boundedProcess";
-import { CliError, CliIo, EXIT, line } from "./io";
+import { InfraType, isKubeconfigPath, MaraConfig, RawConfig, resolveLocalPath } from "../../config";
+import { pathStatus, shownPath } from "../../config/localPaths";
+import { ProcessFailure, runBounded } from "../../host/boundedProcess";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
 
 /** How long `docker version` may take to answer: the engine answers in milliseconds when it runs. */
 export const DOCKER_CHECK_TIMEOUT_MS = 15_000;

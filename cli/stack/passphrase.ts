@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { CliError, CliIo, EXIT } from "./io";
+import { CliError, CliIo, EXIT } from "../kernel/io";
 
 /** Whether the stack's file records a passphrase salt, i.e. its secrets are passphrase-encrypted. */
 export function usesPassphrase(stack: string, dir: string): boolean {

@@ -1,9 +1,9 @@
 /** How `mara plan --policy` prints what the pack found, and reads the pack's configuration file. */
 import * as fs from "fs";
 import * as path from "path";
-import { configProblems, PolicyConfig } from "../policy/config";
-import { RULES } from "../policy/rules";
-import { CliError, EXIT, line, Writer } from "./io";
+import { configProblems, PolicyConfig } from "../../policy/config";
+import { RULES } from "../../policy/rules";
+import { CliError, EXIT, line, Writer } from "../kernel/io";
 import type { PolicyReport } from "./policyCheck";
 
 /** Reads the pack's configuration (the JSON `pulumi preview --policy-pack-config` takes); a mistake is a usage error. */

@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { CliError, CliIo, EXIT, line } from "./io";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
 import { errorText, runPulumi } from "./pulumi";
 
 /** The local state backend the wrapper offers. */

@@ -11,8 +11,8 @@
  */
 import { CommandError, LocalWorkspace, PulumiCommand, Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SemVer } from "semver";
-import { ProcessFailure, runBounded } from "../host/boundedProcess";
-import { CliError, EXIT } from "./io";
+import { ProcessFailure, runBounded } from "../../host/boundedProcess";
+import { CliError, EXIT } from "../kernel/io";
 import { stackNameProblem } from "./stackSource";
 
 /** How long a Pulumi CLI query may take. */

@@ -13,12 +13,12 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ProcessFailure, runBounded } from "../../host/boundedProcess";
-import type { DoctorTarget } from "../doctor/target";
-import { isKubeApiError, kubeClient, kubeConfigFrom, KubeContextClient } from "../doctor/kubeClient";
-import { CliError, CliIo, EXIT, line } from "../io";
-import { errorText, isCommandError } from "../pulumi";
-import { helmBinary } from "../../render/helm";
+import { ProcessFailure, runBounded } from "../../../host/boundedProcess";
+import type { DoctorTarget } from "../../doctor/target";
+import { isKubeApiError, kubeClient, kubeConfigFrom, KubeContextClient } from "../../doctor/kubeClient";
+import { CliError, CliIo, EXIT, line } from "../../kernel/io";
+import { errorText, isCommandError } from "../../stack/pulumi";
+import { helmBinary } from "../../../render/helm";
 import { allStale, describePending, describeRepair, describeUnrecorded, locksNamed, ownedReleases, planReleaseRepairs, planUnrecorded, readState, ReleaseRepair, ReleaseRevision, refuseUnrecorded, revisionOf } from "./interrupted";
 
 /** The most the Kubernetes side of the recovery may take. */
@@ -93,7 +93,7 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
     }
 }
 
-/** The internal runner of the Automation API's command (cli/pulumi.ts wraps the same one). */
+/** The internal runner of the Automation API's command (cli/stack/pulumi.ts wraps the same one). */
 interface CommandRunner {
     run(args: string[], cwd: string, additionalEnv: Record<string, string>, onOutput?: (s: string) => void, onError?: (s: string) => void): Promise<unknown>;
 }

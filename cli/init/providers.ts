@@ -1,5 +1,5 @@
 /** What each infrastructure type is, as `mara list-providers` and the first-run prompt describe it. */
-import type { InfraType } from "../contracts";
+import type { InfraType } from "../../contracts";
 
 /** One supported infrastructure type. */
 export interface ProviderInfo {

@@ -4,17 +4,17 @@
  * output streamed as it comes.
  */
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import { InfraType, MaraConfig, RawConfig } from "../config";
-import type { CommandContext } from "./command";
-import { storedKey } from "./init/keys";
-import { CliError, CliIo, EXIT, line } from "./io";
-import { passphraseEnv, usesPassphrase } from "./passphrase";
+import { InfraType, MaraConfig, RawConfig } from "../../config";
+import type { CommandContext } from "../kernel/command";
+import { storedKey } from "../init/keys";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
+import { passphraseEnv, usesPassphrase } from "../stack/passphrase";
 import { Check, checkDocker, credentialChecks, dockerReason, Operation, reportChecks } from "./preflight";
-import { checkProviderLock, configuredInfraType, parseInfraType } from "./providerLock";
-import { errorText, isCommandError, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "./pulumi";
-import { checkConfig } from "./report";
+import { checkProviderLock, configuredInfraType, parseInfraType } from "../stack/providerLock";
+import { errorText, isCommandError, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "../stack/pulumi";
+import { checkConfig } from "../kernel/report";
 import type { ClusterTarget } from "./recovery/repair";
-import { projectName } from "./stackSource";
+import { projectName } from "../stack/stackSource";
 import { applyTeardownSettings } from "./teardownSettings";
 
 /** Options shared by the operations. */
@@ -119,8 +119,8 @@ async function doctorFirst(cfg: MaraConfig, opts: OperationOptions, io: CliIo): 
     }
     line(io.stderr, "  mara doctor (skip with --skip-doctor):");
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { examine } = require("./commands/doctor") as typeof import("./commands/doctor");
-    const { targetOfConfig } = require("./doctor/target") as typeof import("./doctor/target"); // eslint-disable-line @typescript-eslint/no-require-imports
+    const { examine } = require("../commands/doctor") as typeof import("../commands/doctor");
+    const { targetOfConfig } = require("../doctor/target") as typeof import("../doctor/target"); // eslint-disable-line @typescript-eslint/no-require-imports
     const indented: CliIo = { ...io, stdout: { write: (s: string) => io.stderr.write(s.replace(/^(?=.)/gm, "    ")) } };
     const code = await examine(targetOfConfig(cfg, io.env, io.projectDir), cfg, indented, false);
     if (code !== EXIT.ok) {
@@ -138,7 +138,7 @@ async function doctorFirst(cfg: MaraConfig, opts: OperationOptions, io: CliIo): 
 function clusterTarget(cfg: MaraConfig | undefined, output: unknown, io: CliIo): ClusterTarget {
     if (cfg?.infra.type === "kubeconfig") {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { targetOfConfig } = require("./doctor/target") as typeof import("./doctor/target");
+        const { targetOfConfig } = require("../doctor/target") as typeof import("../doctor/target");
         return targetOfConfig(cfg, io.env, io.projectDir);
     }
     const text = typeof output === "string" ? output : output && typeof output === "object" ? JSON.stringify(output) : undefined;
@@ -181,7 +181,7 @@ async function confirmed(op: Operation, opts: OperationOptions, ctx: CommandCont
     return io.prompter.confirm({ message: question[op as Exclude<Operation, "preview">], default: false });
 }
 
-/** `mara up`'s repair of what an interrupted run left (cli/recovery/repair.ts), loaded only for `up`. */
+/** `mara up`'s repair of what an interrupted run left (cli/operation/recovery/repair.ts), loaded only for `up`. */
 async function recoverInterrupted(stack: Stack, target: ClusterTarget, io: CliIo): Promise<void> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     await (require("./recovery/repair") as typeof import("./recovery/repair")).recoverInterrupted(stack, target, io);

@@ -3,7 +3,7 @@
  * sibling group in dependency order (what MARA's `show-execution` printed as a fixed list), the
  * dependencies between components, and resource counts. Pure functions over recorded resources.
  */
-import type { RecordedResource } from "../offline/run";
+import type { RecordedResource } from "../../offline/run";
 
 /** A component of the program, with what it contains and what it waits for. */
 export interface ComponentNode {

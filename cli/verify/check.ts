@@ -12,10 +12,10 @@
  */
 import type * as http from "http";
 import { URL, URLSearchParams } from "url";
-import { boundedRequest, RequestFailure, secondsInWords } from "./net/boundedRequest";
-import { isCertificateFailure } from "./net/failure";
-import { parseJson } from "../host/json";
-import { peerCertificate } from "./net/peerCertificate";
+import { boundedRequest, RequestFailure, secondsInWords } from "../net/boundedRequest";
+import { isCertificateFailure } from "../net/failure";
+import { parseJson } from "../../host/json";
+import { peerCertificate } from "../net/peerCertificate";
 
 /** What `verify` needs from the stack outputs. */
 export interface StackTarget {

@@ -6,15 +6,15 @@
 import fs from "fs";
 import * as path from "path";
 // The modules rather than config/'s index, which loads the Pulumi SDK (loadConfig, ConfigError) that `mara validate` does without.
-import { applyProjectConfig, parseProjectFile, ProjectConfigError, type ProjectDocument } from "../config/projectConfig";
-import type { RawConfig } from "../config/resolve";
-import { KEYS } from "../config/keys";
-import { decryptOffline } from "../config/passphraseSecrets";
-import { parseStackFile } from "../config/stackFile";
-import { decodeStackFile } from "../config/stackFileEncoding";
-import { CliError, EXIT, PROJECT_DIR } from "./io";
+import { applyProjectConfig, parseProjectFile, ProjectConfigError, type ProjectDocument } from "../../config/projectConfig";
+import type { RawConfig } from "../../config/resolve";
+import { KEYS } from "../../config/keys";
+import { decryptOffline } from "../../config/passphraseSecrets";
+import { parseStackFile } from "../../config/stackFile";
+import { decodeStackFile } from "../../config/stackFileEncoding";
+import { CliError, EXIT, PROJECT_DIR } from "../kernel/io";
 import { cachedParse } from "./parseCache";
-import { STACK_NAME_PATTERN } from "../contracts/pulumiStack";
+import { STACK_NAME_PATTERN } from "../../contracts/pulumiStack";
 
 export { PROJECT_DIR };
 

@@ -6,10 +6,10 @@
  * the table of images per pinned chart version (chartImages.ts, checked against Helm by the render tier).
  */
 import * as path from "path";
-import type { MaraConfig } from "../config";
-import { readArchivedChart } from "../config/archivedChart";
+import type { MaraConfig } from "../../config";
+import { readArchivedChart } from "../../config/archivedChart";
 import { CHART_IMAGES } from "./chartImages";
-import type { RecordedResource } from "../offline/run";
+import type { RecordedResource } from "../../offline/run";
 
 /** One Helm release. */
 export interface PlannedRelease {

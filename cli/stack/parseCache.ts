@@ -6,7 +6,7 @@
 // The default import: `import * as fs` copies fs's properties, and reading fs.promises loads its promise API and readline.
 import fs from "fs";
 import * as path from "path";
-import { PROJECT_DIR } from "./io";
+import { PROJECT_DIR } from "../kernel/io";
 
 /** Where the entries live: ignored with node_modules, next to the compiled-module caches of bin/tsLoader.js. */
 export const PARSE_CACHE_DIR = path.join(PROJECT_DIR, "node_modules", ".cache", "mara-parsed");

@@ -4,11 +4,11 @@
  * with captured output and injected answers.
  */
 import * as path from "path";
-import { redactUrlCredentials } from "../contracts/urlCredentials";
+import { redactUrlCredentials } from "../../contracts/urlCredentials";
 import type { Prompter } from "./prompts";
 
 /** The directory of this package: where Pulumi.yaml and the program live. */
-export const PROJECT_DIR = path.resolve(__dirname, "..");
+export const PROJECT_DIR = path.resolve(__dirname, "..", "..");
 
 /** Somewhere text goes; process.stdout and process.stderr fit. */
 export interface Writer {

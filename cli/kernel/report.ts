@@ -1,16 +1,16 @@
 /** How validation results are shown by `validate`, `plan`, `init` and the Pulumi operations. */
 // The modules rather than config/'s index, which loads the Pulumi SDK (loadConfig, ConfigError) that `mara validate` does without.
-import type { MaraConfig } from "../config/model";
-import { ConfigProblem, formatProblem } from "../config/problems";
-import type { RawConfig } from "../config/resolve";
-import { validateConfig } from "../config/validate";
-import { ConfigTarget, targetCommands } from "./configTarget";
+import type { MaraConfig } from "../../config/model";
+import { ConfigProblem, formatProblem } from "../../config/problems";
+import type { RawConfig } from "../../config/resolve";
+import { validateConfig } from "../../config/validate";
+import { ConfigTarget, targetCommands } from "../stack/configTarget";
 import { CliIo, line } from "./io";
 
 /**
  * Prints warnings, one per line, to stderr.
  *
- * @param target - the stack their `pulumi config` commands must change (configTarget.ts); they are printed as
+ * @param target - the stack their `pulumi config` commands must change (cli/stack/configTarget.ts); they are printed as
  *   written when there is none.
  */
 export function printWarnings(io: CliIo, warnings: readonly string[], target?: ConfigTarget): void {
@@ -23,7 +23,7 @@ export function printWarnings(io: CliIo, warnings: readonly string[], target?: C
  *
  * @param where - what holds them, as the end of "N configuration problems in …": a file path, `stack "dev"`,
  *   "these answers".
- * @param target - the stack their fixes must change (configTarget.ts); the fixes are printed as written when there is none.
+ * @param target - the stack their fixes must change (cli/stack/configTarget.ts); the fixes are printed as written when there is none.
  */
 export function printProblems(io: CliIo, problems: readonly ConfigProblem[], where: string, target?: ConfigTarget): void {
     const n = problems.length;

@@ -6,12 +6,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
-import { PolicyConfig, resolveRule } from "../policy/config";
-import { packPolicies } from "../policy/policies";
-import type { Level } from "../policy/rule";
-import { RULES } from "../policy/rules";
-import type { RecordedResource } from "../offline/run";
-import { unwrapSecrets } from "../render/collect";
+import { PolicyConfig, resolveRule } from "../../policy/config";
+import { packPolicies } from "../../policy/policies";
+import type { Level } from "../../policy/rule";
+import { RULES } from "../../policy/rules";
+import type { RecordedResource } from "../../offline/run";
+import { unwrapSecrets } from "../../render/collect";
 
 /** One violation of a rule. */
 export interface PolicyViolation {

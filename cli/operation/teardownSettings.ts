@@ -7,9 +7,9 @@
  * volumes to `Retain`). A plain `pulumi destroy` uses the settings of the last `pulumi up`.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { MaraConfig } from "../config";
-import { CliIo, EXIT, line } from "./io";
-import { errorText, isCommandError } from "./pulumi";
+import type { MaraConfig } from "../../config";
+import { CliIo, EXIT, line } from "../kernel/io";
+import { errorText, isCommandError } from "../stack/pulumi";
 
 /** The type part of the URNs of the two dynamic resources whose delete reads tear-down settings. */
 export const DRAIN_TYPE = "mara:infra:ClusterDrain$pulumi-nodejs:dynamic:Resource";

@@ -20,7 +20,7 @@ export function unknownCommandMessage(program: Command, argv: readonly string[])
     if (asked === "help" || known.includes(asked)) return undefined;
     // Loaded only here: a known command never needs it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { closest } = require("../config/suggest") as typeof import("../config/suggest");
+    const { closest } = require("../../config/suggest") as typeof import("../../config/suggest");
     const near = closest(asked, known);
     const names = program.commands.map((c) => c.name()).join(", ");
     return near
