@@ -12,15 +12,9 @@
 import { CommandError, LocalWorkspace, PulumiCommand, Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SemVer } from "semver";
 import { ProcessFailure, runBounded } from "../../host/boundedProcess";
+import { PULUMI_QUERY_MAX_BYTES, PULUMI_QUERY_TIMEOUT_MS, UNBOUNDED_PULUMI_COMMANDS } from "../../host/pulumiLimits";
 import { CliError, EXIT } from "../kernel/io";
 import { stackNameProblem } from "./stackSource";
-
-/** How long a Pulumi CLI query may take. */
-export const PULUMI_QUERY_TIMEOUT_MS = 120_000;
-/** The most a query may print: `pulumi stack export` of a large stack is megabytes. */
-export const PULUMI_QUERY_MAX_BYTES = 256 * 1024 * 1024;
-/** The Pulumi commands that change or preview the cloud: bounded by Pulumi's own timeouts and Ctrl+C, not by ours. */
-export const UNBOUNDED_PULUMI_COMMANDS: readonly string[] = ["up", "preview", "destroy", "refresh", "import"];
 
 /** The oldest Pulumi CLI the wrapper supports. */
 export const MIN_PULUMI_VERSION = "3.150.0";
