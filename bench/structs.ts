@@ -1,13 +1,13 @@
 /**
  * The mock runs' Struct builders side by side: google-protobuf's own `Struct.fromJavaScript` against the one-pass
- * builders of cli/mockRuntime.ts (`useLinearStructs`), on the CRDs the program registers (each chart's set from
+ * builders of offline/mockRuntime.ts (`useLinearStructs`), on the CRDs the program registers (each chart's set from
  * components/crds), alternating in one process so both see the same machine. Prints each set's median time per build
  * and the ratio, for the build alone and with the serialization the mock monitor's gRPC adds. Usage: `npm run bench:structs [-- rounds]` (default 5).
  */
 import * as fs from "fs";
 import * as path from "path";
 import { performance } from "perf_hooks";
-import { useLinearStructs, withLibraryStructs } from "../cli/mockRuntime";
+import { useLinearStructs, withLibraryStructs } from "../offline/mockRuntime";
 import { median } from "./lib/child";
 import { fmt, textTable } from "./lib/table";
 

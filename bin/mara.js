@@ -25,7 +25,7 @@ require("./packageBundles").register(cacheDir, ["commander", "yaml"], loader.esM
 const unsupported = require(path.join(root, "contracts", "nodeSupport.ts")).unsupportedNodeMessage("mara");
 if (unsupported) {
     process.stderr.write(`${unsupported}\n`);
-    // 3: a failed pre-flight check, as for any other missing tool (cli/io.ts, EXIT).
+    // 3: a failed pre-flight check, as for any other missing tool (cli/kernel/io.ts, EXIT).
     process.exit(3);
 }
 

@@ -9,10 +9,10 @@
 import fs from "fs";
 import * as path from "path";
 import { Command, CommanderError } from "commander";
-import { CommandContext } from "./command";
-import { CliIo, EXIT, line, PROJECT_DIR, withRedactedOutput } from "./io";
-import { terminalPrompter } from "./prompts";
-import { unknownCommandMessage } from "./unknownCommand";
+import { CommandContext } from "./kernel/command";
+import { CliIo, EXIT, line, PROJECT_DIR, withRedactedOutput } from "./kernel/io";
+import { terminalPrompter } from "./kernel/prompts";
+import { unknownCommandMessage } from "./kernel/unknownCommand";
 
 /** What a registration module (cli/register/) exports. */
 interface Registration {

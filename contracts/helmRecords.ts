@@ -1,7 +1,7 @@
 /**
  * Helm's record of a release revision, as the labels and name of the object it stores it in say, and Helm's own lock:
  * a release whose newest revision is pending (`pending-install`, `pending-upgrade`, `pending-rollback`), which no later
- * install or upgrade passes. Pure: it judges metadata someone else read. `mara up`'s recovery (cli/recovery) repairs
+ * install or upgrade passes. Pure: it judges metadata someone else read. `mara up`'s recovery (cli/operation/recovery) repairs
  * such a release; the ownership guard (components/ownership) stops a `pulumi up` run directly before it meets one.
  */
 

@@ -2,7 +2,7 @@
  * The user information of a URL (`https://oauth2:<token>@github.com/...`, `https://user:pass@charts.example.com`) is a
  * credential, whichever setting holds the URL and whichever output shows it; so is the value of a query parameter
  * whose name says it holds one (GitLab's `?private_token=`, OAuth's `?access_token=`, a signed URL's `sig=`). One
- * rule for the configuration's redactor (config/redact.ts) and for every line the command line prints (cli/io.ts). It
+ * rule for the configuration's redactor (config/redact.ts) and for every line the command line prints (cli/kernel/io.ts). It
  * imports nothing, so the command line can use it without loading the configuration modules (`mara --help` stays fast).
  */
 

@@ -2,7 +2,7 @@
  * Generates templates/backstage/template.yaml, the Backstage software template that asks what `mara init` asks, from
  * the same sources: the questions of each infrastructure type (cli/init/questions.ts), each key's type, description
  * and "Allowed:" words (config/keys.ts), the form part of each type's rule (config/valueTypes.ts, `form`) and the
- * stack name's pattern (cli/stackSource.ts). `npm run gen` writes it; test/unit/backstageTemplate.test.ts fails when
+ * stack name's pattern (cli/stack/stackSource.ts). `npm run gen` writes it; test/unit/backstageTemplate.test.ts fails when
  * the committed file is stale.
  *
  * Messages: Backstage's form validates with RJSF's Ajv 8 validator with ajv-errors added
@@ -14,8 +14,8 @@ import { INFRA_TYPES, type InfraType } from "../contracts";
 import { KEYS, type KeyId, type KeySpec } from "../config/keys";
 import { textFormPattern, type FormRule } from "../config/valueTypes";
 import { QUESTIONS, type Question } from "../cli/init/questions";
-import { PROVIDERS } from "../cli/providersInfo";
-import { STACK_NAME_ALLOWED, STACK_NAME_PATTERN } from "../cli/stackSource";
+import { PROVIDERS } from "../cli/init/providers";
+import { STACK_NAME_ALLOWED, STACK_NAME_PATTERN } from "../cli/stack/stackSource";
 
 /** Where the template lives in the repository. */
 export const TEMPLATE_FILE = "templates/backstage/template.yaml";
@@ -131,7 +131,7 @@ export function askedIds(): KeyId[] {
     return [...new Set(INFRA_TYPES.flatMap((t) => templateQuestions(t).map((q) => q.id)))];
 }
 
-/** The message for a stack name the pattern refuses: cli/stackSource.ts, stackNameProblem's, with the value. */
+/** The message for a stack name the pattern refuses: cli/stack/stackSource.ts, stackNameProblem's, with the value. */
 export const STACK_NAME_MESSAGE = `\${0} is not a stack name: use ${STACK_NAME_ALLOWED}`;
 
 /** The template as a document. */

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
 import { CHARTS, ChartCrdData, CRD_CHARTS, crdDataFile, CrdManifest } from "../contracts";
-import { chartContents, sha256, vendoredChart } from "../cli/render/charts";
+import { chartContents, sha256, vendoredChart } from "../render/charts";
 import { isMap } from "../contracts/kubeObject";
 
 /** The `crds/` directories Helm installs from an unpacked chart: its own and those of the subcharts it bundles. */

@@ -12,8 +12,8 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { CHARTS } from "../contracts";
-import { archiveName, CHARTS_DIR, sha256 } from "../cli/render/charts";
-import { helmBinary } from "../cli/render/helm";
+import { archiveName, CHARTS_DIR, sha256 } from "../render/charts";
+import { helmBinary } from "../render/helm";
 
 function main(): void {
     const helm = helmBinary().path;

@@ -13,8 +13,8 @@
 import { performance } from "perf_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { simulatedDuration } from "./durations";
-import { answerCalls, waitForRegistrations } from "../../cli/mockRuntime";
-import { computedState, invokeAnswer } from "../../cli/simulatedCloud";
+import { answerCalls, waitForRegistrations } from "../../offline/mockRuntime";
+import { computedState, invokeAnswer } from "../../offline/simulatedCloud";
 
 /** One registration as the engine would see it, with its simulated timing. */
 export interface BenchRegistration {
@@ -122,7 +122,7 @@ export async function installBenchMocks(o: BenchMockOptions): Promise<BenchMocks
         },
         call(args) {
             const answer = invokeAnswer(args, region);
-            if (!answer) throw new Error(`the simulated cloud cannot answer ${args.token}; add it to cli/simulatedCloud.ts`);
+            if (!answer) throw new Error(`the simulated cloud cannot answer ${args.token}; add it to offline/simulatedCloud.ts`);
             return answer;
         },
     };

@@ -14,7 +14,7 @@
  */
 import { Document, Scalar, visit } from "yaml";
 import { KEYS } from "../../config/keys";
-import { readsAsOtherType } from "../render/safeYaml";
+import { readsAsOtherType } from "../../render/safeYaml";
 import { ACTIONS, PinnedAction, usesOf } from "./actions";
 import { CiSettings, requiredSettings } from "./settings";
 

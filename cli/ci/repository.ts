@@ -8,8 +8,8 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { shownPath } from "../../config/localPaths";
-import { CliError, EXIT } from "../io";
-import { outputFileProblem, reasonOf } from "../outputPath";
+import { CliError, EXIT } from "../kernel/io";
+import { outputFileProblem, reasonOf } from "../../host/outputPath";
 import { workflowFileNames } from "./githubWorkflows";
 
 /** Where the workflows of a stack are written, and what they run on. */

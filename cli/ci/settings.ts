@@ -9,7 +9,7 @@
  */
 import type { InfraConfig } from "../../config";
 import { shortenValue } from "../../config/redact";
-import { CliError, EXIT } from "../io";
+import { CliError, EXIT } from "../kernel/io";
 
 /** The CI systems `mara init --ci` writes workflows for. */
 export const CI_SYSTEMS = ["github"] as const;

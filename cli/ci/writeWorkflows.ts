@@ -3,9 +3,9 @@
  * variables to add, never a value.
  */
 import * as path from "path";
-import { writeFileAtomic } from "../atomicWrite";
-import { CliError, CliIo, line } from "../io";
-import { makeDirs, reasonOf } from "../outputPath";
+import { writeFileAtomic } from "../kernel/atomicWrite";
+import { CliError, CliIo, line } from "../kernel/io";
+import { makeDirs, reasonOf } from "../../host/outputPath";
 import { githubWorkflows } from "./githubWorkflows";
 import type { WorkflowTarget } from "./repository";
 import { CiSettings, requiredSettings } from "./settings";

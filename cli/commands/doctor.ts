@@ -1,18 +1,18 @@
 /**
  * `mara doctor`: read-only checks of the live cluster a stack points at, before anything is deployed to it. Each
  * check prints a verdict and, when it is not a pass, the fix. `mara up` runs the same checks first on an
- * existing-cluster stack (cli/operation.ts).
+ * existing-cluster stack (cli/operation/run.ts).
  */
 import type { MaraConfig } from "../../config";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { kubeClient, kubeConfigFrom } from "../doctor/kubeClient";
 import { doctorPlan } from "../doctor/plan";
 import { doctorExitCode, jsonReport, textReport } from "../doctor/report";
 import { DOCTOR_BOUND_MS, runDoctor } from "../doctor/run";
 import { DoctorTarget, targetOfConfig, targetOfFile } from "../doctor/target";
-import { CliError, CliIo, EXIT, line } from "../io";
-import { checkConfig } from "../report";
-import { locateStackFile, readStackFile } from "../stackSource";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
+import { checkConfig } from "../kernel/report";
+import { locateStackFile, readStackFile } from "../stack/stackSource";
 
 /** Options of {@link doctor}. */
 export interface DoctorOptions {

@@ -10,20 +10,20 @@ import { parse as parseYaml } from "yaml";
 import { ConfigProblem, InfraType, KEYS, KeyId, MaraConfig, parseStackFile, RawConfig, REDACTED, Redactor, shorten, validateConfig } from "../../config";
 import { isInlineKubeconfig } from "../../config/redact";
 import { decodeStackFile } from "../../config/stackFileEncoding";
-import { ensureBackend } from "../backend";
+import { ensureBackend } from "../stack/backend";
 import { workflowTarget, type WorkflowTarget } from "../ci/repository";
 import { CiBackend, ciBackend, ciSettings, parseCiSystem, secretsKind, type CiSettings } from "../ci/settings";
 import { writeWorkflows } from "../ci/writeWorkflows";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { ask, Answers, collectAnswers } from "../init/answers";
 import { keyIdOf, parseSetFlags, storedKey } from "../init/keys";
-import { CliError, CliIo, EXIT, line } from "../io";
-import { passphraseEnv, usesPassphrase } from "../passphrase";
-import { checkProviderLock, configuredInfraType, parseInfraType } from "../providerLock";
-import { errorText, MIN_PULUMI_VERSION, openWorkspace, pulumiCli, pulumiEnv } from "../pulumi";
-import { printProblems, printWarnings } from "../report";
-import { projectName, stackFileName, stackNameProblem } from "../stackSource";
-import { nonInteractive } from "../prompts";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
+import { passphraseEnv, usesPassphrase } from "../stack/passphrase";
+import { checkProviderLock, configuredInfraType, parseInfraType } from "../stack/providerLock";
+import { errorText, MIN_PULUMI_VERSION, openWorkspace, pulumiCli, pulumiEnv } from "../stack/pulumi";
+import { printProblems, printWarnings } from "../kernel/report";
+import { projectName, stackFileName, stackNameProblem } from "../stack/stackSource";
+import { nonInteractive } from "../kernel/prompts";
 
 /** Options of {@link init}. */
 export interface InitOptions {

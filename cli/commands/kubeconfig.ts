@@ -6,12 +6,12 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse, stringify } from "yaml";
-import { writeFileAtomic } from "../atomicWrite";
-import type { CommandContext } from "../command";
-import { CliError, EXIT, line } from "../io";
-import { defaultKubeconfigPath, KubeconfigDoc, mergeKubeconfig } from "../kubeconfigMerge";
-import { passphraseEnv, usesPassphrase } from "../passphrase";
-import { errorText, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "../pulumi";
+import { writeFileAtomic } from "../kernel/atomicWrite";
+import type { CommandContext } from "../kernel/command";
+import { CliError, EXIT, line } from "../kernel/io";
+import { defaultKubeconfigPath, KubeconfigDoc, mergeKubeconfig } from "../kube/kubeconfigMerge";
+import { passphraseEnv, usesPassphrase } from "../stack/passphrase";
+import { errorText, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "../stack/pulumi";
 
 /** Options of {@link kubeconfig}. */
 export interface KubeconfigOptions {

@@ -1,9 +1,9 @@
 /** `mara list-providers`: the supported infrastructure types and what each creates. */
 // The module, not the contracts barrel: list-providers needs this list only (mara start-up, docs/cli.md).
 import { INFRA_TYPES } from "../../contracts/cluster";
-import type { CommandContext } from "../command";
-import { EXIT, line } from "../io";
-import { PROVIDERS } from "../providersInfo";
+import type { CommandContext } from "../kernel/command";
+import { EXIT, line } from "../kernel/io";
+import { PROVIDERS } from "../init/providers";
 
 /** Prints one block per infra type: its value, MARA's spelling, what it creates and its credentials. */
 export async function listProviders(ctx: CommandContext): Promise<number> {

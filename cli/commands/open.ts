@@ -4,12 +4,12 @@
  * until interrupted (Ctrl+C).
  */
 import type { MaraConfig } from "../../config";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { isKubeApiError, kubeClient, KubeClient, kubeConfigFrom, KubeContextClient } from "../doctor/kubeClient";
 import { DoctorTarget, targetOfConfig, targetOfFile } from "../doctor/target";
-import { CliError, CliIo, EXIT, line } from "../io";
-import { checkConfig } from "../report";
-import { locateStackFile, readStackFile } from "../stackSource";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
+import { checkConfig } from "../kernel/report";
+import { locateStackFile, readStackFile } from "../stack/stackSource";
 import { apiServerForwarder, Forwarder, listen, Listener } from "../open/forward";
 import { OpenError, resolveForward } from "../open/resolve";
 import { OPEN_TARGET_NAMES, OPEN_TARGETS } from "../open/targets";

@@ -9,18 +9,18 @@ import * as path from "path";
 import program from "../../index";
 import { ConfigError, MaraConfig, RawConfig, Redactor } from "../../config";
 import { shownPath } from "../../config/localPaths";
-import type { CommandContext } from "../command";
-import { buildPlan, Plan } from "../graph";
-import { CliError, CliIo, EXIT, line, Writer } from "../io";
-import { runOffline } from "../offline";
-import { makeDirs, outputFileProblem } from "../outputPath";
-import { checkPolicies } from "../policyCheck";
-import { printPolicyReport, readPolicyConfig } from "../policyReport";
-import { renderCounts, renderTree, toDot, toMermaid } from "../planOutput";
-import { Inventory, inventory } from "../planInventory";
-import { ConfigTarget, configTarget } from "../configTarget";
-import { checkConfig, printProblems, printWarnings } from "../report";
-import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
+import type { CommandContext } from "../kernel/command";
+import { buildPlan, Plan } from "../plan/graph";
+import { CliError, CliIo, EXIT, line, Writer } from "../kernel/io";
+import { runOffline } from "../../offline/run";
+import { makeDirs, outputFileProblem } from "../../host/outputPath";
+import { checkPolicies } from "../plan/policyCheck";
+import { printPolicyReport, readPolicyConfig } from "../plan/policyReport";
+import { renderCounts, renderTree, toDot, toMermaid } from "../plan/output";
+import { Inventory, inventory } from "../plan/inventory";
+import { ConfigTarget, configTarget } from "../stack/configTarget";
+import { checkConfig, printProblems, printWarnings } from "../kernel/report";
+import { locateStackFile, readStackFile, StackFileChoice } from "../stack/stackSource";
 
 /** Options of {@link plan}. */
 export interface PlanOptions extends StackFileChoice {

@@ -5,26 +5,26 @@
  */
 import * as path from "path";
 import program from "../../index";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { formatProblem, Redactor } from "../../config";
 import { shortenValue } from "../../config/redact";
 import { admissionVersionProblem } from "../../components/admissionPolicies/settings";
 import { kubernetesNameAllowed, kubernetesNameProblem } from "../../contracts/names";
 import { PATTERNS } from "../../contracts/patterns";
-import { CliError, CliIo, EXIT, line } from "../io";
-import { renderPlatform, RenderResult } from "../render/render";
-import { REPOSITORY_FOLDER } from "../render/repositorySecret";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
+import { renderPlatform, RenderResult } from "../../render/render";
+import { REPOSITORY_FOLDER } from "../../render/repositorySecret";
 import { FLEET_FOLDER } from "../../components/argoCd/applicationSet";
-import { EscStore, remoteKeyPrefixProblem, remoteKeyProblem, SecretHandling, STORE_PROVIDERS, StoreProvider } from "../render/secrets";
-import { ESC_DEFAULT_PREFIX, ESC_ENVIRONMENT_ALLOWED, ESC_PREFIX_ALLOWED, escPrefixProblem, parseEscEnvironment } from "../render/escPaths";
-import { ESC_STORE_FOLDER, ESC_TOKEN_DEFAULTS, tokenSecretCommands, writesEscStore } from "../render/escStore";
-import { outputDirProblem, writeOutputDir } from "../render/outputDir";
-import { reasonOf } from "../outputPath";
-import { outputsFromFile, outputsFromPulumi } from "../render/stackOutputs";
-import { configTarget } from "../configTarget";
-import { deployValueProblems } from "../render/deployValues";
-import { checkConfig } from "../report";
-import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
+import { EscStore, remoteKeyPrefixProblem, remoteKeyProblem, SecretHandling, STORE_PROVIDERS, StoreProvider } from "../../render/secrets";
+import { ESC_DEFAULT_PREFIX, ESC_ENVIRONMENT_ALLOWED, ESC_PREFIX_ALLOWED, escPrefixProblem, parseEscEnvironment } from "../../render/escPaths";
+import { ESC_STORE_FOLDER, ESC_TOKEN_DEFAULTS, tokenSecretCommands, writesEscStore } from "../../render/escStore";
+import { outputDirProblem, writeOutputDir } from "../../render/outputDir";
+import { reasonOf } from "../../host/outputPath";
+import { outputsFromFile, outputsFromPulumi } from "../../render/stackOutputs";
+import { configTarget } from "../stack/configTarget";
+import { deployValueProblems } from "../../render/deployValues";
+import { checkConfig } from "../kernel/report";
+import { locateStackFile, readStackFile, StackFileChoice } from "../stack/stackSource";
 
 /** Options of {@link render}. */
 export interface RenderOptions extends StackFileChoice {

@@ -1,9 +1,9 @@
 /** `mara validate`: the configuration checks alone, offline, on a stack file. */
-import type { CommandContext } from "../command";
-import { EXIT, line } from "../io";
-import { configTarget } from "../configTarget";
-import { checkConfig } from "../report";
-import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
+import type { CommandContext } from "../kernel/command";
+import { EXIT, line } from "../kernel/io";
+import { configTarget } from "../stack/configTarget";
+import { checkConfig } from "../kernel/report";
+import { locateStackFile, readStackFile, StackFileChoice } from "../stack/stackSource";
 
 /**
  * Validates a stack file (ours or MARA's) as the program would, listing every problem.

@@ -3,9 +3,9 @@
  * readiness, then a login as the stack's demo user. `npm run verify` runs the same command.
  */
 import { createReadStream } from "fs";
-import type { CommandContext } from "../command";
-import { CliError, EXIT, Input, line } from "../io";
-import { parseStackOutputs, PIPE_COMMAND, StackTarget, verifyApplication } from "../verify";
+import type { CommandContext } from "../kernel/command";
+import { CliError, EXIT, Input, line } from "../kernel/io";
+import { parseStackOutputs, PIPE_COMMAND, StackTarget, verifyApplication } from "../verify/check";
 
 /** The most read of the stack outputs: a stack's outputs (a kubeconfig among them) are kilobytes. */
 export const MAX_OUTPUTS_BYTES = 16 * 1024 * 1024;

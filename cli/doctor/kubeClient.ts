@@ -57,7 +57,7 @@ export class KubeApiError extends Error {
 
 /**
  * Whether `e` is a {@link KubeApiError}, also one made by another instance of this module (the test runner and an
- * action's `require` can load two; cli/command.ts says more).
+ * action's `require` can load two; cli/kernel/command.ts says more).
  */
 export function isKubeApiError(e: unknown): e is KubeApiError {
     return e instanceof KubeApiError || (e instanceof Error && e.name === "KubeApiError" && typeof (e as Partial<KubeApiError>).status === "number");

@@ -1,5 +1,5 @@
 /** How `mara doctor`'s findings are shown: a list grouped by check, or one JSON document for scripts. */
-import { EXIT } from "../io";
+import { EXIT } from "../kernel/io";
 import { CHECK_GROUPS, Finding, summarize, Verdict } from "./findings";
 import type { DoctorResult } from "./run";
 

@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { ENCRYPTED_PLACEHOLDER, isKubeconfigPath, MaraConfig, resolveLocalPath } from "../../config";
-import { CliError, EXIT } from "../io";
+import { CliError, EXIT } from "../kernel/io";
 
 /** The kubeconfig text and context to use. */
 export interface DoctorTarget {

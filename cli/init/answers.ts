@@ -4,9 +4,9 @@
  * that `pulumi up` would reject.
  */
 import { INFRA_TYPES, InfraType, KEYS, KeyId } from "../../config";
-import { CliError, CliIo, EXIT, line } from "../io";
-import { configuredInfraType } from "../providerLock";
-import { PROVIDERS } from "../providersInfo";
+import { CliError, CliIo, EXIT, line } from "../kernel/io";
+import { configuredInfraType } from "../stack/providerLock";
+import { PROVIDERS } from "./providers";
 import { checkValue, isSet, storedKey } from "./keys";
 import { PASSWORDS, Question, QUESTIONS } from "./questions";
 

@@ -4,7 +4,7 @@
  */
 import { KEYS, KeyId, KNOWN_KEYS, PROJECT_NAMESPACE } from "../../config";
 import { closest } from "../../config/suggest";
-import { CliError, EXIT } from "../io";
+import { CliError, EXIT } from "../kernel/io";
 
 /** A key without a namespace belongs to the project, as in a stack file. */
 const qualified = (key: string) => (key.includes(":") ? key : `${PROJECT_NAMESPACE}:${key}`);

@@ -10,7 +10,7 @@
  * Always) is refused with what to do instead. Its arguments are never quoted in a message: some plugins take a key
  * as an argument.
  */
-import { ProcessFailure, runBounded } from "../boundedProcess";
+import { ProcessFailure, runBounded } from "../../host/boundedProcess";
 import { redactKnown } from "../net/excerpt";
 import { secondsInWords } from "../net/boundedRequest";
 import type { ExecConfig, KubeCluster } from "./kubeconfig";

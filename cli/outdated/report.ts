@@ -1,5 +1,5 @@
 /** How `mara outdated` shows its findings: a table for people, JSON for scripts, and its exit code. */
-import { EXIT } from "../io";
+import { EXIT } from "../kernel/io";
 import type { CheckResult, PinResult } from "./check";
 import { sourceUrl } from "./check";
 import type { UpdateKind } from "./versions";

@@ -3,11 +3,11 @@
  * component constants and the YAML and SemVer libraries, which `mara --help` should not pay for.
  */
 import * as path from "path";
-import { EXIT, line } from "../io";
-import type { CliIo } from "../io";
-import { configTarget } from "../configTarget";
-import { checkConfig } from "../report";
-import { locateStackFile, readStackFile, StackFileChoice } from "../stackSource";
+import { EXIT, line } from "../kernel/io";
+import type { CliIo } from "../kernel/io";
+import { configTarget } from "../stack/configTarget";
+import { checkConfig } from "../kernel/report";
+import { locateStackFile, readStackFile, StackFileChoice } from "../stack/stackSource";
 import { checkPins } from "./check";
 import { DEFAULT_MAX_BYTES, ENDPOINTS_VARIABLE, EndpointsError, parseEndpoints, RUN_BOUND_FACTOR } from "./http";
 import { defaultPinSettings, PinSettings, pinsOf, stackPinSettings } from "./pins";

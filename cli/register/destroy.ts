@@ -1,6 +1,6 @@
 /** `mara destroy` (alias `down`, as in MARA's runner): remove every resource of the stack. */
 import type { Command } from "commander";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */

@@ -1,6 +1,6 @@
 /** Registration of `mara doctor`; the command itself (cli/commands/doctor.ts) is loaded when it runs. */
 import type { Command } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 import type { DoctorOptions } from "../commands/doctor";
 
 /** Adds the command to the program. */

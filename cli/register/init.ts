@@ -1,6 +1,6 @@
 /** Registration of `mara init`; the command itself (cli/commands/init.ts) is loaded when it runs. */
 import type { Command } from "commander";
-import { action, collect, CommandContext } from "../command";
+import { action, collect, CommandContext } from "../kernel/command";
 import type { InitOptions } from "../commands/init";
 
 /** Adds the command to the program. */

@@ -1,6 +1,6 @@
 /** Registration of `mara kubeconfig`; the command itself (cli/commands/kubeconfig.ts) is loaded when it runs. */
 import type { Command } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 import type { KubeconfigOptions } from "../commands/kubeconfig";
 
 /** Adds the command to the program. */

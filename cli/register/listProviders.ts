@@ -1,6 +1,6 @@
 /** Registration of `mara list-providers`; the command itself (cli/commands/listProviders.ts) is loaded when it runs. */
 import type { Command } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 
 /** Adds the command to the program. */
 export function register(program: Command, ctx: CommandContext): void {

@@ -1,6 +1,6 @@
 /** Registration of `mara open`; the command itself (cli/commands/open.ts) is loaded when it runs. */
 import type { Command } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 import type { OpenOptions } from "../commands/open";
 
 /** Names `mara open` takes (cli/open/targets.ts has the Services); listed here so `--help` loads nothing else. */

@@ -1,11 +1,11 @@
 /**
  * Registration of the operations (`up`, `preview`, `destroy`, `refresh`), which share their options. The
- * work (cli/operation.ts, with the Automation API) is loaded when one of them runs.
+ * work (cli/operation/run.ts, with the Automation API) is loaded when one of them runs.
  */
 import type { Command } from "commander";
-import { action, CommandContext } from "../command";
-import type { OperationOptions } from "../operation";
-import type { Operation } from "../preflight";
+import { action, CommandContext } from "../kernel/command";
+import type { OperationOptions } from "../operation/run";
+import type { Operation } from "../operation/preflight";
 
 /** Adds one operation as a command, with the options they share. */
 export function registerOperation(program: Command, ctx: CommandContext, op: Operation, description: string): Command {
@@ -17,5 +17,5 @@ export function registerOperation(program: Command, ctx: CommandContext, op: Ope
         .option("-p, --provider <type>", "infrastructure type this run is for (MARA's -p); must match the stack's")
         .option("--force", "run even if the stack has been used with another infrastructure type")
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        .action(action(ctx, (opts: OperationOptions) => (require("../operation") as typeof import("../operation")).runOperation(op, opts, ctx)));
+        .action(action(ctx, (opts: OperationOptions) => (require("../operation/run") as typeof import("../operation/run")).runOperation(op, opts, ctx)));
 }

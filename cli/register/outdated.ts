@@ -4,7 +4,7 @@
  * `mara --help` and the other commands do not load it.
  */
 import { Command, InvalidArgumentError } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 import type { OutdatedOptions } from "../outdated/run";
 
 /** Seconds each request may take unless --timeout says otherwise. */

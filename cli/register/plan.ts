@@ -1,6 +1,6 @@
 /** Registration of `mara plan`; the command itself (cli/commands/plan.ts, which runs the program) is loaded when it runs. */
 import type { Command } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 import type { PlanOptions } from "../commands/plan";
 
 /** Adds the command to the program. */

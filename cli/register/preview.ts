@@ -1,6 +1,6 @@
 /** `mara preview`: what an update would change, from the real stack state (needs the CLI and credentials). */
 import type { Command } from "commander";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */

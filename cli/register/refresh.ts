@@ -1,6 +1,6 @@
 /** `mara refresh`: bring the stack's state in line with what exists in the cloud. */
 import type { Command } from "commander";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */

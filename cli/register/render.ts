@@ -1,6 +1,6 @@
 /** Registration of `mara render`; the command itself (cli/commands/render.ts, which runs the program and Helm) is loaded when it runs. */
 import { InvalidArgumentError, type Command } from "commander";
-import { action, CommandContext } from "../command";
+import { action, CommandContext } from "../kernel/command";
 import type { RenderOptions } from "../commands/render";
 
 function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {
@@ -8,7 +8,7 @@ function storeKind(value: string): "SecretStore" | "ClusterSecretStore" {
     throw new InvalidArgumentError(`must be SecretStore or ClusterSecretStore, not "${value}"`);
 }
 
-/** The providers cli/render/secrets.ts names entries for (kept here so the registration loads nothing heavy). */
+/** The providers render/secrets.ts names entries for (kept here so the registration loads nothing heavy). */
 const STORE_PROVIDERS = ["vault", "aws-secrets-manager", "aws-parameter-store", "gcp-secret-manager", "pulumi"] as const;
 
 function storeProvider(value: string): (typeof STORE_PROVIDERS)[number] {

@@ -1,6 +1,6 @@
 /** `mara up`: deploy the stack (preview, confirm, update), with pre-flight checks and the provider lock. */
 import type { Command } from "commander";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../kernel/command";
 import { registerOperation } from "./operation";
 
 /** Adds the command to the program. */

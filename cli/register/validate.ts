@@ -1,7 +1,7 @@
 /** Registration of `mara validate`; the command itself (cli/commands/validate.ts) is loaded when it runs. */
 import type { Command } from "commander";
-import { action, CommandContext } from "../command";
-import type { StackFileChoice } from "../stackSource";
+import { action, CommandContext } from "../kernel/command";
+import type { StackFileChoice } from "../stack/stackSource";
 
 /** Adds the command to the program. */
 export function register(program: Command, ctx: CommandContext): void {

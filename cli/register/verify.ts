@@ -1,7 +1,7 @@
 /** Registration of `mara verify`; the command itself (cli/commands/verify.ts) is loaded when it runs. */
 import { InvalidArgumentError, type Command } from "commander";
-import { action, CommandContext } from "../command";
-import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, PIPE_COMMAND } from "../verify";
+import { action, CommandContext } from "../kernel/command";
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, PIPE_COMMAND } from "../verify/check";
 
 /** Parses `--timeout`: a positive number of seconds up to {@link MAX_TIMEOUT_MS}, returned in milliseconds. */
 function seconds(text: string): number {

@@ -3,7 +3,7 @@
  * Helm refuses every install and upgrade of that release ("another operation (install/upgrade/rollback) is in
  * progress", "cannot re-use a name that is still in use"), and neither message says what repairs it. Before anything
  * of the platform is deployed, the program reads the records of the releases it installs and, if the newest revision
- * of one is pending, stops the run with the list and the `mara` command that repairs it (cli/recovery, docs/deploy.md
+ * of one is pending, stops the run with the list and the `mara` command that repairs it (cli/operation/recovery, docs/deploy.md
  * "An interrupted run"). `mara up` repairs first, so its own `pulumi up` passes.
  *
  * Runs in the program's process at deployment only: a preview never reads the cluster, and neither do the test mocks
@@ -19,7 +19,7 @@ import { ClusterAccess, isClusterReadError, kubeconfigReader, MetadataReader, Re
 /** The whole check within 30 s; 1 MiB per answer (metadata of one release's records); four reads at a time. */
 export const STUCK_READ_BOUNDS: ReadBounds = { totalMs: 30_000, answerBytes: 1024 * 1024, concurrency: 4 };
 
-/** The command that repairs a stack an interrupted run left, as cli/recovery/repair.ts's `repairCommand` names it. */
+/** The command that repairs a stack an interrupted run left, as cli/operation/recovery/repair.ts's `repairCommand` names it. */
 export const repairCommandFor = (stack: string) => `npx mara up --stack ${stack}`;
 
 /** The newest revision of each of `releases` that is pending, read through `reader` from both of Helm's stores. */

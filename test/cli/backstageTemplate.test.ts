@@ -13,7 +13,7 @@ import type { InfraType, KeyId } from "../../config";
 import { KEYS } from "../../config/keys";
 import { HOSTNAME_PATTERN, hostnameProblem } from "../../contracts/names";
 import { checkValue } from "../../cli/init/keys";
-import { stackNameProblem } from "../../cli/stackSource";
+import { stackNameProblem } from "../../cli/stack/stackSource";
 import { allowedText, askedIds, emptyMessage, fieldMessages, renderBackstageTemplate, TEMPLATE_FILE, templateDocument, templateQuestions } from "../../tools/backstageTemplate";
 import { entityValidator, formValidator, renderSkeleton, renderStepInput } from "../support/backstage";
 import { runMara } from "./support/io";

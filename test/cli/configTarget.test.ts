@@ -6,7 +6,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configTarget, targetCommands } from "../../cli/configTarget";
+import { configTarget, targetCommands } from "../../cli/stack/configTarget";
 import { PULUMI_YAML } from "../support/config";
 import { runMara } from "./support/io";
 

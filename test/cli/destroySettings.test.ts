@@ -5,7 +5,7 @@
  * the volume retention step), or the volumes would be deleted. Run against the stand-in `pulumi`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DRAIN_TYPE, RETENTION_TYPE } from "../../cli/teardownSettings";
+import { DRAIN_TYPE, RETENTION_TYPE } from "../../cli/operation/teardownSettings";
 import { Run, runMara } from "./support/io";
 import { makeStandin, Standin, StandinStack, useStandinPath } from "./support/standin";
 

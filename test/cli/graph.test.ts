@@ -1,8 +1,8 @@
 /** The plan's tree, order and graph, from hand-made registrations (pure functions, no Pulumi). */
 import { describe, expect, it } from "vitest";
-import { buildPlan, label, transitiveReduction, waves } from "../../cli/graph";
-import type { RecordedResource } from "../../cli/offline";
-import { renderCounts, renderTree, toDot, toMermaid } from "../../cli/planOutput";
+import { buildPlan, label, transitiveReduction, waves } from "../../cli/plan/graph";
+import type { RecordedResource } from "../../offline/run";
+import { renderCounts, renderTree, toDot, toMermaid } from "../../cli/plan/output";
 
 const urn = (type: string, name: string) => `urn:pulumi:dev::mara::${type}::${name}`;
 function res(type: string, name: string, o: Partial<RecordedResource> = {}): RecordedResource {

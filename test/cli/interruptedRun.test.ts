@@ -1,10 +1,10 @@
 /**
- * What `mara up` reads of an interrupted run and what it decides to repair (cli/recovery/interrupted.ts), offline:
+ * What `mara up` reads of an interrupted run and what it decides to repair (cli/operation/recovery/interrupted.ts), offline:
  * the state's pending operations and Helm releases, Helm's release records, the repair of each stuck release, and
  * the self-managed backend's stale locks. test/engine/interrupted.test.ts runs the same against the real engine.
  */
 import { describe, expect, it } from "vitest";
-import { allStale, describePending, describeRepair, describeUnrecorded, locksNamed, ownedReleases, planReleaseRepairs, planUnrecorded, readState, refuseUnrecorded, ReleaseRevision, revisionOf } from "../../cli/recovery/interrupted";
+import { allStale, describePending, describeRepair, describeUnrecorded, locksNamed, ownedReleases, planReleaseRepairs, planUnrecorded, readState, refuseUnrecorded, ReleaseRevision, revisionOf } from "../../cli/operation/recovery/interrupted";
 
 const RELEASE = "kubernetes:helm.sh/v3:Release";
 const urn = (type: string, name: string) => `urn:pulumi:dev::mara::mara:platform:Platform$${type}::${name}`;

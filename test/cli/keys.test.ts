@@ -1,7 +1,7 @@
 /** Command-line keys and the provider lock: pure helpers behind `init` and the operations. */
 import { describe, expect, it } from "vitest";
 import { checkValue, keyIdOf, parseSetFlags, storedKey } from "../../cli/init/keys";
-import { checkProviderLock, configuredInfraType, parseInfraType } from "../../cli/providerLock";
+import { checkProviderLock, configuredInfraType, parseInfraType } from "../../cli/stack/providerLock";
 
 describe("keys on the command line", () => {
     it("finds a key by its canonical name, MARA's name, or a bare project key", () => {

@@ -1,6 +1,6 @@
 /** The kubeconfig merge: a pure function, so every rule is checked without files or Pulumi. */
 import { describe, expect, it } from "vitest";
-import { defaultKubeconfigPath, mergeKubeconfig } from "../../cli/kubeconfigMerge";
+import { defaultKubeconfigPath, mergeKubeconfig } from "../../cli/kube/kubeconfigMerge";
 import { sampleKubeconfig } from "../support/mocks";
 
 const eks = sampleKubeconfig("mara-dev");

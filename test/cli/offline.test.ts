@@ -1,7 +1,7 @@
-/** The offline runner (cli/offline.ts) on a small program: what it records, and what it leaves as it found. */
+/** The offline runner (offline/run.ts) on a small program: what it records, and what it leaves as it found. */
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { runOffline } from "../../cli/offline";
+import { runOffline } from "../../offline/run";
 import { rawConfig } from "../support/config";
 
 /** Concrete subclasses: the SDK's base classes are abstract. */

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_STACK_FILE } from "../../cli/stackSource";
+import { EXAMPLE_STACK_FILE } from "../../cli/stack/stackSource";
 import { PULUMI_YAML } from "../support/config";
 import { runMara } from "./support/io";
 

@@ -8,7 +8,7 @@ import * as net from "net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOpen } from "../../cli/commands/open";
 import type { KubeClient } from "../../cli/doctor/kubeClient";
-import type { CliIo } from "../../cli/io";
+import type { CliIo } from "../../cli/kernel/io";
 import type { Forwarder } from "../../cli/open/forward";
 import { OPEN_TARGET_NAMES } from "../../cli/open/targets";
 import { register } from "../../cli/register/open";

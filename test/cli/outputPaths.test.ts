@@ -9,9 +9,9 @@ import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeDirs, outputFileProblem } from "../../cli/outputPath";
-import { MARKER, outputDirProblem, writeOutputDir } from "../../cli/render/outputDir";
-import { markerText } from "../../cli/render/userFiles";
+import { makeDirs, outputFileProblem } from "../../host/outputPath";
+import { MARKER, outputDirProblem, writeOutputDir } from "../../render/outputDir";
+import { markerText } from "../../render/userFiles";
 import { runMara } from "./support/io";
 
 const ROOT = path.join(__dirname, "..", "..");

@@ -1,9 +1,9 @@
-/** cli/parseCache.ts: a parse is remembered by its exact text, and only by it. */
+/** cli/stack/parseCache.ts: a parse is remembered by its exact text, and only by it. */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cachedParse } from "../../cli/parseCache";
+import { cachedParse } from "../../cli/stack/parseCache";
 
 let dir: string;
 beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-parse-cache-"))));

@@ -8,9 +8,9 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pulumiCli, withBoundedQueries } from "../../cli/pulumi";
-import { UNBOUNDED_PULUMI_COMMANDS } from "../../cli/pulumiLimits";
-import { outputsFromPulumi } from "../../cli/render/stackOutputs";
+import { pulumiCli, withBoundedQueries } from "../../cli/stack/pulumi";
+import { UNBOUNDED_PULUMI_COMMANDS } from "../../host/pulumiLimits";
+import { outputsFromPulumi } from "../../render/stackOutputs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-pulumi-"));
 const bin = path.join(dir, "bin");

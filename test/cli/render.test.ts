@@ -9,9 +9,9 @@ import * as path from "path";
 import { parse, stringify } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../../contracts/kubeObject";
-import { PLACEHOLDER_PATTERN } from "../../cli/render/deployValues";
-import { MARKER } from "../../cli/render/outputDir";
-import { remoteKeyPrefixProblem } from "../../cli/render/secrets";
+import { PLACEHOLDER_PATTERN } from "../../render/deployValues";
+import { MARKER } from "../../render/outputDir";
+import { remoteKeyPrefixProblem } from "../../render/secrets";
 import { runMara } from "./support/io";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures");

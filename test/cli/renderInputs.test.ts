@@ -9,7 +9,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEPLOY_VALUES, deployValueProblems, deployValues } from "../../cli/render/deployValues";
+import { DEPLOY_VALUES, deployValueProblems, deployValues } from "../../render/deployValues";
 import { runMara } from "./support/io";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures");

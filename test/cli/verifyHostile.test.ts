@@ -12,7 +12,7 @@ import * as path from "path";
 import { Readable } from "stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_OUTPUTS_BYTES } from "../../cli/commands/verify";
-import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, verifyApplication } from "../../cli/verify";
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, verifyApplication } from "../../cli/verify/check";
 import { Behaviour, hostileServer, HostileServer } from "../support/hostileServer";
 import { makeCertificate, testPki } from "../support/testCertificates";
 import { JS_TEXT, maraProcess } from "./support/maraProcess";

@@ -375,7 +375,7 @@ describe("an interrupted mara up", () => {
     it("a release an interrupted create installed but the state never recorded: the next mara up removes its Helm records and installs it again over the same objects", async () => {
         // The kill that leaves this falls between Helm's last write and the engine's record of the create: too narrow to
         // aim at (a rehearsal's kill 2 once fell there, and the engine's own --import-pending-creates then dropped the
-        // release, cli/recovery/interrupted.ts). So the state is put as that kill leaves it: a Release turned back into a
+        // release, cli/operation/recovery/interrupted.ts). So the state is put as that kill leaves it: a Release turned back into a
         // pending create, Helm's records as they are. What depends on it (the teardown's drain, a custom resource of its
         // chart's CRDs) is not yet created at that point; here it is, and its edges to the release go with it.
         const checkpoint = JSON.parse(fs.readFileSync(stateFile(), "utf8"));

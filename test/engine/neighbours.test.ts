@@ -23,7 +23,7 @@ import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { helmBinary } from "../../cli/render/helm";
+import { helmBinary } from "../../render/helm";
 import { ROOT, startCluster, TestCluster } from "./cluster";
 import { getOrUndefined, request, waitFor } from "./kubeApi";
 import { mara, pulumi, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";

@@ -1,6 +1,6 @@
 /**
  * `mara render` against `pulumi up`: the render of a stack applied with the real kubectl (`apply --server-side`,
- * wave by wave in the order Argo CD's first sync takes, cli/render/sync/) to a fresh test cluster, and what the
+ * wave by wave in the order Argo CD's first sync takes, render/sync/) to a fresh test cluster, and what the
  * objects of the two clusters have in common, compared object by object. The differences the comparison allows
  * are the documented ones (docs/gitops.md, "What differs from pulumi up"):
  * - Helm's release records (Secrets of type `helm.sh/release.v1`) exist only where Helm installed;
@@ -17,10 +17,10 @@ import * as os from "os";
 import * as path from "path";
 import program from "../../index";
 import { validateConfig, RawConfig } from "../../config";
-import { renderPlatform } from "../../cli/render/render";
-import { applicationWaves, asOneSync } from "../../cli/render/sync/check";
-import { argoOrder } from "../../cli/render/sync/replay";
-import { syncObjectsOf } from "../../cli/render/sync/objects";
+import { renderPlatform } from "../../render/render";
+import { applicationWaves, asOneSync } from "../../render/sync/check";
+import { argoOrder } from "../../render/sync/replay";
+import { syncObjectsOf } from "../../render/sync/objects";
 import { ENGINE_BIN, TestCluster } from "./cluster";
 import { ApiEndpoint, request } from "./kubeApi";
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { files, imports, resolveImport, ROOT } from "./imports";
 
 /** The package's own sources (the examples are packages of their own, with their own imports). */
-const SOURCES = ["contracts", "config", "policy", "components", "providers", "program", "cli", "tools", "bench", "test", "index.ts"].filter((m) => fs.existsSync(path.join(ROOT, m)));
+const SOURCES = ["contracts", "config", "policy", "components", "providers", "program", "host", "offline", "render", "cli", "tools", "bench", "test", "index.ts"].filter((m) => fs.existsSync(path.join(ROOT, m)));
 
 type Graph = ReadonlyMap<string, readonly string[]>;
 

@@ -16,9 +16,9 @@ import { EXEC_PLUGIN_MAX_BYTES, EXEC_PLUGIN_TIMEOUT_MS } from "../../cli/kube/ex
 import { MAX_CREDENTIAL_FILE_BYTES } from "../../cli/net/tlsMaterial";
 import { PORT_FORWARD_OPEN_MS } from "../../cli/open/forward";
 import { DEFAULT_MAX_BYTES, MAX_REDIRECTS, RUN_BOUND_FACTOR } from "../../cli/outdated/http";
-import { DOCKER_CHECK_TIMEOUT_MS } from "../../cli/preflight";
-import { PULUMI_QUERY_MAX_BYTES, PULUMI_QUERY_TIMEOUT_MS } from "../../cli/pulumiLimits";
-import { DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES, MAX_TIMEOUT_MS } from "../../cli/verify";
+import { DOCKER_CHECK_TIMEOUT_MS } from "../../cli/operation/preflight";
+import { PULUMI_QUERY_MAX_BYTES, PULUMI_QUERY_TIMEOUT_MS } from "../../host/pulumiLimits";
+import { DEFAULT_TIMEOUT_MS, MAX_BODY_BYTES, MAX_TIMEOUT_MS } from "../../cli/verify/check";
 import { bytesInWords } from "../../cli/net/boundedRequest";
 
 const DOC = fs.readFileSync(path.join(__dirname, "..", "..", "docs", "cli.md"), "utf8");

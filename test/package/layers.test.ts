@@ -8,7 +8,7 @@ import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { files, imports, ROOT } from "./imports";
 
-const MODULES = ["contracts", "config", "policy", "components", "providers", "program", "cli", "tools", "bench", "test", "index.ts"] as const;
+const MODULES = ["contracts", "config", "policy", "components", "providers", "program", "index.ts", "host", "offline", "render", "cli", "tools", "bench", "test"] as const;
 type Module = (typeof MODULES)[number];
 
 /** What each module may import from the package (itself always). */
@@ -22,10 +22,19 @@ const ALLOWED: Readonly<Record<Exclude<Module, "test">, readonly Module[]>> = {
     providers: ["contracts", "config", "components"],
     program: ["contracts", "config", "components", "providers"],
     "index.ts": ["contracts", "config", "components", "providers", "program"],
-    cli: ["contracts", "config", "policy", "components", "providers", "program", "index.ts"],
-    // refresh-charts.ts and chartCrds.ts find Helm and the vendored charts with the module `mara render` uses (cli/render/).
-    tools: ["contracts", "config", "cli"],
-    bench: ["contracts", "config", "components", "providers", "program", "index.ts", "cli"],
+    // What the commands and the render both do on the machine: a bounded child process, JSON read from it, the
+    // folders they write (their shown paths are config's).
+    host: ["contracts", "config"],
+    // The offline runner: the real program under Pulumi's mocks, answered by the simulated cloud.
+    offline: ["contracts", "config"],
+    // The GitOps render and its Argo CD sync model: it runs the program offline, and builds the Argo CD objects
+    // from the Argo CD unit's own builders (components/argoCd/), which the component applies too.
+    render: ["contracts", "config", "components", "host", "offline"],
+    cli: ["contracts", "config", "policy", "components", "providers", "program", "index.ts", "host", "offline", "render"],
+    // refresh-charts.ts and chartCrds.ts find Helm and the vendored charts with the render's module; the Backstage
+    // template is generated from `mara init`'s questions and stack-name rule (cli/).
+    tools: ["contracts", "config", "render", "cli"],
+    bench: ["contracts", "config", "components", "providers", "program", "index.ts", "offline", "cli"],
 };
 
 /**
@@ -94,9 +103,21 @@ describe("module layering", () => {
         for (const unit of UNITS) expect(fs.existsSync(path.join(ROOT, "components", unit, "index.ts")), `components/${unit}/index.ts`).toBe(true);
     });
 
+    it("checks every top-level folder of sources (the examples are packages of their own, dist/ is the build's output)", () => {
+        const skipped = ["node_modules", "examples", "dist"];
+        const tops = fs.readdirSync(ROOT).filter((e) => !skipped.includes(e) && !e.startsWith(".") && files(e).some((f) => f.endsWith(".ts")));
+        expect(tops.filter((e) => !(MODULES as readonly string[]).includes(e))).toEqual([]);
+    });
+
+    it("cli/ is the command layer: its root holds the command table alone, every other file a folder of its concern", () => {
+        expect(fs.readdirSync(path.join(ROOT, "cli")).filter((e) => e.endsWith(".ts"))).toEqual(["mara.ts"]);
+    });
+
     it("sees the imports it checks (a component imports contracts, a provider imports a component)", () => {
         expect(imports("components/platform.ts").map((s) => target("components/platform.ts", s))).toContain("contracts");
         expect(imports("providers/aws.ts").map((s) => target("providers/aws.ts", s))).toContain("components");
         expect(imports("providers/factory.ts")).toEqual(expect.arrayContaining(["./aws", "./kubeconfig"]));
+        expect(imports("render/render.ts").map((s) => target("render/render.ts", s))).toEqual(expect.arrayContaining(["offline", "config"]));
+        expect(imports("cli/commands/render.ts").map((s) => target("cli/commands/render.ts", s))).toEqual(expect.arrayContaining(["render", "host"]));
     });
 });

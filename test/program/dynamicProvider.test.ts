@@ -14,7 +14,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostedFailure, HostedRun, runHosted, runtimeOptionsOf } from "../../bench/lib/pulumiHost";
-import { useLinearStructs } from "../../cli/mockRuntime";
+import { useLinearStructs } from "../../offline/mockRuntime";
 import { EBS_CSI_DRIVER } from "../../components/drain/aws";
 import { DO_CSI_DRIVER, DO_LB_ID_ANNOTATION } from "../../components/drain/digitalocean";
 import { LINODE_CSI_DRIVER } from "../../components/drain/linode";

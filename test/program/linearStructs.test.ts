@@ -1,5 +1,5 @@
 /**
- * The mock runs build google-protobuf's Structs in one pass (cli/mockRuntime.ts, `useLinearStructs`) instead of with
+ * The mock runs build google-protobuf's Structs in one pass (offline/mockRuntime.ts, `useLinearStructs`) instead of with
  * the library's setters, whose time grows with an object's size times its depth. The messages must be the same as the
  * library's: the same serialized bytes, the same object back, the same error for what a Struct cannot hold. Shown on
  * the edges of every kind a Value has, on the CRDs the program registers, and on every Struct a whole program run
@@ -8,7 +8,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { useLinearStructs, withLibraryStructs } from "../../cli/mockRuntime";
+import { useLinearStructs, withLibraryStructs } from "../../offline/mockRuntime";
 import { withClusterAddOns } from "../support/clusterAddOns";
 import { fixture } from "../support/config";
 import { runProgram } from "../support/program";

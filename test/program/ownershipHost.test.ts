@@ -14,7 +14,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostedFailure, runHosted, runtimeOptionsOf } from "../../bench/lib/pulumiHost";
-import { useLinearStructs } from "../../cli/mockRuntime";
+import { useLinearStructs } from "../../offline/mockRuntime";
 import { fixture } from "../support/config";
 import { unwrapSecrets } from "../support/mocks";
 import { ProviderHost, ROOT, startProviderHost } from "../support/providerHost";

@@ -17,7 +17,7 @@ import { ProgramRun, runProgram } from "../support/program";
 const JWT = "eyJhbGciOiJSUzI1NiJ9.PLUS-LICENSE-JWT.signature";
 const CERT = "-----BEGIN CERTIFICATE-----\nNGINX-REPO-CERT-CONTENT\n-----END CERTIFICATE-----\n";
 const KEY = "-----BEGIN PRIVATE KEY-----\nNGINX-REPO-KEY-CONTENT\n-----END PRIVATE KEY-----\n";
-/** The ECR push token the simulated cloud hands out (cli/simulatedCloud.ts). */
+/** The ECR push token the simulated cloud hands out (offline/simulatedCloud.ts). */
 const ECR_TOKEN = "ecr-push-token";
 const PLUS_IMAGE = "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4";
 const CREDENTIALS = [JWT, CERT.split("\n")[1]!, KEY.split("\n")[1]!, ECR_TOKEN];

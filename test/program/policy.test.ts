@@ -6,8 +6,8 @@
  */
 import * as fs from "fs";
 import { describe, expect, it } from "vitest";
-import type { RecordedResource } from "../../cli/offline";
-import { checkPolicies, PolicyReport } from "../../cli/policyCheck";
+import type { RecordedResource } from "../../offline/run";
+import { checkPolicies, PolicyReport } from "../../cli/plan/policyCheck";
 import { KUBERNETES_RULES } from "../../policy/kubernetes";
 import { aws, FIXTURES, fixture } from "../support/config";
 import { runProgram } from "../support/program";

@@ -7,7 +7,7 @@
  * turn into a refusal.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { releasesOf, typedObjectsOf } from "../../cli/render/collect";
+import { releasesOf, typedObjectsOf } from "../../render/collect";
 import { admissionPolicyOf } from "../../policy/admission";
 import { resolveRule } from "../../policy/config";
 import { KUBERNETES_RULES } from "../../policy/kubernetes";

@@ -20,8 +20,8 @@ import { KIC_METRICS_LABELS, KIC_METRICS_SERVICE } from "../../components/ingres
 import { prometheusValues } from "../../components/prometheus";
 import program from "../../index";
 import { validateConfig } from "../../config";
-import { releasesOf } from "../../cli/render/collect";
-import { renderPlatform } from "../../cli/render/render";
+import { releasesOf } from "../../render/collect";
+import { renderPlatform } from "../../render/render";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";

@@ -7,8 +7,8 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import program from "../../index";
 import { validateConfig, type RawConfig } from "../../config";
-import { renderPlatform, RenderResult } from "../../cli/render/render";
-import { applicationWaves, checkSync } from "../../cli/render/sync/check";
+import { renderPlatform, RenderResult } from "../../render/render";
+import { applicationWaves, checkSync } from "../../render/sync/check";
 import { fixture } from "../support/config";
 
 const GITOPS = { "mara:delivery": "gitops", "mara:gitopsRepoUrl": "https://git.example.com/platform-config.git", "mara:gitopsPath": "deploy/prod", "mara:fqdn": "mara.example.com" };

@@ -11,7 +11,7 @@ import { runProgram } from "../support/program";
 import { checkRun, Finding } from "./tier";
 import program from "../../index";
 import { validateConfig } from "../../config";
-import { renderPlatform } from "../../cli/render/render";
+import { renderPlatform } from "../../render/render";
 import { NFS_PROVISIONER, NFS_RELEASE, nfsValues } from "../../components/nfsStorage";
 import { CHARTS } from "../../contracts";
 import { parseManifest, vendoredChart } from "../support/charts";

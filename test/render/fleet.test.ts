@@ -5,7 +5,7 @@
  * - It is what Argo CD's API takes: valid against the ApplicationSet CRD of the pinned argo-cd chart, rendered by Helm
  *   from the vendored archive (unknown fields as errors).
  * - It does what a fleet needs, in the sync model's replay of Argo CD's ApplicationSet controller
- *   (cli/render/sync/clusterGenerator.ts, after argo-cd applicationset/generators/cluster.go): cluster Secrets as the
+ *   (render/sync/clusterGenerator.ts, after argo-cd applicationset/generators/cluster.go): cluster Secrets as the
  *   stacks output them, two of the fleet and others beside them, give one Application per cluster of the fleet, each
  *   syncing the render's folder to that cluster's API server; none for the others, nor for the hub itself.
  * - Nothing a cluster says is parsed as a template, and the template's own literals print as written; what would stop
@@ -19,13 +19,13 @@ import { describe, expect, it } from "vitest";
 import program from "../../index";
 import { validateConfig, type RawConfig } from "../../config";
 import type { KubeObject } from "../../contracts/kubeObject";
-import { parsePropertyPath } from "../../cli/render/escPaths";
-import { renderPlatform } from "../../cli/render/render";
-import { fleetFiles } from "../../cli/render/fleet";
-import { checkSyncObjects } from "../../cli/render/sync/check";
-import { generateFromClusters, sanitizeName, selects } from "../../cli/render/sync/clusterGenerator";
-import { executeGoTemplate, GoTemplateError, GoTemplateUnsupported, missingKeyOption } from "../../cli/render/sync/goTemplate";
-import { syncObjectsOf } from "../../cli/render/sync/objects";
+import { parsePropertyPath } from "../../render/escPaths";
+import { renderPlatform } from "../../render/render";
+import { fleetFiles } from "../../render/fleet";
+import { checkSyncObjects } from "../../render/sync/check";
+import { generateFromClusters, sanitizeName, selects } from "../../render/sync/clusterGenerator";
+import { executeGoTemplate, GoTemplateError, GoTemplateUnsupported, missingKeyOption } from "../../render/sync/goTemplate";
+import { syncObjectsOf } from "../../render/sync/objects";
 import { FLEET_FOLDER, fleetApplicationSet, goTemplateLiteral } from "../../components/argoCd/applicationSet";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE, GitSource } from "../../components/argoCd/applications";
 import { ClusterFacts, clusterSecretManifest } from "../../components/argoCd/clusterSecret";

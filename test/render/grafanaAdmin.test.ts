@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GRAFANA_ADMIN_INIT_CONTAINER, GRAFANA_ADMIN_SCRIPT } from "../../components/prometheus/grafanaAdmin";
 import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
-import { releasesOf } from "../../cli/render/collect";
-import { restartsForGitOps, RELOADER_SECRETS } from "../../cli/render/podRestarts";
+import { releasesOf } from "../../render/collect";
+import { restartsForGitOps, RELOADER_SECRETS } from "../../render/podRestarts";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";

@@ -1,21 +1,21 @@
 /**
  * `mara plan` lists every container image before anything is deployed; for what a chart runs on its own it reads
- * a table per pinned chart version (cli/chartImages.ts). Here every release of the program is rendered by Helm
+ * a table per pinned chart version (cli/plan/chartImages.ts). Here every release of the program is rendered by Helm
  * from the vendored chart, with the program's values, and the plan's list is held against what Helm renders:
  * every container a release's pods run (Helm test pods aside, which `pulumi up` never runs) is in the plan, and
  * every image the plan names is one the rendered manifests name (a container, a custom resource's image, or an
  * operator's image flag). A chart refresh that changes its images fails here with the table entry to write.
  */
 import { describe, expect, it } from "vitest";
-import { CHART_IMAGES } from "../../cli/chartImages";
-import { DEFAULT_COLLECTOR_IMAGE, inventory } from "../../cli/planInventory";
+import { CHART_IMAGES } from "../../cli/plan/chartImages";
+import { DEFAULT_COLLECTOR_IMAGE, inventory } from "../../cli/plan/inventory";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { withClusterAddOns } from "../support/clusterAddOns";
 import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";
 import { unwrapSecrets } from "../support/mocks";
 import { runProgram } from "../support/program";
-import { releasesOf } from "../../cli/render/collect";
+import { releasesOf } from "../../render/collect";
 
 const SECRETS = { "mara:grafanaAdminPassword": "grafana-pw", "digitalocean:token": "do-token", "sirius:accounts_pwd": "accounts-pw", "linode:token": "linode-token" };
 
@@ -77,7 +77,7 @@ describe("mara plan's images are the ones Helm renders", () => {
                 expect(mine.filter((i) => !named.has(i)), `${spec.resource}: images mara plan lists that Helm does not render`).toEqual([]);
                 // The table itself holds only images the chart names (a stale entry fails even where values hide it).
                 const table = CHART_IMAGES[`${spec.chart}@${spec.version}`] ?? [];
-                expect(table.filter((i) => !named.has(i)), `cli/chartImages.ts ${spec.chart}@${spec.version}: not rendered by the chart`).toEqual([]);
+                expect(table.filter((i) => !named.has(i)), `cli/plan/chartImages.ts ${spec.chart}@${spec.version}: not rendered by the chart`).toEqual([]);
             }
             // The operator's default collector image is what its chart passes it.
             const otel = releasesOf(run.registrations).find((s) => s.chart === "opentelemetry-operator")!;

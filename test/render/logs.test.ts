@@ -9,7 +9,7 @@ import { vendoredChart, parseManifest, KubeObject } from "../support/charts";
 import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";
 import { runProgram } from "../support/program";
-import { releasesOf } from "../../cli/render/collect";
+import { releasesOf } from "../../render/collect";
 import { TARGET_KUBE_VERSION } from "./kubernetesSchema";
 
 async function render(resource: string, regs: Awaited<ReturnType<typeof runProgram>>["registrations"]): Promise<KubeObject[]> {

@@ -10,7 +10,7 @@ import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { fixture } from "../support/config";
 import { helmTemplate } from "../support/helm";
 import { runProgram } from "../support/program";
-import { releasesOf } from "../../cli/render/collect";
+import { releasesOf } from "../../render/collect";
 
 const SECRETS = { "mara:grafanaAdminPassword": "grafana-pw", "digitalocean:token": "do-token", "sirius:accounts_pwd": "accounts-pw", "linode:token": "linode-token" };
 /** The jobs of the four components a managed control plane hides, and the alert each would raise. */

@@ -12,7 +12,7 @@ import { validateConfig } from "../../config";
 import { stackFile } from "../support/config";
 import { find, Registration } from "../support/mocks";
 import { runProgram } from "../support/program";
-import { RELEASE_TYPE } from "../../cli/render/collect";
+import { RELEASE_TYPE } from "../../render/collect";
 import { checkRun, Finding, Rule } from "./tier";
 
 const NEGATIVE = path.join(__dirname, "fixtures");

@@ -10,7 +10,7 @@ import { parseAllDocuments } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { validateConfig } from "../../config";
-import { renderPlatform } from "../../cli/render/render";
+import { renderPlatform } from "../../render/render";
 import { argoCdValues } from "../../components/argoCd";
 import { ARGOCD_NAMESPACE, ARGOCD_RELEASE } from "../../components/argoCd/applications";
 import { podSecurityLabels, type PodSecurityLevel } from "../../components/podSecurity";

@@ -9,7 +9,7 @@ import * as fs from "fs";
 import { describe, expect, it } from "vitest";
 import { fixture, FIXTURES } from "../support/config";
 import { runProgram } from "../support/program";
-import { releasesOf } from "../../cli/render/collect";
+import { releasesOf } from "../../render/collect";
 import { checkRun, Finding, SKIPPED_SCHEMA_REFS } from "./tier";
 
 const SECRETS = {

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { clusterRules, namespacedRules } from "../../cli/doctor/requiredAccess";
 import { doctorPlan } from "../../cli/doctor/plan";
-import { releasesOf, typedObjectsOf } from "../../cli/render/collect";
+import { releasesOf, typedObjectsOf } from "../../render/collect";
 import { validateConfig } from "../../config";
 import { KubeObject, parseManifest, vendoredChart } from "../support/charts";
 import { withClusterAddOns } from "../support/clusterAddOns";

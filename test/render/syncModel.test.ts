@@ -1,12 +1,12 @@
 /**
- * The sync model (cli/render/sync/) on small renders written here: a correct one passes, and each rule fails on a
+ * The sync model (render/sync/) on small renders written here: a correct one passes, and each rule fails on a
  * render that breaks it, with the file and the reason. The model on every fixture's real render is in
  * manifests.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../contracts/kubeObject";
-import { toYaml } from "../../cli/render/layout";
-import { checkSync, SyncProblem } from "../../cli/render/sync/check";
+import { toYaml } from "../../render/layout";
+import { checkSync, SyncProblem } from "../../render/sync/check";
 
 type Obj = KubeObject & Record<string, unknown>;
 

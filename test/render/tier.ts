@@ -6,11 +6,11 @@
 import Ajv, { type AnySchema, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import { KIC_CHARTS, flagsUndefinedBy, kicImageProblem } from "../../components/ingressController/settings";
-import { chartContents, crdsIn, parseManifest, vendoredChart } from "../../cli/render/charts";
+import { chartContents, crdsIn, parseManifest, vendoredChart } from "../../render/charts";
 import { isMap, type KubeObject } from "../../contracts/kubeObject";
 import { helmTemplate } from "../support/helm";
 import type { Registration } from "../support/mocks";
-import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "../../cli/render/collect";
+import { releasesOf, ReleaseSpec, TypedObject, typedObjectsOf, waitsFor } from "../../render/collect";
 import { builtInModel, builtInProblems, REMOVED_APIS, TARGET_KUBE_VERSION } from "./kubernetesSchema";
 
 /** The rules of the tier. */

@@ -1,4 +1,4 @@
-/** The vendored chart archives, read through the product's render module (see cli/render/charts.ts). */
-export { archiveName, CHARTS_DIR, chartContents, crdsIn, parseManifest, recordedChecksums, sha256, vendoredChart } from "../../cli/render/charts";
-export type { ChartContents } from "../../cli/render/charts";
+/** The vendored chart archives, read through the product's render module (see render/charts.ts). */
+export { archiveName, CHARTS_DIR, chartContents, crdsIn, parseManifest, recordedChecksums, sha256, vendoredChart } from "../../render/charts";
+export type { ChartContents } from "../../render/charts";
 export { isMap, type KubeObject } from "../../contracts/kubeObject";

@@ -3,10 +3,10 @@
  * PATH), with one addition for tests: identical requests are rendered once per test process, because the tier
  * renders the same release for several rules.
  */
-import { helmTemplate as render, TemplateRequest, TemplateResult } from "../../cli/render/helm";
+import { helmTemplate as render, TemplateRequest, TemplateResult } from "../../render/helm";
 
-export { HELM_FIX, HELM_PACKAGE, helmBinary, HelmMissingError, ROOT } from "../../cli/render/helm";
-export type { TemplateRequest, TemplateResult } from "../../cli/render/helm";
+export { HELM_FIX, HELM_PACKAGE, helmBinary, HelmMissingError, ROOT } from "../../render/helm";
+export type { TemplateRequest, TemplateResult } from "../../render/helm";
 
 const cache = new Map<string, Promise<TemplateResult>>();
 

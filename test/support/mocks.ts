@@ -8,13 +8,13 @@
  * subnet IDs) is unknown.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { answerCalls, useLinearStructs, waitForRegistrations } from "../../cli/mockRuntime";
-import { computedState, invokeAnswer } from "../../cli/simulatedCloud";
-import { isWrappedSecret, unwrapSecrets } from "../../cli/render/collect";
+import { answerCalls, useLinearStructs, waitForRegistrations } from "../../offline/mockRuntime";
+import { computedState, invokeAnswer } from "../../offline/simulatedCloud";
+import { isWrappedSecret, unwrapSecrets } from "../../render/collect";
 
 export { isWrappedSecret, unwrapSecrets };
 
-export { sampleKubeconfig } from "../../cli/simulatedCloud";
+export { sampleKubeconfig } from "../../offline/simulatedCloud";
 
 /** One registered resource, as the engine would see it. */
 export interface Registration {
@@ -87,7 +87,7 @@ export async function installMocks(o: MockOptions = {}) {
         call(args) {
             calls.push(args);
             const answer = invokeAnswer(args, regionOf(args.provider, registrations));
-            if (!answer) throw new Error(`Mock not implemented for invoke ${args.token}; add it to cli/simulatedCloud.ts.`);
+            if (!answer) throw new Error(`Mock not implemented for invoke ${args.token}; add it to offline/simulatedCloud.ts.`);
             return answer;
         },
     };

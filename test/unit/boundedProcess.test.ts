@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ProcessFailure, runBounded } from "../../cli/boundedProcess";
+import { ProcessFailure, runBounded } from "../../host/boundedProcess";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mara-bounded-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

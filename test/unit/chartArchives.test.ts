@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { formatProblem, validateConfig } from "../../config";
 import { lookUpChartArchives } from "../../config/chartArchives";
 import { CHART_IDS, CHARTS } from "../../contracts";
-import { releasesOf } from "../../cli/render/collect";
+import { releasesOf } from "../../render/collect";
 import { fixture } from "../support/config";
 import { helmBinary } from "../support/helm";
 

@@ -1,5 +1,5 @@
 /**
- * Pulumi ESC as the render's secret store (`--secret-store-provider pulumi`, cli/render/escPaths.ts and escStore.ts):
+ * Pulumi ESC as the render's secret store (`--secret-store-provider pulumi`, render/escPaths.ts and escStore.ts):
  * each key is read at a Pulumi property path that reads back, by Pulumi's own grammar, as exactly the prefix, the
  * namespace, the Secret and the key; the prefix and the environment are held to the rules of Pulumi and of the
  * External Secrets Operator's provider at their boundaries; the stores the render writes are what ESO's
@@ -8,11 +8,11 @@
  */
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { ESC_DEFAULT_PREFIX, escEntryPath, escKeyPath, escPrefixProblem, parseEscEnvironment, parsePropertyPath } from "../../cli/render/escPaths";
-import { ESC_STORE_FOLDER, escStoreFiles, escStoreObjects, tokenSecretCommands } from "../../cli/render/escStore";
+import { ESC_DEFAULT_PREFIX, escEntryPath, escKeyPath, escPrefixProblem, parseEscEnvironment, parsePropertyPath } from "../../render/escPaths";
+import { ESC_STORE_FOLDER, escStoreFiles, escStoreObjects, tokenSecretCommands } from "../../render/escStore";
 import type { KubeObject } from "../../contracts/kubeObject";
-import { repositorySecretFiles } from "../../cli/render/repositorySecret";
-import { externalSecretFor, remoteKeyProblem, SecretHandling, secretListFile, withoutSecretValues } from "../../cli/render/secrets";
+import { repositorySecretFiles } from "../../render/repositorySecret";
+import { externalSecretFor, remoteKeyProblem, SecretHandling, secretListFile, withoutSecretValues } from "../../render/secrets";
 
 const esc = { organization: "acme", project: "platform", environment: "prod" };
 const cluster = {

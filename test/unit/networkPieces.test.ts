@@ -14,7 +14,7 @@ import { resolveCredentials } from "../../cli/kube/credentials";
 import { readKubeconfig } from "../../cli/kube/kubeconfig";
 import { excerpt, redactKnown } from "../../cli/net/excerpt";
 import { classifyNetworkError } from "../../cli/net/failure";
-import { parseJson } from "../../cli/net/json";
+import { parseJson } from "../../host/json";
 import { certificateAuthority, clientKeyPair, readCredentialFile } from "../../cli/net/tlsMaterial";
 import { makeCertificate, testPki } from "../support/testCertificates";
 

@@ -3,8 +3,8 @@
  * (the same objects `mara plan --policy` runs offline), and the pack's configuration: levels, settings, mistakes.
  */
 import { describe, expect, it } from "vitest";
-import { checkPolicies } from "../../cli/policyCheck";
-import type { RecordedResource } from "../../cli/offline";
+import { checkPolicies } from "../../cli/plan/policyCheck";
+import type { RecordedResource } from "../../offline/run";
 import { configProblems, resolveRule } from "../../policy/config";
 import { packPolicies } from "../../policy/policies";
 import type { KubeObject, PulumiResource, Rule } from "../../policy/rule";

@@ -7,13 +7,13 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
-import { archiveName, chartArchive, chartCacheDir, ChartUnavailableError, CHARTS_DIR } from "../../cli/render/charts";
-import { DEPLOY_VALUES, deployValues, PLACEHOLDER_PATTERN, placeholdersIn } from "../../cli/render/deployValues";
-import { helmBinary, HelmMissingError } from "../../cli/render/helm";
-import { layoutFiles, PlacedObject } from "../../cli/render/layout";
-import { assertWritable } from "../../cli/render/render";
-import { externalSecretFor, remoteKey, SecretHandling, secretListFile, StoreProvider, withoutSecretValues } from "../../cli/render/secrets";
-import { imageProblem, ingressHostProblem } from "../../cli/render/sync/fields";
+import { archiveName, chartArchive, chartCacheDir, ChartUnavailableError, CHARTS_DIR } from "../../render/charts";
+import { DEPLOY_VALUES, deployValues, PLACEHOLDER_PATTERN, placeholdersIn } from "../../render/deployValues";
+import { helmBinary, HelmMissingError } from "../../render/helm";
+import { layoutFiles, PlacedObject } from "../../render/layout";
+import { assertWritable } from "../../render/render";
+import { externalSecretFor, remoteKey, SecretHandling, secretListFile, StoreProvider, withoutSecretValues } from "../../render/secrets";
+import { imageProblem, ingressHostProblem } from "../../render/sync/fields";
 
 const made: string[] = [];
 const tmp = () => {

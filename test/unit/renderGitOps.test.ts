@@ -11,13 +11,13 @@ import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { SECRETS_REVISION_ANNOTATION } from "../../components/passwordRotation";
 import type { KubeObject } from "../../contracts/kubeObject";
-import { forArgoCd } from "../../cli/render/hooks";
-import { PlacedObject, toYaml } from "../../cli/render/layout";
-import { MARKER, writeOutputDir } from "../../cli/render/outputDir";
-import { repositorySecretFiles } from "../../cli/render/repositorySecret";
-import { RELOADER_SECRETS, restartsForGitOps } from "../../cli/render/podRestarts";
-import { readsAsOtherType } from "../../cli/render/safeYaml";
-import { syncWaves } from "../../cli/render/waves";
+import { forArgoCd } from "../../render/hooks";
+import { PlacedObject, toYaml } from "../../render/layout";
+import { MARKER, writeOutputDir } from "../../render/outputDir";
+import { repositorySecretFiles } from "../../render/repositorySecret";
+import { RELOADER_SECRETS, restartsForGitOps } from "../../render/podRestarts";
+import { readsAsOtherType } from "../../render/safeYaml";
+import { syncWaves } from "../../render/waves";
 
 const made: string[] = [];
 const tmp = () => {

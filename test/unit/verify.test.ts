@@ -6,8 +6,8 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { Readable } from "stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Input } from "../../cli/io";
-import { parseStackOutputs, verifyApplication } from "../../cli/verify";
+import type { Input } from "../../cli/kernel/io";
+import { parseStackOutputs, verifyApplication } from "../../cli/verify/check";
 import { runMara } from "../cli/support/io";
 
 // Special characters on purpose: the form body must be URL-encoded, not concatenated.

@@ -1,9 +1,9 @@
 /** Runs `mara` commands in-process with captured output and injected answers (no terminal is driven). */
 import * as os from "os";
 import { main } from "../../../cli/mara";
-import type { CliIo } from "../../../cli/io";
+import type { CliIo } from "../../../cli/kernel/io";
 import { TEST_DAY } from "../../support/config";
-import type { Choice, Prompter, Validate } from "../../../cli/prompts";
+import type { Choice, Prompter, Validate } from "../../../cli/kernel/prompts";
 
 /** A question the scripted prompter was asked. */
 export interface Asked {
