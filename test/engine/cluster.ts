@@ -19,6 +19,7 @@ import * as net from "net";
 import * as os from "os";
 import * as path from "path";
 import { ApiEndpoint, getOrUndefined, request, waitFor } from "./kubeApi";
+import { kubeletStages, PodPace } from "./kubeletStages";
 import { PROVISIONER, StandIns, startStandIns } from "./standins";
 
 /** The repository root. */
@@ -90,6 +91,16 @@ export interface ClusterOptions {
     storageClass?: boolean;
     /** Extra kube-apiserver flags. */
     apiserverArgs?: string[];
+    /** How fast pods become ready and Jobs complete (kubeletStages.ts); default `brisk`. */
+    podPace?: PodPace;
+}
+
+/**
+ * The InternalIP of the `i`th node (from 0): 192.168.78.11 and on, a private range apart from the addresses the tests
+ * give MetalLB's pools and the NFS server (192.168.77.0/24), so no pool holds a node's address unless a test says so.
+ */
+export function nodeAddress(i: number): string {
+    return `192.168.78.${11 + i}`;
 }
 
 /** Starts a cluster; resolves once the API server is ready, the nodes are Ready and `default` has its ServiceAccount. */
@@ -197,11 +208,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
             "--concurrent-namespace-syncs=5",
         ]);
         run("kube-scheduler", [`--kubeconfig=${kubeconfig}`, "--leader-elect=false", "--secure-port=0"]);
-        run("kwok", [`--kubeconfig=${kubeconfig}`, `--config=${path.join(ENGINE_BIN, "kwok-stages.yaml")}`, "--manage-all-nodes=false", "--manage-nodes-with-label-selector=kwok.x-k8s.io/node=fake", "--server-address=", "--node-lease-duration-seconds=40"]);
+        run("kwok", [`--kubeconfig=${kubeconfig}`, `--config=${kubeletStages(opts.podPace ?? "brisk", path.join(ENGINE_BIN, "kwok-stages.yaml"), dir)}`, "--manage-all-nodes=false", "--manage-nodes-with-label-selector=kwok.x-k8s.io/node=fake", "--server-address=", "--node-lease-duration-seconds=40"]);
 
         const nodes = Array.from({ length: opts.nodes ?? 3 }, (_, i) => `mara-engine-node-${i + 1}`);
         const capacity = opts.nodeCapacity ?? { cpu: "16", memory: "64Gi" };
-        for (const name of nodes) {
+        for (const [i, name] of nodes.entries()) {
             await request(ep, "POST", "/api/v1/nodes", {
                 apiVersion: "v1",
                 kind: "Node",
@@ -211,7 +222,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
                     annotations: { "node.alpha.kubernetes.io/ttl": "0", "kwok.x-k8s.io/node": "fake" },
                 },
                 spec: {},
-                status: { allocatable: { ...capacity, pods: "250" }, capacity: { ...capacity, pods: "250" }, nodeInfo: { kubeletVersion: "v1.35.4-kwok", architecture: "amd64", operatingSystem: "linux", containerRuntimeVersion: "kwok://0.8" } },
+                // Each node publishes its address, as a kubelet does. Without one, kwok gives a hostNetwork pod (a
+                // DaemonSet's node exporter, MetalLB's speaker) no IP, its pod-create stage matches that pod again and
+                // sets it back to Pending, and the DaemonSet flaps between ready and not until a wait happens to catch it.
+                status: { addresses: [{ type: "InternalIP", address: nodeAddress(i) }, { type: "Hostname", address: name }], allocatable: { ...capacity, pods: "250" }, capacity: { ...capacity, pods: "250" }, nodeInfo: { kubeletVersion: "v1.35.4-kwok", architecture: "amd64", operatingSystem: "linux", containerRuntimeVersion: "kwok://0.8" } },
             });
         }
         if (opts.storageClass !== false) {

@@ -299,11 +299,11 @@ describe("mara doctor against a real API server", () => {
         fs.writeFileSync(file, config(["192.168.77.240-192.168.77.250"]));
         const free = await runMara(["doctor", "--config-file", file, "--json"]);
         expect(free.code, free.stdout).toBe(0);
-        expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses")).toMatchObject({ verdict: "pass", detail: "no overlap with the Service range 10.96.0.0/16; it does not hold the API server's address (the nodes publish none)" });
+        expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses")).toMatchObject({ verdict: "pass", detail: `no overlap with the Service range 10.96.0.0/16; it holds no node address (${cluster.nodes.length} checked) and not the API server's address` });
     });
 
     it("fails a MetalLB pool that holds a node's own address, as the node reports it, naming the key, the node and the address", async () => {
-        // kwok's nodes publish no InternalIP here (it has no node IP to give): one node reports one, as a kubelet would.
+        // One node reports an address inside the test's pool (the tier's nodes publish theirs elsewhere, cluster.ts).
         const name = cluster.nodes[0]!;
         const statusPath = `/api/v1/nodes/${name}/status`;
         const before = (await request<{ status?: { addresses?: unknown[] } }>(cluster, "GET", `/api/v1/nodes/${name}`)).status?.addresses ?? [];
@@ -321,7 +321,7 @@ describe("mara doctor against a real API server", () => {
             fs.writeFileSync(file, config(["192.168.77.22-192.168.77.31"]));
             const free = await runMara(["doctor", "--config-file", file, "--json"]);
             expect(free.code, free.stdout).toBe(0);
-            expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses").detail).toBe("no overlap with the Service range 10.96.0.0/16; it holds no node address (1 checked) and not the API server's address");
+            expect(finding(JSON.parse(free.stdout) as Report, "metallb-addresses").detail).toBe(`no overlap with the Service range 10.96.0.0/16; it holds no node address (${cluster.nodes.length} checked) and not the API server's address`);
         } finally {
             await mergePatch(cluster, statusPath, { status: { addresses: before } });
         }

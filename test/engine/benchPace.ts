@@ -1,0 +1,89 @@
+/**
+ * The tier's pod pace measured side by side (kubeletStages.ts): `pulumi up` from empty and `pulumi destroy` of the
+ * existing-cluster stack, on a cluster whose pods move at kwok's own pace and on one at the tier's brisk pace, in
+ * alternating order round by round so both meet the same load. Reports wall and CPU seconds (median of the rounds) and
+ * the ratio kwok ÷ brisk, into bench/results/engine-pace.json.
+ *
+ *   node -r sucrase/register/ts test/engine/benchPace.ts [rounds=1]
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { ENGINE_BIN, ROOT, startCluster } from "./cluster";
+import type { PodPace } from "./kubeletStages";
+import { pulumiSandbox } from "./pulumiEnv";
+import { airGappedCharts, baseConfig, createStack } from "./stack";
+
+interface Timing {
+    wall: number;
+    cpu: number;
+}
+
+/** Runs `pulumi <args>` under /usr/bin/time: wall, and user + system CPU of the whole process tree. */
+function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Timing> {
+    return new Promise((resolve, reject) => {
+        const out = path.join(ROOT, "bench", "results", `.time-${process.pid}`);
+        const child = spawn("/usr/bin/time", ["-f", "%e %U %S", "-o", out, path.join(ENGINE_BIN, "pulumi"), ...args], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+        let err = "";
+        child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+        child.on("exit", (code) => {
+            const [wall, user, sys] = fs.readFileSync(out, "utf8").trim().split(/\s+/).slice(-3).map(Number);
+            fs.rmSync(out, { force: true });
+            if (code !== 0) reject(new Error(`pulumi ${args.join(" ")} failed (${code}): ${err.split("\n").slice(-20).join("\n")}`));
+            else resolve({ wall: wall!, cpu: user! + sys! });
+        });
+    });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function round(pace: PodPace, id: string): Promise<{ up: Timing; destroy: Timing }> {
+    const cluster = await startCluster({ podPace: pace });
+    const sandbox = pulumiSandbox();
+    const charts = airGappedCharts();
+    const stack = await createStack(sandbox, `pace-${pace}-${id}`, baseConfig(cluster, charts));
+    try {
+        const base = ["--stack", stack.name, "--non-interactive"];
+        const up = await timed(["up", "--yes", "--skip-preview", ...base], sandbox.env);
+        const destroy = await timed(["destroy", "--yes", ...base], sandbox.env);
+        return { up, destroy };
+    } finally {
+        stack.dispose();
+        sandbox.dispose();
+        fs.rmSync(charts, { recursive: true, force: true });
+        await cluster.stop();
+    }
+}
+
+async function main(): Promise<void> {
+    const rounds = Number(process.argv[2] ?? 1);
+    fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
+    const runs: Record<PodPace, { up: Timing; destroy: Timing }[]> = { kwok: [], brisk: [] };
+    const load: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+        // Alternate which pace goes first, so neither always meets the machine warmer or busier.
+        for (const pace of (i % 2 === 0 ? ["kwok", "brisk"] : ["brisk", "kwok"]) as PodPace[]) {
+            load.push(os.loadavg()[0]!);
+            const r = await round(pace, `${process.pid}-${i}`);
+            runs[pace].push(r);
+            console.error(`round ${i + 1}/${rounds}, ${pace}: up ${r.up.wall.toFixed(1)} s, destroy ${r.destroy.wall.toFixed(1)} s`);
+        }
+    }
+    const figure = (pace: PodPace, step: "up" | "destroy") => ({ wallSeconds: median(runs[pace].map((r) => r[step].wall)), cpuSeconds: median(runs[pace].map((r) => r[step].cpu)) });
+    const steps = (["up", "destroy"] as const).map((step) => {
+        const kwok = figure("kwok", step);
+        const brisk = figure("brisk", step);
+        return { step, kwok, brisk, ratio: { wall: kwok.wallSeconds / brisk.wallSeconds, cpu: kwok.cpuSeconds / brisk.cpuSeconds } };
+    });
+    const measuredOn = { date: new Date().toISOString().slice(0, 10), host: `${os.cpus().length} CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB`, loadAverage: { min: Math.min(...load), max: Math.max(...load) }, rounds };
+    fs.writeFileSync(path.join(ROOT, "bench", "results", "engine-pace.json"), `${JSON.stringify({ measuredOn, steps, runs }, null, 2)}\n`);
+    console.log(`${measuredOn.date}, ${measuredOn.host}, ${rounds} round(s), load average ${measuredOn.loadAverage.min.toFixed(1)}-${measuredOn.loadAverage.max.toFixed(1)} (1 min, at each run's start)\n`);
+    console.log("| step | kwok's pace (wall s, CPU s) | brisk (wall s, CPU s) | kwok ÷ brisk, wall | kwok ÷ brisk, CPU |\n|---|---|---|---|---|");
+    for (const s of steps) console.log(`| \`pulumi ${s.step}\` | ${s.kwok.wallSeconds.toFixed(1)}, ${s.kwok.cpuSeconds.toFixed(1)} | ${s.brisk.wallSeconds.toFixed(1)}, ${s.brisk.cpuSeconds.toFixed(1)} | ${s.ratio.wall.toFixed(2)}× | ${s.ratio.cpu.toFixed(2)}× |`);
+}
+
+main().catch((e) => {
+    console.error((e as Error).message);
+    process.exit(1);
+});
