@@ -30,6 +30,12 @@ describe("add-on units", () => {
             expect(page).toContain(`../../components/${unit}/`);
         });
 
+        // Tests stay in their tiers and are named after the unit (docs/design.md, "Add-on units"): its mock tests are
+        // test/components/<unit>.test.ts, so `ls test/*/<unit>.test.ts` finds every tier's tests of it in one hop.
+        it(`${unit}: its tests are named after it, its mock tests in test/components/${unit}.test.ts`, () => {
+            expect(fs.existsSync(path.join(ROOT, "test", "components", `${unit}.test.ts`)), `test/components/${unit}.test.ts`).toBe(true);
+        });
+
         it(`${unit}: every key it declares is the key table's own entry, and its data is the catalogue's`, async () => {
             const keys = (await import(path.join(dir, "keys.ts"))) as Record<string, Record<string, unknown>>;
             const declared = Object.values(keys).flatMap((table) => Object.entries(table).filter(([, v]) => isSpec(v)));
