@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { action, CommandContext } from "../kernel/command";
-import type { OperationOptions } from "../operation/run";
+import type { OperationOptions } from "../commands/operation";
 import type { Operation } from "../operation/preflight";
 
 /** Adds one operation as a command, with the options they share. */
@@ -17,5 +17,5 @@ export function registerOperation(program: Command, ctx: CommandContext, op: Ope
         .option("-p, --provider <type>", "infrastructure type this run is for (MARA's -p); must match the stack's")
         .option("--force", "run even if the stack has been used with another infrastructure type")
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        .action(action(ctx, (opts: OperationOptions) => (require("../operation/run") as typeof import("../operation/run")).runOperation(op, opts, ctx)));
+        .action(action(ctx, (opts: OperationOptions) => (require("../commands/operation") as typeof import("../commands/operation")).runOperation(op, opts, ctx)));
 }

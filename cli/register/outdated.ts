@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError } from "commander";
 import { action, CommandContext } from "../kernel/command";
-import type { OutdatedOptions } from "../outdated/run";
+import type { OutdatedOptions } from "../commands/outdated";
 
 /** Seconds each request may take unless --timeout says otherwise. */
 export const DEFAULT_TIMEOUT = 30;
@@ -49,6 +49,6 @@ export function register(program: Command, ctx: CommandContext): void {
         .addHelpText("after", HELP)
         .action(
             // eslint-disable-next-line @typescript-eslint/no-require-imports
-            action(ctx, (opts: OutdatedOptions) => (require("../outdated/run") as typeof import("../outdated/run")).runOutdated(opts, ctx.io)),
+            action(ctx, (opts: OutdatedOptions) => (require("../commands/outdated") as typeof import("../commands/outdated")).runOutdated(opts, ctx.io)),
         );
 }

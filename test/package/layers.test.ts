@@ -113,6 +113,16 @@ describe("module layering", () => {
         expect(fs.readdirSync(path.join(ROOT, "cli")).filter((e) => e.endsWith(".ts"))).toEqual(["mara.ts"]);
     });
 
+    it("every command is reached the same way: its registration's action requires cli/commands/<its implementation>, nothing else of the CLI", () => {
+        const registrations = fs.readdirSync(path.join(ROOT, "cli", "register")).filter((e) => e.endsWith(".ts"));
+        expect(registrations.length).toBeGreaterThan(10);
+        for (const file of registrations) {
+            const required = [...fs.readFileSync(path.join(ROOT, "cli", "register", file), "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!);
+            expect(required.filter((r) => !/^\.\.\/commands\/\w+$/.test(r)), `cli/register/${file}`).toEqual([]);
+            for (const r of required) expect(fs.existsSync(path.join(ROOT, "cli", "register", `${r}.ts`)), `${r} from cli/register/${file}`).toBe(true);
+        }
+    });
+
     it("sees the imports it checks (a component imports contracts, a provider imports a component)", () => {
         expect(imports("components/platform.ts").map((s) => target("components/platform.ts", s))).toContain("contracts");
         expect(imports("providers/aws.ts").map((s) => target("providers/aws.ts", s))).toContain("components");

@@ -8,10 +8,10 @@ import type { CliIo } from "../kernel/io";
 import { configTarget } from "../stack/configTarget";
 import { checkConfig } from "../kernel/report";
 import { locateStackFile, readStackFile, StackFileChoice } from "../stack/stackSource";
-import { checkPins } from "./check";
-import { DEFAULT_MAX_BYTES, ENDPOINTS_VARIABLE, EndpointsError, parseEndpoints, RUN_BOUND_FACTOR } from "./http";
-import { defaultPinSettings, PinSettings, pinsOf, stackPinSettings } from "./pins";
-import { exitCodeOf, PinOrigin, renderFailures, renderJson, renderTable } from "./report";
+import { checkPins } from "../outdated/check";
+import { DEFAULT_MAX_BYTES, ENDPOINTS_VARIABLE, EndpointsError, parseEndpoints, RUN_BOUND_FACTOR } from "../outdated/http";
+import { defaultPinSettings, PinSettings, pinsOf, stackPinSettings } from "../outdated/pins";
+import { exitCodeOf, PinOrigin, renderFailures, renderJson, renderTable } from "../outdated/report";
 
 /** Options of `mara outdated`. */
 export interface OutdatedOptions extends StackFileChoice {

@@ -9,13 +9,13 @@ import type { CommandContext } from "../kernel/command";
 import { storedKey } from "../init/keys";
 import { CliError, CliIo, EXIT, line } from "../kernel/io";
 import { passphraseEnv, usesPassphrase } from "../stack/passphrase";
-import { Check, checkDocker, credentialChecks, dockerReason, Operation, reportChecks } from "./preflight";
+import { Check, checkDocker, credentialChecks, dockerReason, Operation, reportChecks } from "../operation/preflight";
 import { checkProviderLock, configuredInfraType, parseInfraType } from "../stack/providerLock";
 import { errorText, isCommandError, openWorkspace, pulumiCli, pulumiEnv, selectStack, stackNameFor } from "../stack/pulumi";
 import { checkConfig } from "../kernel/report";
-import type { ClusterTarget } from "./recovery/repair";
+import type { ClusterTarget } from "../operation/recovery/repair";
 import { projectName } from "../stack/stackSource";
-import { applyTeardownSettings } from "./teardownSettings";
+import { applyTeardownSettings } from "../operation/teardownSettings";
 
 /** Options shared by the operations. */
 export interface OperationOptions {
@@ -119,7 +119,7 @@ async function doctorFirst(cfg: MaraConfig, opts: OperationOptions, io: CliIo): 
     }
     line(io.stderr, "  mara doctor (skip with --skip-doctor):");
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { examine } = require("../commands/doctor") as typeof import("../commands/doctor");
+    const { examine } = require("./doctor") as typeof import("./doctor");
     const { targetOfConfig } = require("../doctor/target") as typeof import("../doctor/target"); // eslint-disable-line @typescript-eslint/no-require-imports
     const indented: CliIo = { ...io, stdout: { write: (s: string) => io.stderr.write(s.replace(/^(?=.)/gm, "    ")) } };
     const code = await examine(targetOfConfig(cfg, io.env, io.projectDir), cfg, indented, false);
@@ -184,7 +184,7 @@ async function confirmed(op: Operation, opts: OperationOptions, ctx: CommandCont
 /** `mara up`'s repair of what an interrupted run left (cli/operation/recovery/repair.ts), loaded only for `up`. */
 async function recoverInterrupted(stack: Stack, target: ClusterTarget, io: CliIo): Promise<void> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    await (require("./recovery/repair") as typeof import("./recovery/repair")).recoverInterrupted(stack, target, io);
+    await (require("../operation/recovery/repair") as typeof import("../operation/recovery/repair")).recoverInterrupted(stack, target, io);
 }
 
 /** Runs the operation with Pulumi's output streamed to ours. */
@@ -197,7 +197,7 @@ async function execute(op: Operation, stack: Stack, io: CliIo): Promise<number> 
     const run = async (): Promise<unknown> => (op === "up" ? stack.up(stream) : op === "preview" ? stack.preview(stream) : op === "destroy" ? stack.destroy(stream) : stack.refresh(stream));
     try {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        await (require("./recovery/repair") as typeof import("./recovery/repair")).unlockingStale(stack, io, run);
+        await (require("../operation/recovery/repair") as typeof import("../operation/recovery/repair")).unlockingStale(stack, io, run);
     } catch (err) {
         if (!isCommandError(err)) throw err;
         line(io.stderr, `mara: pulumi ${op} failed on stack "${stack.name}" (its output is above).`);
