@@ -46,10 +46,13 @@ export interface KeySpec<T> {
 /** Sections of the config reference, in display order. */
 export const KEY_GROUPS = [
     "Platform",
+    "Admission policies",
     "AWS",
     "DigitalOcean",
     "Linode",
     "Existing cluster",
+    "MetalLB",
+    "NFS storage",
     "Ingress controller image",
     "Ingress controller",
     "cert-manager",
@@ -58,7 +61,7 @@ export const KEY_GROUPS = [
     "Prometheus",
     "Alerts",
     "Observability",
-    "Bank of Sirius",
+    "Application (Bank of Sirius)",
     "GitOps",
     "Tear down",
 ] as const;
@@ -92,6 +95,9 @@ const GROUP_USED_ON: Partial<Record<KeyGroup, readonly InfraType[]>> = {
     DigitalOcean: ["digitalocean"],
     Linode: ["linode"],
     "Existing cluster": ["kubeconfig"],
+    // The add-ons a cluster the stack creates does not need: the cloud's load balancers and volumes serve instead.
+    MetalLB: ["kubeconfig"],
+    "NFS storage": ["kubeconfig"],
 };
 
 /** A key with a declared default: once validated, it always has a value. */

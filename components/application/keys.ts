@@ -23,42 +23,42 @@ export const APPLICATION_KEYS = {
         defaultNote: "mara:fqdn, else the load balancer's host name",
         description: "Host name of the Bank of Sirius ingress.",
         example: "bank.example.com",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusNamespace: spec({
         key: "mara:siriusNamespace",
         type: text(PATTERNS.dnsLabel),
         default: APPLICATION_DEFAULTS.namespace,
         description: "Namespace of Bank of Sirius.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusImageRegistry: spec({
         key: "mara:siriusImageRegistry",
         type: text({ pattern: /^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*$/, allowed: "a registry and path prefix such as ghcr.io/nginxinc" }),
         default: APPLICATION_DEFAULTS.imageRegistry,
         description: "Where the bos-* images are pulled from (set it to use a mirror).",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusImageTag: spec({
         key: "mara:siriusImageTag",
         type: imageTag,
         default: APPLICATION_DEFAULTS.imageTag,
         description: "Tag of the bos-* images.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusDbStorageSize: spec({
         key: "mara:siriusDbStorageSize",
         type: volumeSize,
         default: APPLICATION_DEFAULTS.dbStorageSize,
         description: "Volume size of each Bank of Sirius database.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusRouting: spec({
         key: "mara:siriusRouting",
         type: oneOf(["ingress", "virtualserver"] as const),
         default: APPLICATION_DEFAULTS.routing,
         description: "How traffic reaches the frontend: a standard Ingress, or an NGINX VirtualServer (MARA's later branch).",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusAccountsAdmin: spec({
         key: "mara:siriusAccountsAdmin",
@@ -66,7 +66,7 @@ export const APPLICATION_KEYS = {
         type: dbIdentifier,
         default: APPLICATION_DEFAULTS.user,
         description: "User of the accounts database.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusAccountsDb: spec({
         key: "mara:siriusAccountsDb",
@@ -74,7 +74,7 @@ export const APPLICATION_KEYS = {
         type: dbIdentifier,
         default: APPLICATION_DEFAULTS.database,
         description: "Name of the accounts database.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusLedgerAdmin: spec({
         key: "mara:siriusLedgerAdmin",
@@ -82,7 +82,7 @@ export const APPLICATION_KEYS = {
         type: dbIdentifier,
         default: APPLICATION_DEFAULTS.user,
         description: "User of the ledger database.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusLedgerDb: spec({
         key: "mara:siriusLedgerDb",
@@ -90,7 +90,7 @@ export const APPLICATION_KEYS = {
         type: dbIdentifier,
         default: APPLICATION_DEFAULTS.database,
         description: "Name of the ledger database.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusAccountsPassword: spec({
         key: "mara:siriusAccountsPassword",
@@ -99,7 +99,7 @@ export const APPLICATION_KEYS = {
         secret: true,
         defaultNote: "generated",
         description: "Password of the accounts database user.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusLedgerPassword: spec({
         key: "mara:siriusLedgerPassword",
@@ -108,7 +108,7 @@ export const APPLICATION_KEYS = {
         secret: true,
         defaultNote: "generated",
         description: "Password of the ledger database user.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusDemoUser: spec({
         key: "mara:siriusDemoUser",
@@ -116,7 +116,7 @@ export const APPLICATION_KEYS = {
         type: text({ pattern: /^[\w.@-]{1,64}$/, allowed: "a user name of letters, digits, '.', '_', '@' and '-'" }),
         default: DEFAULTS.secrets.demoUser,
         description: "Demo login user created in Bank of Sirius.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
     siriusDemoPassword: spec({
         key: "mara:siriusDemoPassword",
@@ -125,7 +125,7 @@ export const APPLICATION_KEYS = {
         secret: true,
         defaultNote: "generated",
         description: "Password of the demo login user.",
-        group: "Bank of Sirius",
+        group: "Application (Bank of Sirius)",
     }),
 } as const;
 

@@ -1,6 +1,6 @@
 /**
  * MetalLB's configuration keys: the pool, the ranges besides the private ones it may come from, and the BGP routers
- * (in the "Existing cluster" group, the only infrastructure type that reads them), and its chart's three keys. Declared
+ * (in the "MetalLB" group, read by existing-cluster stacks only), and its chart's three keys. Declared
  * with the key machinery (config/keySpec.ts) and spread into the key table (config/keys.ts); their rules are
  * config/clusterAddOns.ts's.
  */
@@ -16,7 +16,7 @@ export const METALLB_KEYS = {
         description:
             "Existing cluster only: installs MetalLB, which gives LoadBalancer Services addresses from this pool (IPv4 CIDR blocks or first-last ranges, free addresses of the nodes' network, inside a private range or mara:metallbAllowedRanges).",
         example: '["192.168.1.240-192.168.1.250"]',
-        group: "Existing cluster",
+        group: "MetalLB",
     }),
     metallbAllowedRanges: spec({
         key: "mara:metallbAllowedRanges",
@@ -24,7 +24,7 @@ export const METALLB_KEYS = {
         defaultNote: "the private ranges (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10)",
         description: "Ranges besides the private ones that mara:metallbAddresses may come from: your network's public addresses, declared so a typo cannot announce someone else's.",
         example: '["203.0.113.0/24"]',
-        group: "Existing cluster",
+        group: "MetalLB",
     }),
     metallbBgpPeers: spec({
         key: "mara:metallbBgpPeers",
@@ -32,7 +32,7 @@ export const METALLB_KEYS = {
         defaultNote: "none: layer 2 announcements (ARP)",
         description: "Routers MetalLB announces the pool to over BGP, each <router address>:<router ASN>:<cluster ASN>; without them it answers ARP on the nodes' network (layer 2).",
         example: '["192.168.1.1:64501:64500"]',
-        group: "Existing cluster",
+        group: "MetalLB",
     }),
 } as const;
 

@@ -73,28 +73,28 @@ export const NFS_STORAGE_KEYS = {
         defaultNote: "none: the NFS provisioner is not installed",
         description: "Installs the NFS subdir external provisioner for this NFS server; the platform's volumes then use its StorageClass (needs mara:nfsPath).",
         example: "192.168.1.10",
-        group: "Existing cluster",
+        group: "NFS storage",
     }),
     nfsPath: spec({
         key: "mara:nfsPath",
         type: text({ pattern: /^\/(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]*$/, allowed: "the exported directory as an absolute path of letters, digits, '.', '_', '-' and '/' only (no spaces or other characters: the provisioner's chart writes it into its manifests unquoted), without '.' or '..' segments, such as /srv/nfs/mara" }),
         description: "Directory mara:nfsServer exports; the provisioner makes one subdirectory per volume in it.",
         example: "/srv/nfs/mara",
-        group: "Existing cluster",
+        group: "NFS storage",
     }),
     nfsStorageClass: spec({
         key: "mara:nfsStorageClass",
         type: kubernetesName("subdomain", "a StorageClass name", "mara-nfs"),
         default: NFS_STORAGE_DEFAULTS.storageClassName,
         description: "Name of the StorageClass the NFS provisioner serves; the platform's volumes use it.",
-        group: "Existing cluster",
+        group: "NFS storage",
     }),
     nfsProvisionerImage: spec({
         key: "mara:nfsProvisionerImage",
         type: imageReference(),
         default: NFS_STORAGE_DEFAULTS.image,
         description: "Image of the NFS subdir external provisioner (set it to pull from a mirror).",
-        group: "Existing cluster",
+        group: "NFS storage",
     }),
 } as const;
 
