@@ -27,8 +27,12 @@ export interface PlatformContext {
     /** cert-manager, to depend on before creating Certificates or Issuers (its CRDs and webhook come with it). */
     readonly certManager: pulumi.Resource;
     /** The namespace of Prometheus, Grafana and Alertmanager, whose operator reads ServiceMonitors from every namespace. */
+    readonly prometheusNamespace: pulumi.Output<string>;
+    /** The Prometheus add-on (kube-prometheus-stack), to depend on before creating ServiceMonitors or PrometheusRules (its CRDs come with it). */
+    readonly prometheus: pulumi.Resource;
+    /** @deprecated Use {@link PlatformContext.prometheusNamespace}, the same namespace under the add-on's one name; read until 1.0.0. */
     readonly metricsNamespace: pulumi.Output<string>;
-    /** kube-prometheus-stack, to depend on before creating ServiceMonitors or PrometheusRules (its CRDs come with it). */
+    /** @deprecated Use {@link PlatformContext.prometheus}, the same add-on under its one name; read until 1.0.0. */
     readonly metrics: pulumi.Resource;
 }
 

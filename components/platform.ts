@@ -364,6 +364,8 @@ export class Platform extends pulumi.ComponentResource {
             ingressController: this.ingressController,
             issuers: { selfSigned: this.certManager.selfSignedIssuer, acme: this.certManager.acmeIssuer },
             certManager: this.certManager,
+            prometheusNamespace: this.prometheus.namespace,
+            prometheus: this.prometheus,
             metricsNamespace: this.prometheus.namespace,
             metrics: this.prometheus,
         };

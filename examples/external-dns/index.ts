@@ -139,8 +139,8 @@ const externalDns = defineAddOn({
         new ExternalDns(
             `${platform.platformName}-external-dns`,
             { ...args, ownerId: platform.platformName, ingressClassName: platform.ingressClassName },
-            // Its ServiceMonitor needs the Prometheus operator's CRDs, which come with the platform's metrics.
-            { ...opts, dependsOn: [platform.metrics] },
+            // Its ServiceMonitor needs the Prometheus operator's CRDs, which come with the platform's Prometheus.
+            { ...opts, dependsOn: [platform.prometheus] },
         ),
 });
 

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CHARTS, Platform } from "../../components";
+import { CHARTS, Platform, PlatformContext } from "../../components";
 import { EKS_PLATFORM, EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
 import { testProvider } from "../support/k8s";
 import { find, installMocks, ofType, Registration, settle, unwrapSecrets } from "../support/mocks";
@@ -218,4 +218,28 @@ describe("the log add-ons' arguments under their 0.1.0 names", () => {
         expect(data.volumeClaimTemplates[0]!.spec.resources.requests.storage).toBe("20Gi");
         expect(agentRelease("both")).toMatchObject({ version: "0.51.0" });
     });
+});
+
+describe("a user's add-on on the Platform", () => {
+    it("is created after the platform's own, as its child, and given the platform's outputs under each add-on's one name (the deprecated metrics names are the same objects)", async () => {
+        await installMocks();
+        let given: PlatformContext | undefined;
+        const platform = new Platform(
+            "ctx",
+            {
+                cluster: EXISTING_CLUSTER_PLATFORM,
+                addOns: [{ name: "probe", create: (context, opts) => ((given = context), new pulumi.ComponentResource("test:addons:Probe", "ctx-probe", {}, opts)) }],
+            },
+            { providers: [testProvider()] },
+        );
+        await settle();
+        expect(given).toBeDefined();
+        expect(given!.prometheus).toBe(platform.prometheus);
+        expect(given!.metrics).toBe(platform.prometheus);
+        expect(given!.prometheusNamespace).toBe(platform.prometheus.namespace);
+        expect(given!.metricsNamespace).toBe(given!.prometheusNamespace);
+        expect(given!.certManager).toBe(platform.certManager);
+        expect(given!.ingressController).toBe(platform.ingressController);
+        expect(Object.keys(platform.addOns)).toEqual(["probe"]);
+    }, 300_000);
 });

@@ -52,7 +52,7 @@ describe("external-dns example", () => {
         find(regs, "kubernetes:core/v1:Secret", "platform-external-dns-token");
     });
 
-    it("waits for the platform's outputs it uses: the ingress controller's release (its IngressClass) and the metrics' CRDs", async () => {
+    it("waits for the platform's outputs it uses: the ingress controller's release (its IngressClass) and Prometheus's CRDs", async () => {
         const { regs } = await run({ ...BASE, "externalDns:apiToken": "cf-token-123" });
         const release = find(regs, "kubernetes:helm.sh/v3:Release", "platform-external-dns-release");
         expect(release.dependencies).toContain(find(regs, "kubernetes:helm.sh/v3:Release", "platform-ingress-controller-release").urn);
