@@ -135,6 +135,8 @@ export interface KubeContextClient extends KubeClient {
     remaining(): number;
     /** DELETE of one object, with a body of DeleteOptions (preconditions); a 404 is an error, as the API answers it. */
     delete<T = unknown>(path: string, body?: unknown): Promise<T>;
+    /** PATCH of one object with a JSON merge patch (RFC 7386: `null` removes a member). */
+    mergePatch<T = unknown>(path: string, patch: unknown): Promise<T>;
 }
 
 /** A client for the context. */
@@ -168,7 +170,7 @@ export function kubeClient(ctx: KubeContext, opts: KubeClientOptions = {}): Kube
             return { tls, credentials, ...(ctx.cluster.proxyUrl ? { agent: proxyAgent(ctx, tls, credentials) } : {}) };
         })());
 
-    const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const call = async <T>(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<T> => {
         const what = `${method} ${path}`;
         if (remaining() <= 0) throw deadlineError(what);
         const conn = await connection();
@@ -194,7 +196,7 @@ export function kubeClient(ctx: KubeContext, opts: KubeClientOptions = {}): Kube
                 {
                     url,
                     method,
-                    headers: { accept: "application/json", ...conn.credentials.headers, ...(data ? { "content-type": "application/json", "content-length": data.length } : {}) },
+                    headers: { accept: "application/json", ...conn.credentials.headers, ...(data ? { "content-type": contentType, "content-length": data.length } : {}) },
                     body: data,
                     tls: { ...conn.tls, ...(conn.credentials.cert ? { cert: conn.credentials.cert, key: conn.credentials.key } : {}) },
                     agent: conn.agent,
@@ -246,6 +248,7 @@ export function kubeClient(ctx: KubeContext, opts: KubeClientOptions = {}): Kube
         },
         post: (path, body) => call("POST", path, body),
         delete: (path, body) => call("DELETE", path, body),
+        mergePatch: (path, patch) => call("PATCH", path, patch, "application/merge-patch+json"),
     };
 }
 

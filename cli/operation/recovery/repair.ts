@@ -19,6 +19,7 @@ import { isKubeApiError, kubeClient, kubeConfigFrom, KubeContextClient } from ".
 import { CliError, CliIo, EXIT, line } from "../../kernel/io";
 import { errorText, isCommandError } from "../../stack/pulumi";
 import { helmBinary } from "../../../render/helm";
+import { establishCrds } from "./crds";
 import { allStale, describePending, describeRepair, describeUnrecorded, locksNamed, ownedReleases, planReleaseRepairs, planUnrecorded, readState, ReleaseRepair, ReleaseRevision, refuseUnrecorded, revisionOf } from "./interrupted";
 
 /** The most the Kubernetes side of the recovery may take. */
@@ -79,6 +80,8 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
             line(io.stderr, `  ✓ repaired Helm release ${r.release.namespace}/${r.release.name}`);
         }
     }
+    // An install cut off by an API server restart can leave its CRDs accepted but not established (crds.ts).
+    if (target && (repairs.length || forget.length)) await establishCrds(clientFor(target), namespaces, io);
     // The refresh above read a rolled-back release as it was, pending: read it again, or the state would hold the
     // interrupted upgrade's values, and this run would see nothing to upgrade.
     const rolledBack = repairs.filter((r) => r.kind === "rollback").map((r) => state.releaseUrns[`${r.release.namespace}/${r.release.name}`]).filter((u): u is string => !!u);

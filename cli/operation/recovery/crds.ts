@@ -1,0 +1,86 @@
+/**
+ * CustomResourceDefinitions an interrupted run left accepted but never established, and the nudge that has the API
+ * server establish them now rather than in up to five minutes.
+ *
+ * Why they exist: when the API server stops right after accepting a CRD's names (a control-plane restart during a
+ * Helm install), the restarted one does not establish it. Its establishing controller is queued only from a CRD's
+ * update event with `NamesAccepted` true and `Established` not (kubernetes apiextensions-apiserver,
+ * pkg/apiserver/customresource_handler.go, `updateCustomResourceDefinition`); the restart's first list gives add
+ * events, and the next update event is the CRD informer's resync, every five minutes (pkg/apiserver/apiserver.go).
+ * Helm's `--wait` waits for `Established`, so the install that re-creates the release waited that long. Any update is
+ * an update event: an annotation set and removed again queues the CRD and leaves nothing behind.
+ *
+ * Only CRDs of Helm releases in the stack's namespaces are touched (the same rule as its releases' records).
+ */
+import type { KubeContextClient } from "../../doctor/kubeClient";
+import { isKubeApiError } from "../../doctor/kubeClient";
+import { CliIo, line } from "../../kernel/io";
+
+const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+/** Set and removed again at once: only its update event matters. */
+export const NUDGE_ANNOTATION = "mara.nginx.com/establish-requested";
+
+/** A CRD to nudge: its name and the Helm release that installed it. */
+export interface UnestablishedCrd {
+    readonly name: string;
+    readonly release: { readonly name: string; readonly namespace: string };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The status of condition `type` of a CRD's status, or undefined when it has none. */
+function condition(status: unknown, type: string): unknown {
+    if (!isObject(status) || !Array.isArray(status.conditions)) return undefined;
+    const c = status.conditions.find((x) => isObject(x) && x.type === type);
+    return isObject(c) ? c.status : undefined;
+}
+
+/**
+ * The CRDs of a list whose names the API server accepted but that it never established, installed by a Helm release
+ * in one of `namespaces` (Helm's ownership annotations, helm/helm pkg/action/validate.go). Anything not shaped as a
+ * CRD is skipped, never thrown on.
+ */
+export function unestablishedCrds(list: unknown, namespaces: readonly string[]): UnestablishedCrd[] {
+    const items = isObject(list) && Array.isArray(list.items) ? list.items : [];
+    const found: UnestablishedCrd[] = [];
+    for (const item of items) {
+        if (!isObject(item) || !isObject(item.metadata)) continue;
+        const { name, annotations, deletionTimestamp } = item.metadata;
+        if (typeof name !== "string" || deletionTimestamp !== undefined || !isObject(annotations)) continue;
+        const release = annotations["meta.helm.sh/release-name"];
+        const namespace = annotations["meta.helm.sh/release-namespace"];
+        if (typeof release !== "string" || typeof namespace !== "string" || !namespaces.includes(namespace)) continue;
+        if (condition(item.status, "NamesAccepted") === "True" && condition(item.status, "Established") !== "True") found.push({ name, release: { name: release, namespace } });
+    }
+    return found;
+}
+
+/** The line that says what was found. */
+export function describeUnestablished(c: UnestablishedCrd): string {
+    return `CustomResourceDefinition ${c.name} (Helm release ${c.release.namespace}/${c.release.name}) has its names accepted but was never established, as after an API server restart: asking the API server to establish it now (otherwise it waits up to five minutes, and so does the install)`;
+}
+
+/**
+ * Lists the CRDs and nudges each unestablished one of the stack's (an annotation set, then removed). Never fails the
+ * run: a CRD left as it was is established by the API server's resync, and the install waits for it.
+ */
+export async function establishCrds(client: Pick<KubeContextClient, "get" | "mergePatch">, namespaces: readonly string[], io: CliIo): Promise<void> {
+    let crds: UnestablishedCrd[];
+    try {
+        crds = unestablishedCrds(await client.get(CRDS), namespaces);
+    } catch (e) {
+        line(io.stderr, `  - the CustomResourceDefinitions were not checked (${isKubeApiError(e) || e instanceof Error ? e.message : String(e)}); one left unestablished by an API server restart makes the install wait up to five minutes`);
+        return;
+    }
+    for (const crd of crds) {
+        line(io.stderr, `  - ${describeUnestablished(crd)}`);
+        const path = `${CRDS}/${encodeURIComponent(crd.name)}`;
+        try {
+            await client.mergePatch(path, { metadata: { annotations: { [NUDGE_ANNOTATION]: new Date().toISOString() } } });
+            await client.mergePatch(path, { metadata: { annotations: { [NUDGE_ANNOTATION]: null } } });
+            line(io.stderr, `  ✓ asked the API server to establish ${crd.name}`);
+        } catch (e) {
+            line(io.stderr, `  - could not update ${crd.name} (${e instanceof Error ? e.message : String(e)}); the install waits until the API server establishes it`);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/**
+ * CRDs an API server restart left accepted but not established (cli/operation/recovery/crds.ts): which are the stack's
+ * to nudge, and the nudge itself. The client here records calls in place of the API server; the engine tier's
+ * apiServerDown test runs the nudge against a restarted real one.
+ */
+import { describe, expect, it } from "vitest";
+import { establishCrds, NUDGE_ANNOTATION, unestablishedCrds } from "../../cli/operation/recovery/crds";
+
+const crd = (name: string, namespace: string | undefined, conditions: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+    metadata: { name, ...(namespace ? { annotations: { "meta.helm.sh/release-name": "rel", "meta.helm.sh/release-namespace": namespace } } : {}), ...extra },
+    status: { conditions: Object.entries(conditions).map(([type, status]) => ({ type, status })) },
+});
+
+describe("CRDs left unestablished by an API server restart", () => {
+    it("are those of a Helm release in the stack's namespaces with names accepted and not established", () => {
+        const list = {
+            items: [
+                crd("clusterissuers.cert-manager.io", "cert-manager", { NamesAccepted: "True", Established: "False" }),
+                crd("issuers.cert-manager.io", "cert-manager", { NamesAccepted: "True", Established: "True" }),
+                crd("pending.example.com", "cert-manager", { NamesAccepted: "False", Established: "False" }),
+                crd("noestablished.cert-manager.io", "cert-manager", { NamesAccepted: "True" }),
+                crd("theirs.example.com", "other-team", { NamesAccepted: "True", Established: "False" }),
+                crd("unowned.example.com", undefined, { NamesAccepted: "True", Established: "False" }),
+                crd("going.cert-manager.io", "cert-manager", { NamesAccepted: "True", Established: "False" }, { deletionTimestamp: "2026-11-28T00:00:00Z" }),
+                "not a CRD",
+                { metadata: { name: 7 } },
+            ],
+        };
+        expect(unestablishedCrds(list, ["cert-manager", "logstore"]).map((c) => c.name)).toEqual(["clusterissuers.cert-manager.io", "noestablished.cert-manager.io"]);
+        expect(unestablishedCrds(list, [])).toEqual([]);
+        expect(unestablishedCrds({ kind: "Status" }, ["cert-manager"])).toEqual([]);
+        expect(unestablishedCrds(null, ["cert-manager"])).toEqual([]);
+    });
+
+    it("are nudged by an annotation set and removed again, and a failure is said, never thrown", async () => {
+        const calls: [string, unknown][] = [];
+        let err = "";
+        const io = { stderr: { write: (t: string) => ((err += t), true) } } as never;
+        const list = { items: [crd("clusterissuers.cert-manager.io", "cert-manager", { NamesAccepted: "True", Established: "False" }), crd("b.example.com", "cert-manager", { NamesAccepted: "True", Established: "False" })] };
+        await establishCrds(
+            {
+                get: async () => list as never,
+                mergePatch: async (path: string, patch: unknown) => {
+                    if (path.endsWith("/b.example.com")) throw new Error("PATCH b.example.com: 403 forbidden");
+                    calls.push([path, patch]);
+                    return {} as never;
+                },
+            },
+            ["cert-manager"],
+            io,
+        );
+        expect(calls).toEqual([
+            ["/apis/apiextensions.k8s.io/v1/customresourcedefinitions/clusterissuers.cert-manager.io", { metadata: { annotations: { [NUDGE_ANNOTATION]: expect.any(String) } } }],
+            ["/apis/apiextensions.k8s.io/v1/customresourcedefinitions/clusterissuers.cert-manager.io", { metadata: { annotations: { [NUDGE_ANNOTATION]: null } } }],
+        ]);
+        expect(err).toContain("CustomResourceDefinition clusterissuers.cert-manager.io (Helm release cert-manager/rel) has its names accepted but was never established");
+        expect(err).toContain("✓ asked the API server to establish clusterissuers.cert-manager.io");
+        expect(err).toContain("could not update b.example.com (PATCH b.example.com: 403 forbidden); the install waits until the API server establishes it");
+
+        err = "";
+        await establishCrds({ get: async () => Promise.reject(new Error("GET crds: 403 forbidden")), mergePatch: async () => ({}) as never }, ["cert-manager"], io);
+        expect(err).toContain("the CustomResourceDefinitions were not checked (GET crds: 403 forbidden)");
+    });
+});
