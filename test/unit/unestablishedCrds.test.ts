@@ -22,6 +22,7 @@ describe("CRDs left unestablished by an API server restart", () => {
                 crd("theirs.example.com", "other-team", { NamesAccepted: "True", Established: "False" }),
                 crd("unowned.example.com", undefined, { NamesAccepted: "True", Established: "False" }),
                 crd("going.cert-manager.io", "cert-manager", { NamesAccepted: "True", Established: "False" }, { deletionTimestamp: "2026-11-28T00:00:00Z" }),
+                { ...crd("escaped.cert-manager.io", "cert-manager", { NamesAccepted: "True", Established: "False" }), metadata: { name: "escaped.cert-manager.io", annotations: { "meta.helm.sh/release-name": "rel\u001b[2J", "meta.helm.sh/release-namespace": "cert-manager" } } },
                 "not a CRD",
                 { metadata: { name: 7 } },
             ],

@@ -26,6 +26,12 @@ export interface UnestablishedCrd {
     readonly release: { readonly name: string; readonly namespace: string };
 }
 
+/**
+ * A release name as Helm accepts one (helm/helm v3 pkg/chartutil/validate_name.go, `ValidateReleaseName`: a DNS
+ * subdomain of at most 53 characters). The annotation is anyone's text; only a name Helm could have written is printed.
+ */
+const RELEASE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The status of condition `type` of a CRD's status, or undefined when it has none. */
@@ -49,7 +55,7 @@ export function unestablishedCrds(list: unknown, namespaces: readonly string[]):
         if (typeof name !== "string" || deletionTimestamp !== undefined || !isObject(annotations)) continue;
         const release = annotations["meta.helm.sh/release-name"];
         const namespace = annotations["meta.helm.sh/release-namespace"];
-        if (typeof release !== "string" || typeof namespace !== "string" || !namespaces.includes(namespace)) continue;
+        if (typeof release !== "string" || release.length > 53 || !RELEASE_NAME.test(release) || typeof namespace !== "string" || !namespaces.includes(namespace)) continue;
         if (condition(item.status, "NamesAccepted") === "True" && condition(item.status, "Established") !== "True") found.push({ name, release: { name: release, namespace } });
     }
     return found;
