@@ -48,7 +48,10 @@ function timed(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Timi
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-    const rounds = Number(process.argv[2] ?? 3);
+    const given = process.argv[2] ?? "3";
+    const rounds = Number(given);
+    // Each round deploys the platform from nothing (minutes): a count past 20 is a typo, not a plan.
+    if (!/^\d+$/.test(given) || rounds < 1 || rounds > 20) throw new Error(`rounds must be a whole number from 1 to 20 (each round deploys the platform from nothing); got "${given}". Run: npm run ${process.argv[1]?.includes("benchPace") ? "bench:engine:pace" : "bench:engine"} 3`);
     fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
     const steps: Record<string, Timing[]> = { up: [], preview: [], "up (no change)": [], refresh: [], destroy: [], "floor preview": [], "floor up (no change)": [] };
     const creations: Creation[] = [];

@@ -57,7 +57,10 @@ async function round(pace: PodPace, id: string): Promise<{ up: Timing; destroy: 
 }
 
 async function main(): Promise<void> {
-    const rounds = Number(process.argv[2] ?? 1);
+    const given = process.argv[2] ?? "1";
+    const rounds = Number(given);
+    // Each round deploys the platform from nothing (minutes): a count past 20 is a typo, not a plan.
+    if (!/^\d+$/.test(given) || rounds < 1 || rounds > 20) throw new Error(`rounds must be a whole number from 1 to 20 (each round deploys the platform from nothing); got "${given}". Run: npm run ${process.argv[1]?.includes("benchPace") ? "bench:engine:pace" : "bench:engine"} 3`);
     fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
     const runs: Record<PodPace, { up: Timing; destroy: Timing }[]> = { kwok: [], brisk: [] };
     const load: number[] = [];
