@@ -13,39 +13,16 @@
  * and bench/data/k8s-durations.json: each Kubernetes resource's creation time from the engine's event log, median
  * per kind of resource over the rounds, which `npm run bench` then uses for the Kubernetes layer (commit it).
  */
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import * as os from "os";
 import { creationsFromEventLog, Creation, figuresOf, MEASURED_FILE, MeasuredDurations } from "../../bench/lib/measuredDurations";
-import { ENGINE_BIN, ROOT, startCluster } from "./cluster";
+import { ROOT, startCluster } from "./cluster";
 import { floorProject } from "./floorProgram";
 import { pulumiSandbox } from "./pulumiEnv";
+import { median, Timing, timed } from "./timedPulumi";
 import { airGappedCharts, baseConfig, createStack } from "./stack";
 import { traceBreakdown, TraceBreakdown } from "./traceBreakdown";
-
-interface Timing {
-    wall: number;
-    cpu: number;
-}
-
-/** Runs `pulumi <args>` under /usr/bin/time: wall, and user + system CPU of the whole process tree. */
-function timed(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Timing> {
-    return new Promise((resolve, reject) => {
-        const out = path.join(ROOT, "bench", "results", `.time-${process.pid}`);
-        const child = spawn("/usr/bin/time", ["-f", "%e %U %S", "-o", out, path.join(ENGINE_BIN, "pulumi"), ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-        let err = "";
-        child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-        child.on("exit", (code) => {
-            const [wall, user, sys] = fs.readFileSync(out, "utf8").trim().split(/\s+/).slice(-3).map(Number);
-            fs.rmSync(out, { force: true });
-            if (code !== 0) reject(new Error(`pulumi ${args.join(" ")} failed (${code}): ${err.split("\n").slice(-20).join("\n")}`));
-            else resolve({ wall: wall!, cpu: user! + sys! });
-        });
-    });
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
     const given = process.argv[2] ?? "3";

@@ -6,37 +6,14 @@
  *
  *   node -r sucrase/register/ts test/engine/benchPace.ts [rounds=1]
  */
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { ENGINE_BIN, ROOT, startCluster } from "./cluster";
+import { ROOT, startCluster } from "./cluster";
 import type { PodPace } from "./kubeletStages";
 import { pulumiSandbox } from "./pulumiEnv";
+import { median, Timing, timed } from "./timedPulumi";
 import { airGappedCharts, baseConfig, createStack } from "./stack";
-
-interface Timing {
-    wall: number;
-    cpu: number;
-}
-
-/** Runs `pulumi <args>` under /usr/bin/time: wall, and user + system CPU of the whole process tree. */
-function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Timing> {
-    return new Promise((resolve, reject) => {
-        const out = path.join(ROOT, "bench", "results", `.time-${process.pid}`);
-        const child = spawn("/usr/bin/time", ["-f", "%e %U %S", "-o", out, path.join(ENGINE_BIN, "pulumi"), ...args], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
-        let err = "";
-        child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-        child.on("exit", (code) => {
-            const [wall, user, sys] = fs.readFileSync(out, "utf8").trim().split(/\s+/).slice(-3).map(Number);
-            fs.rmSync(out, { force: true });
-            if (code !== 0) reject(new Error(`pulumi ${args.join(" ")} failed (${code}): ${err.split("\n").slice(-20).join("\n")}`));
-            else resolve({ wall: wall!, cpu: user! + sys! });
-        });
-    });
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function round(pace: PodPace, id: string): Promise<{ up: Timing; destroy: Timing }> {
     const cluster = await startCluster({ podPace: pace });
