@@ -11,16 +11,19 @@
  * - The nginx-ingress chart is the exception: each version renders controller flags, and an image that does
  *   not define them crash-loops, so only versions whose flags are recorded (components/ingressController/defaults.ts) are accepted.
  */
-import { CHART_IDS, CHARTS, CRD_CHARTS } from "../contracts";
+import { CHART_IDS, CHARTS, CRD_CHARTS, type ChartId } from "../contracts";
 import { KIC_CHARTS } from "../components/ingressController/settings";
 import { compareVersions, GetResolved } from "./lookup";
 import type { Findings } from "./resolve";
 
-/** Checks every chart version the stack sets. */
-export function checkChartVersions(r: GetResolved, findings: Findings): void {
+/**
+ * Checks every chart version the stack sets and reads: a version key this stack does not read (`unread`: another
+ * infrastructure type's add-on, another delivery's) is named once as doing nothing, never also refused.
+ */
+export function checkChartVersions(r: GetResolved, findings: Findings, unread: (id: `${ChartId}ChartVersion`) => boolean = () => false): void {
     for (const id of CHART_IDS) {
         const configured = r(`${id}ChartVersion`);
-        if (!configured.source || configured.value === undefined) continue;
+        if (!configured.source || configured.value === undefined || unread(`${id}ChartVersion`)) continue;
         const key = configured.source;
         const version = configured.value;
         const tested = CHARTS[id].version;

@@ -53,16 +53,18 @@ export const KEY_GROUPS = [
     "Existing cluster",
     "MetalLB",
     "NFS storage",
-    "Ingress controller image",
     "Ingress controller",
     "cert-manager",
     "Charts",
     "Log store",
+    "Log agent",
     "Prometheus",
     "Alerts",
     "Observability",
     "Application (Bank of Sirius)",
     "GitOps",
+    "Argo CD",
+    "Pulumi Kubernetes Operator",
     "Tear down",
 ] as const;
 export type KeyGroup = (typeof KEY_GROUPS)[number];
@@ -118,6 +120,7 @@ const helmTimeout = integer(30, 7200, "seconds");
 /** The three keys every chart has: version, repository URL and Helm timeout. */
 export function chartKeys<Id extends ChartId>(
     id: Id,
+    group: KeyGroup,
     maraKeys: { version?: string[]; url?: string[]; timeout?: string[] },
 ): { [K in `${Id}ChartVersion` | `${Id}HelmRepoUrl`]: DefaultedKeySpec<string> } & { [K in `${Id}HelmTimeout`]: DefaultedKeySpec<number> } {
     const c = CHARTS[id];
@@ -128,7 +131,7 @@ export function chartKeys<Id extends ChartId>(
             type: chartVersion,
             default: c.version,
             description: `Version of the ${c.chart} chart (${c.title}).`,
-            group: "Charts",
+            group,
         }),
         [`${id}HelmRepoUrl`]: spec({
             key: `mara:${id}HelmRepoUrl`,
@@ -136,7 +139,7 @@ export function chartKeys<Id extends ChartId>(
             type: helmRepoUrl(),
             default: c.repositoryUrl,
             description: `Helm repository the ${c.chart} chart is fetched from (set it to use a mirror).`,
-            group: "Charts",
+            group,
         }),
         [`${id}HelmTimeout`]: spec({
             key: `mara:${id}HelmTimeout`,
@@ -144,7 +147,7 @@ export function chartKeys<Id extends ChartId>(
             type: helmTimeout,
             default: c.timeoutSeconds,
             description: `Seconds Helm may wait for the ${c.chart} release to become ready.`,
-            group: "Charts",
+            group,
         }),
     } as never;
 }

@@ -13,7 +13,8 @@ import type { LogAgentSettings } from "../components/logAgent/settings";
 import type { MetalLbSettings } from "../components/metalLb/settings";
 
 export type { MetallbBgpPeer } from "../components/metalLb/settings";
-import type { PulumiOperatorSettings } from "../components/pulumiOperator/settings";
+import type { PulumiOperatorSection, PulumiOperatorSettings } from "../components/pulumiOperator/settings";
+import type { ArgoCdSettings } from "../components/argoCd/settings";
 import type { AdmissionPoliciesSettings } from "../components/admissionPolicies/settings";
 import type { IngressControllerImageSettings, IngressControllerReleaseSettings, IngressControllerSettings } from "../components/ingressController/settings";
 import type { ApplicationSettings } from "../components/application/settings";
@@ -196,15 +197,19 @@ export interface MaraConfig<I extends InfraConfig = InfraConfig> {
         readonly argoCd: "install" | "external";
         /** The hub's fleet this cluster belongs to (`mara:gitopsFleet`), read only with `argoCd` external. */
         readonly fleet?: string;
-        /** Argo CD's chart, installed when `argoCd` is `install` and the delivery is `gitops`. */
+        /** @deprecated Use {@link MaraConfig.argoCd}'s `chart`, the same settings under the add-on's one name. */
         readonly argoCdChart: ChartSettings;
-        /** The Pulumi Kubernetes Operator's chart, installed when the delivery is `operator`. */
+        /** @deprecated Use {@link MaraConfig.pulumiOperator}'s `chart`, the same settings under the add-on's one name. */
         readonly operatorChart: ChartSettings;
-        /** The stack the operator deploys and how its workspace signs in, when the delivery is `operator`. */
+        /** @deprecated Use {@link MaraConfig.pulumiOperator}'s `stack`, the same settings under the add-on's one name. */
         readonly operator?: PulumiOperatorSettings;
         /** The repository's credential Pulumi writes into Argo CD's repository Secret (secret Outputs), when given and Pulumi installs Argo CD. */
         readonly repository?: RepositoryCredentials;
     };
+    /** Argo CD's settings (components/argoCd/settings.ts): its chart, installed when Argo CD delivers the platform from its cluster. */
+    readonly argoCd: ArgoCdSettings;
+    /** The Pulumi Kubernetes Operator's settings (components/pulumiOperator/settings.ts), read when `gitops.delivery` is operator. */
+    readonly pulumiOperator: PulumiOperatorSection;
     /** The application's (Bank of Sirius's) settings (components/application/settings.ts). */
     readonly application: ApplicationSettings;
     /** @deprecated Use {@link MaraConfig.application}, the same section under the add-on's one name. */

@@ -14,7 +14,8 @@ import { checkClusterVersion } from "./clusterVersions";
 import { checkLegacyObjects } from "./legacyObjects";
 import { checkKeyNamespaces } from "./keyNamespaces";
 import { checkGitOpsSettings, gitopsKeyUnread, repositoryCredentialsOf } from "./gitops";
-import { checkOperatorSettings, operatorSettingsOf } from "../components/pulumiOperator/settings";
+import { checkOperatorSettings, pulumiOperatorSettings } from "../components/pulumiOperator/settings";
+import { argoCdSettings } from "../components/argoCd/settings";
 import { checkProviderKeys } from "./providerKeys";
 import { resolveLocalPath } from "./localPaths";
 import { Redactor } from "./redact";
@@ -152,7 +153,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
     const admissionScope = checkAdmissionPolicies({ r, v, d, keyOf }, infraType, infra, findings);
     checkLogstoreKeys({ v, keyOf }, findings);
-    checkChartVersions(r, findings);
+    checkChartVersions(r, findings, ignored);
     checkCertManagerKeys({ r, v, keyOf }, findings);
     checkAcmeHostname(d("tlsIssuer"), v("siriusHostname") ?? v("fqdn"), keyOf(v("siriusHostname") !== undefined ? "siriusHostname" : "fqdn"), keyOf("tlsIssuer"), findings);
     checkAcmeHostPublished(publishesHostname(infra?.type, d("delivery")), d("tlsIssuer"), { fqdn: v("fqdn"), fqdnKey: keyOf("fqdn"), hostname: v("siriusHostname"), hostnameKey: keyOf("siriusHostname") }, findings);
@@ -194,6 +195,8 @@ export function validateConfig(given: RawConfig): ValidationResult {
     const logAgent = logAgentSettings(chart("logagent"));
     const ingress = ingressControllerReleaseSettings({ d }, chart("ingress"));
     const application = applicationSettings({ r, v, d }, chart("postgresExporter"));
+    const argoCd = argoCdSettings(chart("argoCd"));
+    const pulumiOperator = pulumiOperatorSettings({ r, v, d }, chart("pulumiOperator"));
     const config: MaraConfig = {
         project: raw.project,
         stack: raw.stack,
@@ -229,11 +232,14 @@ export function validateConfig(given: RawConfig): ValidationResult {
             path: v("gitopsPath"),
             argoCd: d("gitopsArgoCd"),
             fleet: gitopsKeyUnread("gitopsFleet", () => d("delivery"), () => d("gitopsArgoCd")) ? undefined : v("gitopsFleet"),
-            argoCdChart: chart("argoCd"),
-            operatorChart: chart("pulumiOperator"),
-            operator: operatorSettingsOf({ r, v, d }),
             repository: repositoryCredentialsOf({ r, d }),
+            // The add-ons' settings under their names before 0.2.0 (deprecated): the same objects.
+            argoCdChart: argoCd.chart,
+            operatorChart: pulumiOperator.chart,
+            operator: pulumiOperator.stack,
         },
+        argoCd,
+        pulumiOperator,
         application,
         // The section's name before 0.2.0 (deprecated).
         sirius: application,

@@ -83,7 +83,7 @@ export function gitopsDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure, 
     const facts = clusterFacts(cfg, cluster, image);
     const common = { delivery: "gitops", gitops_source: source };
     if (cfg.gitops.argoCd === "install") {
-        const argo = new ArgoCd("argocd", { source, cluster: facts, ...argoCdArgsFromSettings(cfg.gitops) }, { providers: [cluster.provider] });
+        const argo = new ArgoCd("argocd", { source, cluster: facts, ...argoCdArgsFromSettings(cfg) }, { providers: [cluster.provider] });
         return { ...common, argocd_namespace: argo.namespace, argocd_application: argo.applicationName, argocd_version: argo.version, argocd_status: argo.status };
     }
     // A hub: the cluster Secret to register the cluster with it, and the root Application to create there.

@@ -15,7 +15,7 @@ import { gitSourceOf } from "./gitops";
 /** The operator, its Stack and what it needs, and the outputs that say where they are. */
 export function operatorDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure): Record<string, pulumi.Input<unknown>> {
     const source = gitSourceOf(cfg);
-    const args = pulumiOperatorArgsFromSettings(cfg.gitops);
+    const args = pulumiOperatorArgsFromSettings(cfg);
     const operator = new PulumiOperator("pulumi-operator", { source, ...args }, { providers: [cluster.provider] });
     return {
         delivery: "operator",

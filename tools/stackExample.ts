@@ -7,7 +7,6 @@ import { KEY_GROUPS, KEYS, KeySpec } from "../config/keys";
 /** Values set (uncommented) in the example, for an AWS stack. */
 const ACTIVE: Readonly<Record<string, string>> = { "mara:infraType": "aws", "aws:region": "us-east-1" };
 
-const NOT_AWS = new Set(["DigitalOcean", "Linode", "Existing cluster"]);
 
 function sample(spec: KeySpec<unknown>): string {
     if (spec.default !== undefined) return spec.type.render(spec.default);
@@ -32,7 +31,9 @@ export function renderStackExample(): string {
     for (const group of KEY_GROUPS) {
         const specs = (Object.values(KEYS) as KeySpec<unknown>[]).filter((s) => s.group === group);
         if (specs.length === 0) continue;
-        lines.push("", `  # ---- ${group}${NOT_AWS.has(group) ? " (not used by an AWS stack)" : ""} ----`);
+        // A section none of whose keys an AWS stack reads (the other clouds', an existing cluster's and its add-ons').
+        const notAws = specs.every((s) => s.usedOn !== undefined && !s.usedOn.includes("aws"));
+        lines.push("", `  # ---- ${group}${notAws ? " (not used by an AWS stack)" : ""} ----`);
         for (const spec of specs) {
             const notes = [
                 spec.secret ? "(secret)" : "",

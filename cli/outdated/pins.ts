@@ -39,8 +39,8 @@ export const CHART_SETTINGS: { readonly [K in ChartId]: (c: MaraConfig) => Chart
     postgresExporter: (c) => c.application.postgresExporterChart,
     metallb: (c) => c.metalLb.chart,
     nfs: (c) => c.nfsStorage.chart,
-    argoCd: (c) => c.gitops.argoCdChart,
-    pulumiOperator: (c) => c.gitops.operatorChart,
+    argoCd: (c) => c.argoCd.chart,
+    pulumiOperator: (c) => c.pulumiOperator.chart,
 };
 
 /** The pins of a stack without configuration: the defaults of `config/keys.ts`. */

@@ -130,7 +130,7 @@ export const APPLICATION_KEYS = {
 } as const;
 
 /** The Postgres exporter chart's version, repository and timeout keys, with MARA's `sirius:*` chart keys as aliases. */
-export const APPLICATION_CHART_KEYS = chartKeys("postgresExporter", {
+export const APPLICATION_CHART_KEYS = chartKeys("postgresExporter", "Application (Bank of Sirius)", {
     version: ["sirius:chart_version"],
     url: ["sirius:helm_repo_url"],
 });

@@ -37,7 +37,7 @@ export const CERT_MANAGER_KEYS = {
 } as const;
 
 /** The chart's version, repository and timeout keys, with MARA's `certmgr:*` keys as aliases. */
-export const CERT_MANAGER_CHART_KEYS = chartKeys("certManager", {
+export const CERT_MANAGER_CHART_KEYS = chartKeys("certManager", "cert-manager", {
     version: ["certmgr:chart_version"],
     url: ["certmgr:certmgr_helm_repo_url", "certmgr:helm_repo_url"],
     timeout: ["certmgr:helm_timeout"],

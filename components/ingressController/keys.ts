@@ -1,7 +1,7 @@
 /**
- * The NGINX Ingress Controller's configuration keys: the `Ingress controller image` group (the image pulled or built,
- * and NGINX Plus's credentials), the `Ingress controller` group (the release), the Service type (in the "Existing
- * cluster" group, where it matters) and its chart's three keys, with MARA's `kic:*` and `kic-helm:*` keys as aliases.
+ * The NGINX Ingress Controller's configuration keys, in its one group, `Ingress controller`: the image pulled or built,
+ * NGINX Plus's credentials, the release and its chart's three keys, with MARA's `kic:*` and `kic-helm:*` keys as
+ * aliases; and the Service type, in the "Existing cluster" group, the only kind of stack that reads it.
  * Declared with the key machinery (config/keySpec.ts) and spread into the key table (config/keys.ts) where they
  * stood; their rules are settings.ts's.
  */
@@ -30,7 +30,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: oneOf(["registry", "source"] as const),
         default: KIC_IMAGE_DEFAULTS.origin,
         description: "registry: pull mara:kicImageName and push it to the cluster's registry; source: build it from mara:kicSrcUrl.",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicImageName: spec({
         key: "mara:kicImageName",
@@ -38,7 +38,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: imageReference(),
         default: KIC_IMAGE_DEFAULTS.imageName,
         description: "NGINX Ingress Controller image to pull (NGINX Plus images live in private-registry.nginx.com).",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicMakeTarget: spec({
         key: "mara:kicMakeTarget",
@@ -46,7 +46,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
         default: KIC_IMAGE_DEFAULTS.makeTarget,
         description: "make target of nginx/kubernetes-ingress reproduced when building from source: debian-image, alpine-image, ubi-image, or an NGINX Plus target such as debian-image-plus (needs the repository certificate and key).",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicSrcUrl: spec({
         key: "mara:kicSrcUrl",
@@ -54,7 +54,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: text({ pattern: /^\S+$/, allowed: KIC_SOURCE_ALLOWED }),
         default: KIC_IMAGE_DEFAULTS.source,
         description: "Source built when mara:kicImageOrigin is source: a git URL with #<tag> (BuildKit clones it), an https tarball, or a local directory (~ and paths relative to the project allowed).",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicAlwaysRebuild: spec({
         key: "mara:kicAlwaysRebuild",
@@ -62,7 +62,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: boolean(),
         default: KIC_IMAGE_DEFAULTS.alwaysRebuild,
         description: "Pull or build the image and push it on every update, even when its inputs did not change; the cluster moves only if the digest changed.",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicNginxPlusKeyPath: spec({
         key: "mara:kicNginxPlusKeyPath",
@@ -70,7 +70,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: text(),
         description: "NGINX Plus repository key (nginx-repo.key from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_KEY environment variable.",
         example: "/etc/ssl/nginx/nginx-repo.key",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicNginxPlusCertPath: spec({
         key: "mara:kicNginxPlusCertPath",
@@ -78,7 +78,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: text(),
         description: "NGINX Plus repository certificate (nginx-repo.crt from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_CRT environment variable.",
         example: "/etc/ssl/nginx/nginx-repo.crt",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicImageRepository: spec({
         key: "mara:kicImageRepository",
@@ -86,7 +86,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: imageReference(),
         description: "MARA's existing-cluster image repository; combined with mara:kicImageTag into mara:kicImageName.",
         example: "nginx/nginx-ingress",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     kicImageTag: spec({
         key: "mara:kicImageTag",
@@ -94,14 +94,14 @@ export const INGRESS_CONTROLLER_KEYS = {
         type: text(PATTERNS.imageTag),
         description: "MARA's existing-cluster image tag; combined with mara:kicImageRepository into mara:kicImageName.",
         example: "5.5.4",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
     nginxJwt: spec({
         key: "mara:nginxJwt",
         type: text({ allowed: "any non-empty text (stored encrypted)" }),
         secret: true,
         description: "JWT from MyF5 for private-registry.nginx.com: pulls NGINX Plus images (also into the cluster's registry, without docker login) and is the Plus license.",
-        group: "Ingress controller image",
+        group: "Ingress controller",
     }),
 
     ingressEnablePlus: spec({
@@ -122,7 +122,7 @@ export const INGRESS_CONTROLLER_KEYS = {
 } as const;
 
 /** The chart's version, repository and timeout keys, with MARA's `kic-helm:*` keys as aliases. */
-export const INGRESS_CONTROLLER_CHART_KEYS = chartKeys("ingress", {
+export const INGRESS_CONTROLLER_CHART_KEYS = chartKeys("ingress", "Ingress controller", {
     version: ["kic-helm:chart_version"],
     url: ["kic-helm:helm_repo_url"],
     timeout: ["kic-helm:helm_timeout"],

@@ -72,7 +72,7 @@ export const LOGSTORE_KEYS = {
 } as const;
 
 /** The chart's version, repository and timeout keys, with MARA's `logstore:*` keys as aliases. */
-export const LOGSTORE_CHART_KEYS = chartKeys("logstore", {
+export const LOGSTORE_CHART_KEYS = chartKeys("logstore", "Log store", {
     version: ["logstore:chart_version"],
     url: ["logstore:helm_repo_url"],
     timeout: ["logstore:helm_timeout"],

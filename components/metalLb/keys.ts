@@ -37,4 +37,4 @@ export const METALLB_KEYS = {
 } as const;
 
 /** The chart's version, repository and timeout keys (MARA had no MetalLB, so no aliases). */
-export const METALLB_CHART_KEYS = chartKeys("metallb", {});
+export const METALLB_CHART_KEYS = chartKeys("metallb", "MetalLB", {});

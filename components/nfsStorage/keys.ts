@@ -99,4 +99,4 @@ export const NFS_STORAGE_KEYS = {
 } as const;
 
 /** The chart's version, repository and timeout keys (MARA had none). */
-export const NFS_STORAGE_CHART_KEYS = chartKeys("nfs", {});
+export const NFS_STORAGE_CHART_KEYS = chartKeys("nfs", "NFS storage", {});

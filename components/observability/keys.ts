@@ -20,4 +20,4 @@ export const OBSERVABILITY_KEYS = {
 } as const;
 
 /** The OpenTelemetry operator chart's version, repository and timeout keys (MARA had none). */
-export const OBSERVABILITY_CHART_KEYS = chartKeys("otelOperator", {});
+export const OBSERVABILITY_CHART_KEYS = chartKeys("otelOperator", "Observability", {});

@@ -50,12 +50,12 @@ export const PROMETHEUS_KEYS = {
 
 /** The kube-prometheus-stack and statsd exporter charts' version, repository and timeout keys, with MARA's `prometheus:*` keys as aliases. */
 export const PROMETHEUS_CHART_KEYS = {
-    ...chartKeys("prometheus", {
+    ...chartKeys("prometheus", "Prometheus", {
         version: ["prometheus:chart_version"],
         url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
         timeout: ["prometheus:helm_timeout"],
     }),
-    ...chartKeys("statsd", {
+    ...chartKeys("statsd", "Prometheus", {
         version: ["prometheus:statsd_chart_version"],
         url: ["prometheus:prometheus_helm_repo_url", "prometheus:helm_repo_url"],
         timeout: ["prometheus:helm_timeout"],

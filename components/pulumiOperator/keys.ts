@@ -1,6 +1,6 @@
 /**
  * The Pulumi Kubernetes Operator's configuration keys: the stack it deploys, that stack's state backend and how its
- * workspace signs in (in the "GitOps" group, read only with mara:delivery operator), with their value types by the
+ * workspace signs in, in its own group ("Pulumi Kubernetes Operator", read only with mara:delivery operator), with their value types by the
  * rules Pulumi applies (contracts/pulumiStack.ts for the name), and its chart's three keys. Declared with the key
  * machinery (config/keySpec.ts) and spread into the key table (config/keys.ts). The repository, revision, folder and
  * credential the operator checks out are the GitOps delivery's keys (config/gitops.ts), shared with Argo CD.
@@ -69,7 +69,7 @@ export const PULUMI_OPERATOR_KEYS = {
         description:
             "With mara:delivery operator: the stack the Pulumi Kubernetes Operator deploys in the cluster (the Stack's spec.stack: stack, org/stack or org/project/stack), whose Pulumi.<stack>.yaml is in mara:gitopsPath of mara:gitopsRepoUrl; required with operator.",
         example: "your-org/platform-in-cluster",
-        group: "GitOps",
+        group: "Pulumi Kubernetes Operator",
     }),
     operatorBackend: spec({
         key: "mara:operatorBackend",
@@ -77,7 +77,7 @@ export const PULUMI_OPERATOR_KEYS = {
         description:
             "With mara:delivery operator: the state backend of mara:operatorStack (https:// for a self-hosted Pulumi service, or s3://, azblob://, gs://); unset, Pulumi Cloud. Never with a credential in it.",
         example: "s3://your-state-bucket",
-        group: "GitOps",
+        group: "Pulumi Kubernetes Operator",
     }),
     operatorAccessToken: spec({
         key: "mara:operatorAccessToken",
@@ -85,7 +85,7 @@ export const PULUMI_OPERATOR_KEYS = {
         secret: true,
         description:
             "With mara:delivery operator: the Pulumi access token the operator's workspace signs in to Pulumi Cloud (or mara:operatorBackend's https:// service) with; required there. Pulumi writes it into the Secret pulumi-kubernetes-operator/mara-operator-stack, never into Git.",
-        group: "GitOps",
+        group: "Pulumi Kubernetes Operator",
     }),
     operatorPassphrase: spec({
         key: "mara:operatorPassphrase",
@@ -93,9 +93,9 @@ export const PULUMI_OPERATOR_KEYS = {
         secret: true,
         description:
             "With mara:delivery operator: the passphrase of mara:operatorStack's secrets, when that stack uses the passphrase secrets provider (PULUMI_CONFIG_PASSPHRASE in the operator's workspace, from the Secret pulumi-kubernetes-operator/mara-operator-stack).",
-        group: "GitOps",
+        group: "Pulumi Kubernetes Operator",
     }),
 };
 
 /** The chart's version, repository and timeout keys. */
-export const PULUMI_OPERATOR_CHART_KEYS = chartKeys("pulumiOperator", {});
+export const PULUMI_OPERATOR_CHART_KEYS = chartKeys("pulumiOperator", "Pulumi Kubernetes Operator", {});

@@ -1,6 +1,6 @@
 /**
- * The Pulumi Kubernetes Operator's section of the validated configuration (`MaraConfig.gitops.operator`, under the
- * delivery that installs it) and the rules of `mara:delivery: operator` that span several keys
+ * The Pulumi Kubernetes Operator's section of the validated configuration (`MaraConfig.pulumiOperator`: its chart,
+ * and the stack it deploys under the delivery that installs it) and the rules of `mara:delivery: operator` that span several keys
  * (docs/delivery-operator.md). Read by config/validate.ts, which resolves the keys (keys.ts) and hands this module the
  * lookups. The repository, revision,
  * folder and credential are the GitOps keys (config/gitops.ts checks them for this delivery too); here:
@@ -14,12 +14,21 @@
  *   (64 hex digits) is never found, and an abbreviated commit is found only if a branch or tag has that name.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ChartSettings } from "../../contracts";
 import { KEYS } from "../../config/keys";
 import type { Lookup } from "../../config/lookup";
 import { configSetCommand } from "../../config/problems";
 import { Findings, secretOutput } from "../../config/resolve";
 
-/** The stack the operator deploys and how its workspace signs in (`MaraConfig.gitops.operator`, when the delivery is `operator`). */
+/** The operator's validated settings (`MaraConfig.pulumiOperator`). */
+export interface PulumiOperatorSection {
+    /** The pulumi-kubernetes-operator chart, installed when `mara:delivery` is operator. */
+    readonly chart: ChartSettings;
+    /** The stack it deploys and how its workspace signs in; set whenever `mara:delivery` is operator. */
+    readonly stack?: PulumiOperatorSettings;
+}
+
+/** The stack the operator deploys and how its workspace signs in (`MaraConfig.pulumiOperator.stack`, when the delivery is `operator`). */
 export interface PulumiOperatorSettings {
     /** The stack the operator deploys (`mara:operatorStack`). */
     readonly stack: string;
@@ -85,4 +94,10 @@ export function operatorSettingsOf(k: Pick<Lookup, "r" | "v" | "d">): PulumiOper
     const token = objectStoreBackend(backend) ? undefined : secretOutput(k.r("operatorAccessToken"));
     const passphrase = secretOutput(k.r("operatorPassphrase"));
     return { stack: k.v("operatorStack")!, ...(backend ? { backend } : {}), ...(token ? { accessToken: token } : {}), ...(passphrase ? { passphrase } : {}) };
+}
+
+/** The section from the resolved keys and the chart the validation settled on. */
+export function pulumiOperatorSettings(k: Pick<Lookup, "r" | "v" | "d">, chart: ChartSettings): PulumiOperatorSection {
+    const stack = operatorSettingsOf(k);
+    return { chart, ...(stack ? { stack } : {}) };
 }

@@ -1,17 +1,27 @@
 /**
  * The add-on units (components/<unit>/, docs/design.md "Layers"): each folder is one add-on under one name — its
  * component class, its docs page and its index — and every key it declares is registered in the key table, the
- * one line outside the folder that makes validation, Pulumi.yaml and the configuration reference read it.
+ * one line outside the folder that makes validation, Pulumi.yaml and the configuration reference read it — and its
+ * keys are one section of that reference, as its settings are one section of the validated configuration, named as
+ * the unit is.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { KEYS, KeySpec } from "../../config";
+import { KEYS, KeySpec, validateConfig } from "../../config";
 import { CHARTS, DEFAULTS } from "../../contracts";
+import { fixture, TEST_TODAY } from "../support/config";
 
 const ROOT = path.join(__dirname, "..", "..");
 const UNITS = fs.readdirSync(path.join(ROOT, "components")).filter((d) => fs.existsSync(path.join(ROOT, "components", d, "component.ts")));
 const isSpec = (v: unknown): v is KeySpec<unknown> => typeof v === "object" && v !== null && "key" in v && "type" in v && "group" in v;
+/**
+ * The keys of a unit that sit in a section other than its own, and why: the ingress controller's Service type is read
+ * only on an existing cluster, whose section says what such a stack must set.
+ */
+const KEYS_IN_ANOTHER_SECTION: Readonly<Record<string, string>> = { "mara:ingressServiceType": "Existing cluster" };
+/** A validated configuration with every section set (an existing cluster's stack, where MetalLB and NFS storage may run). */
+const CONFIG = validateConfig({ ...fixture("mara-kubeconfig"), today: TEST_TODAY }).config as unknown as Record<string, unknown>;
 
 describe("add-on units", () => {
     it("are the folders the pilot moved", () => {
@@ -41,6 +51,16 @@ describe("add-on units", () => {
             const declared = Object.values(keys).flatMap((table) => Object.entries(table).filter(([, v]) => isSpec(v)));
             expect(declared.length).toBeGreaterThan(0);
             for (const [id, spec] of declared) expect((KEYS as Record<string, unknown>)[id], `${(spec as KeySpec<unknown>).key} in config/keys.ts`).toBe(spec);
+        });
+
+        it(`${unit}: its keys are one section of the configuration reference, and its settings the configuration's section ${unit}`, async () => {
+            const keys = (await import(path.join(dir, "keys.ts"))) as Record<string, Record<string, unknown>>;
+            const specs = Object.values(keys).flatMap((table) => Object.values(table).filter(isSpec));
+            const groups = new Set(specs.filter((s) => !(s.key in KEYS_IN_ANOTHER_SECTION)).map((s) => s.group));
+            expect([...groups], `the sections of components/${unit}/keys.ts's keys`).toHaveLength(1);
+            for (const s of specs) if (s.key in KEYS_IN_ANOTHER_SECTION) expect(s.group).toBe(KEYS_IN_ANOTHER_SECTION[s.key]);
+            expect(CONFIG, "the fixture validates").toBeDefined();
+            expect(Object.keys(CONFIG), `MaraConfig.${unit}`).toContain(unit);
         });
 
         // A unit may have no chart (its defaults.ts then holds only its defaults) or no defaults either (then no

@@ -368,6 +368,20 @@ describe("MARA keys and canonical keys", () => {
         );
     });
 
+    it("names a chart version this stack does not read as doing nothing, and does not also refuse it", () => {
+        // MetalLB runs on existing clusters only, Argo CD only when it delivers the platform from the cluster.
+        for (const key of ["mara:metallbChartVersion", "mara:argoCdChartVersion"]) {
+            const result = validateConfig(aws({ [key]: "0.1.0" }));
+            expect(result.problems).toEqual([]);
+            expect(result.warnings.filter((w) => w.includes(key))).toHaveLength(1);
+        }
+        // Where it is read, the same version is refused.
+        const gitops = { "mara:delivery": "gitops", "mara:gitopsRepoUrl": "https://github.com/example/platform.git", "mara:gitopsPath": "deploy/prod", "mara:fqdn": "mara.example.com" };
+        expect(formatProblem(only({ "mara:argoCdChartVersion": "0.1.0", ...gitops }))).toContain(
+            'mara:argoCdChartVersion = "0.1.0": is older than the argo-cd chart 10.1.1',
+        );
+    });
+
     it("reads MARA's EKS 1.21 as the default version, with a warning", () => {
         const result = validateConfig(aws({ "eks:k8s_version": "1.21" }));
         expect(result.config?.infra).toMatchObject({ eks: { version: "1.35" } });
