@@ -1,7 +1,7 @@
 /**
- * The application's (Bank of Sirius's) configuration keys: the `Bank of Sirius` group (where it is served, its
- * images, its databases and the demo login) and the three keys of the Postgres exporter chart it installs, with
- * MARA's `sirius:*` keys as aliases. Declared with the key machinery (config/keySpec.ts) and spread into the key
+ * The application's (Bank of Sirius's) configuration keys, its one group "Application (Bank of Sirius)": where it is
+ * served, its images, its databases, the demo login and the three keys of the Postgres exporter chart it installs,
+ * with MARA's `sirius:*` keys as aliases. Declared with the key machinery (config/keySpec.ts) and spread into the key
  * table (config/keys.ts) where they stood; their rules are settings.ts's.
  */
 import { DEFAULTS, PATTERNS } from "../../contracts";
@@ -14,7 +14,7 @@ const dbIdentifier = text(PATTERNS.postgresIdentifier);
 const imageTag = text(PATTERNS.imageTag);
 const secretText = text({ allowed: "any non-empty text (stored encrypted)" });
 
-/** The `Bank of Sirius` group. */
+/** The "Application (Bank of Sirius)" group's keys, but for its chart's (below). */
 export const APPLICATION_KEYS = {
     siriusHostname: spec({
         key: "mara:siriusHostname",

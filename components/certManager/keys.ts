@@ -1,6 +1,6 @@
 /**
- * cert-manager's configuration keys: the `Certificates` group (which issuer signs the platform's certificates, and
- * the ACME account) and its chart's three keys. Declared with the key machinery (config/keySpec.ts) and spread
+ * cert-manager's configuration keys, its one group `cert-manager`: which issuer signs the platform's certificates,
+ * the ACME account and its chart's three keys. Declared with the key machinery (config/keySpec.ts) and spread
  * into the key table (config/keys.ts), so `mara validate`, Pulumi.yaml, docs/configuration.md and the prompts
  * read them as every other key.
  */
@@ -9,7 +9,7 @@ import { chartKeys, spec } from "../../config/keySpec";
 import { httpsUrl, oneOf, text } from "../../config/valueTypes";
 import { CERT_MANAGER_DEFAULTS } from "./defaults";
 
-/** The `Certificates` group. */
+/** The `cert-manager` group's keys, but for its chart's (below). */
 export const CERT_MANAGER_KEYS = {
     tlsIssuer: spec({
         key: "mara:tlsIssuer",

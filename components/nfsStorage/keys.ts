@@ -1,6 +1,6 @@
 /**
- * The NFS provisioner's configuration keys (in the `Existing cluster` group, beside MetalLB's: both serve only a
- * cluster the stack did not create) and its chart's keys. Declared with the key machinery (config/keySpec.ts) and
+ * The NFS provisioner's configuration keys and its chart's, in the `NFS storage` group (read, as MetalLB's, only on
+ * a cluster the stack did not create). Declared with the key machinery (config/keySpec.ts) and
  * spread into the key table (config/keys.ts). The rules across them are config/clusterAddOns.ts's, checked
  * together with MetalLB's; the server's own rule is below (nfsServerProblem).
  */
