@@ -20,6 +20,10 @@ const isSpec = (v: unknown): v is KeySpec<unknown> => typeof v === "object" && v
  * only on an existing cluster, whose section says what such a stack must set.
  */
 const KEYS_IN_ANOTHER_SECTION: Readonly<Record<string, string>> = { "mara:ingressServiceType": "Existing cluster" };
+/** The reference's sections that belong to the platform or to a cloud, never to one add-on. */
+const SHARED_SECTIONS: readonly string[] = ["Platform", "AWS", "DigitalOcean", "Linode", "Existing cluster", "Charts", "Alerts", "GitOps", "Tear down"];
+/** Each unit's section, filled by its case below, so the last case can check that no two units share one. */
+const sections = new Map<string, string>();
 /** A validated configuration with every section set (an existing cluster's stack, where MetalLB and NFS storage may run). */
 const CONFIG = validateConfig({ ...fixture("mara-kubeconfig"), today: TEST_TODAY }).config as unknown as Record<string, unknown>;
 
@@ -58,6 +62,9 @@ describe("add-on units", () => {
             const specs = Object.values(keys).flatMap((table) => Object.values(table).filter(isSpec));
             const groups = new Set(specs.filter((s) => !(s.key in KEYS_IN_ANOTHER_SECTION)).map((s) => s.group));
             expect([...groups], `the sections of components/${unit}/keys.ts's keys`).toHaveLength(1);
+            const [section] = [...groups] as [string];
+            expect(SHARED_SECTIONS, `${unit}'s keys are in a section of their own, not the platform's "${section}"`).not.toContain(section);
+            sections.set(unit, section);
             for (const s of specs) if (s.key in KEYS_IN_ANOTHER_SECTION) expect(s.group).toBe(KEYS_IN_ANOTHER_SECTION[s.key]);
             expect(CONFIG, "the fixture validates").toBeDefined();
             expect(Object.keys(CONFIG), `MaraConfig.${unit}`).toContain(unit);
@@ -81,4 +88,10 @@ describe("add-on units", () => {
             if (hasDefaults) expect(data.includes((DEFAULTS as Record<string, unknown>)[unit]), `DEFAULTS.${unit} is its defaults.ts's`).toBe(true);
         });
     }
+
+    it("no two units share a section of the configuration reference", () => {
+        const byUnit = [...sections.entries()];
+        expect(byUnit.length, "every unit's section was read").toBe(UNITS.length);
+        for (const [unit, section] of byUnit) expect(byUnit.filter(([, s]) => s === section).map(([u]) => u), `the section "${section}"`).toEqual([unit]);
+    });
 });
