@@ -166,6 +166,23 @@ describe("mara:delivery: operator, in a first preview", () => {
     }, 240_000);
 });
 
+describe("mara:delivery: operator, its configuration sections", () => {
+    it("MaraConfig.pulumiOperator holds the chart and the stack it deploys, the token a secret Output; the deprecated gitops members are the same objects", async () => {
+        const cfg = validateConfig(stack("operator")).config!;
+        expect(cfg.pulumiOperator.chart.version).toBe(CHARTS.pulumiOperator.version);
+        expect(cfg.pulumiOperator.stack?.stack).toBe("acme/mara/prod-in-cluster");
+        expect(pulumi.Output.isInstance(cfg.pulumiOperator.stack?.accessToken)).toBe(true);
+        expect(JSON.stringify(cfg.pulumiOperator.chart)).not.toContain(TOKEN);
+        expect(cfg.gitops.operator).toBe(cfg.pulumiOperator.stack);
+        expect(cfg.gitops.operatorChart).toBe(cfg.pulumiOperator.chart);
+        expect(cfg.gitops.argoCdChart).toBe(cfg.argoCd.chart);
+        // Another delivery: no stack for the operator to deploy, the chart still settled.
+        const gitops = validateConfig(stack("gitops", NO_TOKEN)).config!;
+        expect(gitops.pulumiOperator.stack).toBeUndefined();
+        expect(gitops.argoCd.chart.version).toBe(CHARTS.argoCd.version);
+    });
+});
+
 describe("mara:delivery: operator, validated", () => {
     const check = (values: Record<string, string | undefined>) => {
         const r = validateConfig(withValues(fixture("minimal-aws"), Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined))));
