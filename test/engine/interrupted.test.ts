@@ -29,8 +29,9 @@
  * next `mara up` rolls the release back and converges.
  *
  * Kill 1 also falls while Bank of Sirius's databases are created: it waits until the state records the create of a
- * StatefulSet under way and the StatefulSet is on the API server (the killed run's apply reached it). The next `mara
- * up` clears that pending create and creates the StatefulSet again; it applies as the field manager the killed run
+ * StatefulSet under way and the StatefulSet is on the API server (the killed run's apply reached it); an admission
+ * policy holds the databases' pods back until then, so that the window lasts (holdPods; kill 3 holds the exporters'
+ * pods the same way). The next `mara up` clears that pending create and creates the StatefulSet again; it applies as the field manager the killed run
  * did (components/ownership/fieldManager.ts), so the API server takes it as the same owner's apply rather than a
  * conflict on `.spec.volumeClaimTemplates` (an atomic list it fills with defaults). The StatefulSets keep their UIDs,
  * their claims (the databases' data) theirs, and the stable manager is their only applier at the end.
@@ -246,6 +247,43 @@ async function waitForClaims(names: readonly string[], boundMs = 2 * 60_000): Pr
     }
 }
 
+/**
+ * Holds back the creation of pods in `namespace` (those `labels` select, owned by a `ownerKind`): an admission policy
+ * named `name` refuses them, so whatever waits for them (the engine for a StatefulSet's replicas, `helm install
+ * --wait` for a release's Deployment) stays under way for as long as the hold lasts. A kill aimed at such a window
+ * then cannot miss it: at the pace pods start on this tier a StatefulSet or a small release is ready within a second
+ * or two, and kill 1, aimed at that alone, once missed it on a loaded machine. A controller still does what comes
+ * before each pod (the StatefulSet controller makes the pod's claim first). Returns the release of the hold, after
+ * which the controller creates the pods at its next retry.
+ */
+async function holdPods(name: string, namespace: string, ownerKind: string, labels: Record<string, string> = {}): Promise<() => Promise<void>> {
+    const admission = "/apis/admissionregistration.k8s.io/v1";
+    await request(cluster, "POST", `${admission}/validatingadmissionpolicies`, {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicy",
+        metadata: { name },
+        spec: {
+            failurePolicy: "Fail",
+            matchConstraints: {
+                namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": namespace } },
+                objectSelector: { matchLabels: labels },
+                resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+            },
+            validations: [{ expression: `!has(object.metadata.ownerReferences) || !object.metadata.ownerReferences.exists(r, r.kind == '${ownerKind}')`, message: "held by the test until its kill" }],
+        },
+    });
+    await request(cluster, "POST", `${admission}/validatingadmissionpolicybindings`, {
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingAdmissionPolicyBinding",
+        metadata: { name },
+        spec: { policyName: name, validationActions: ["Deny"] },
+    });
+    return async () => {
+        await request(cluster, "DELETE", `${admission}/validatingadmissionpolicybindings/${name}`);
+        await request(cluster, "DELETE", `${admission}/validatingadmissionpolicies/${name}`);
+    };
+}
+
 /** The lines of what `mara up` printed that say what the recovery found and did. */
 const recoveryLines = (output: string) =>
     output
@@ -280,8 +318,10 @@ describe("an interrupted mara up", () => {
         // For the report: where each kill fell, and what came next.
         const report = (text: string) => console.log(text);
 
-        // Kill 1: the first Helm installs, while the databases' StatefulSets are created.
+        // Kill 1: the first Helm installs, while the databases' StatefulSets are created (their pods held back until then).
+        const releaseDatabases = await holdPods("hold-database-pods", "bos", "StatefulSet");
         const first = await upKilledWhen(async () => (await helmRecords("pending-install")).some((r) => r.namespace !== "team-a") && (await statefulSetCreateUnderWay()), "SIGKILL", true);
+        await releaseDatabases();
         expect(first.killed, `mara up ended before any Helm install started with a StatefulSet's create under way\n${first.output.slice(-4000)}`).toBe(true);
         expect(groupAlive(first.pid), "a process of the killed run's group is still running").toBe(false);
         expect(first.survivors, "processes of the killed run still running").toEqual([]);
@@ -330,7 +370,10 @@ describe("an interrupted mara up", () => {
 
         // Kill 3: the next mara up repairs kill 2, and is killed while the application's Helm releases install.
         const appNamespace = "bos";
+        // The database exporters' pods held back until then, so that their installs stay pending until the kill.
+        const releaseExporters = await holdPods("hold-exporter-pods", appNamespace, "ReplicaSet", { "app.kubernetes.io/name": "prometheus-postgres-exporter" });
         const third = await upKilledWhen(async (output) => UPDATING.test(output) && (await helmRecords("pending-install")).some((r) => r.namespace === appNamespace) && (await workUnderWay()), "SIGKILL", true, 15 * 60_000);
+        await releaseExporters();
         report(`kill 2 left ${stuck2.map((r) => `${r.namespace}/${r.name}`).join(", ") || "no release"} in pending-install and ${pending2.length} pending operation(s) (${pending2.map((p) => p.resource.type.split(":").pop()).join(", ")}); the next mara up said:\n${recoveryLines(third.output)}`);
         expect(third.killed, `mara up ended before the application's releases installed\n${third.output.slice(-4000)}`).toBe(true);
         expect(third.survivors, "processes of the killed run still running").toEqual([]);
