@@ -8,13 +8,46 @@
 import { CHARTS, ChartId, InfraType } from "../contracts";
 import { helmRepoUrl, integer, text, ValueType } from "./valueTypes";
 
-/** A MARA key, optionally a field inside an object-valued key (MARA's `kic:nginx_plus`). */
+/**
+ * Another name a key is read under: a MARA key, optionally a field inside an object-valued key (MARA's
+ * `kic:nginx_plus`), or this project's own earlier name of the key (`renamedIn`).
+ */
 export interface LegacyKey {
-    /** Full key as written in a MARA stack file, e.g. `eks:min_size`. */
+    /** Full key as written in a MARA stack file, e.g. `eks:min_size`, or the key's earlier name, e.g. `mara:kicImageName`. */
     readonly key: string;
     /** Field inside the key's object value, e.g. `kic:key_path` inside `kic:nginx_plus`. */
     readonly field?: string;
+    /**
+     * The release that renamed this project's key: the earlier name is read, with a warning naming the new one, until
+     * 1.0.0 (CHANGELOG.md, "Deprecated"). Undefined for a MARA key.
+     */
+    readonly renamedIn?: string;
 }
+
+/**
+ * How docs and generated files name another name of a key: a MARA key as written, an earlier name with the release
+ * that renamed it. `quote` wraps the name alone (Markdown's backticks).
+ */
+export function describeLegacy(l: LegacyKey, quote: (name: string) => string = (n) => n): string {
+    const name = quote(l.field ? `${l.key}.${l.field}` : l.key);
+    return l.renamedIn ? `${name} (its name before ${l.renamedIn})` : name;
+}
+
+/** The sentences generated files add about a key's other names: its MARA keys, then its earlier names. */
+export function otherNamesNote(legacyKeys: readonly LegacyKey[], maraLabel: string): string {
+    const named = (ls: readonly LegacyKey[]) => ls.map((l) => (l.field ? `${l.key}.${l.field}` : l.key)).join(", ");
+    const mara = legacyKeys.filter((l) => !l.renamedIn);
+    const earlier = legacyKeys.filter((l) => l.renamedIn);
+    return [
+        mara.length ? `${maraLabel}: ${named(mara)}.` : "",
+        ...[...new Set(earlier.map((l) => l.renamedIn!))].map((r) => `Before ${r}: ${named(earlier.filter((l) => l.renamedIn === r))}.`),
+    ]
+        .filter(Boolean)
+        .join(" ");
+}
+
+/** An earlier name of one of this project's keys, renamed in `release`. */
+export const renamedFrom = (key: string, release: string): LegacyKey => ({ key, renamedIn: release });
 
 /** How one setting is named, typed, defaulted and documented. */
 export interface KeySpec<T> {

@@ -33,6 +33,8 @@ interface Rename {
     readonly to: string;
     readonly value: string;
     readonly secret: boolean;
+    /** The release that renamed one of this project's keys; undefined for a MARA key in a provider's namespace. */
+    readonly renamedIn?: string;
 }
 
 /**
@@ -58,8 +60,10 @@ export class Findings {
     get warnings(): string[] {
         const renameWarnings = [...this.renames].map(
             ([ns, list]) =>
-                `Keys in the "${ns}" namespace belong to the ${ns} provider, which may reject keys it does not know. ` +
-                `Read under their new names: ${list.map((r) => `${r.from} → ${r.to}`).join(", ")}. Rename them: ` +
+                (ns === PROJECT_NAMESPACE
+                    ? `Keys renamed in ${[...new Set(list.map((r) => r.renamedIn))].join(" and ")} are read under their old names until 1.0.0: `
+                    : `Keys in the "${ns}" namespace belong to the ${ns} provider, which may reject keys it does not know. Read under their new names: `) +
+                `${list.map((r) => `${r.from} → ${r.to}`).join(", ")}. Rename them: ` +
                 list.map((r) => `pulumi config rm ${r.from} && ${configSetCommand(r.to, r.value, r.secret)}`).join(" && "),
         );
         return [...renameWarnings, ...this.messages].map((w) => shorten(this.redactor.redact(w)));
@@ -70,7 +74,7 @@ export class Findings {
         return this.redactor.reveals(value);
     }
 
-    /** Records that a provider-namespace MARA key was read as its canonical key. */
+    /** Records that a provider-namespace MARA key, or an earlier name of one of this project's keys, was read as its canonical key. */
     renamed(namespace: string, rename: Rename): void {
         const list = this.renames.get(namespace) ?? [];
         if (!list.some((r) => r.from === rename.from)) list.push(rename);
@@ -159,7 +163,7 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
                 value: sensitive ? undefined : canonical,
                 problem: `is set together with ${legacyName(alias.l)}${sensitive ? "" : ` = ${JSON.stringify(alias.raw)}`}, and the two disagree`,
                 allowed: "one of the two keys",
-                fix: `keep ${spec.key} and remove the MARA key: pulumi config rm ${alias.l.key}`,
+                fix: `keep ${spec.key} and remove the ${alias.l.renamedIn ? "old name" : "MARA key"}: pulumi config rm ${alias.l.key}`,
             });
             // Set (twice), with no value to use: what needs the key must not also call it unset.
             return { source: spec.key, raw: canonical };
@@ -219,8 +223,8 @@ export function resolve<T>(raw: RawConfig, spec: KeySpec<T>, findings: Findings,
     }
     if (alias && source !== spec.key && !pin) {
         const ns = namespaceOf(alias.l.key);
-        if ((PROVIDER_NAMESPACES as readonly string[]).includes(ns) && ns !== namespaceOf(spec.key)) {
-            findings.renamed(ns, { from: alias.l.key, to: spec.key, value: spec.secret ? "<value>" : text, secret: spec.secret === true });
+        if (alias.l.renamedIn || ((PROVIDER_NAMESPACES as readonly string[]).includes(ns) && ns !== namespaceOf(spec.key))) {
+            findings.renamed(ns, { from: alias.l.key, to: spec.key, value: spec.secret ? "<value>" : text, secret: spec.secret === true, renamedIn: alias.l.renamedIn });
         }
     }
     if (spec.secret && !raw.secretKeys.has(storedKey)) {

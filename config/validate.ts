@@ -103,7 +103,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
         // The NGINX Plus keys are read only for NGINX Plus: its image pulled, built or run (components/ingressController/settings.ts).
         if (nginxPlusKeyUnused(id, { r, d })) return true;
         // MARA's repository and tag keys make up the image only when no image name is set (components/ingressController/settings.ts says so).
-        return (id === "kicImageRepository" || id === "kicImageTag") && r("kicImageName").source !== undefined;
+        return (id === "ingressImageRepository" || id === "ingressImageTag") && r("ingressImageName").source !== undefined;
     };
     const v = <K extends KeyId>(id: K) => r(id).value;
     const d: GetDefaulted = <K extends DefaultedKeyId>(id: K) => v(id) ?? (KEYS[id] as DefaultedKeySpec<KeyValue<K>>).default;

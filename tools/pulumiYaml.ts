@@ -5,6 +5,7 @@
  */
 import { stringify } from "yaml";
 import { KEYS, KeySpec, PROJECT_NAMESPACE } from "../config/keys";
+import { otherNamesNote } from "../config/keySpec";
 
 /** Packages whose default providers are disabled: every resource of theirs needs an explicit provider. */
 export const DISABLED_DEFAULT_PROVIDERS = ["aws", "kubernetes", "linode", "digitalocean", "docker"] as const;
@@ -32,10 +33,9 @@ export function configDeclarations(): Record<string, ConfigDeclaration> {
     for (const spec of Object.values(KEYS) as KeySpec<unknown>[]) {
         const [ns, name] = spec.key.split(":") as [string, string];
         if (ns !== PROJECT_NAMESPACE || spec.default === undefined) continue;
-        const legacy = spec.legacy.map((l) => l.key + (l.field ? `.${l.field}` : ""));
         const notes = [
             spec.defaultNote ? `Default: ${spec.defaultNote}.` : "",
-            legacy.length ? `MARA key: ${legacy.join(", ")}.` : "",
+            otherNamesNote(spec.legacy, "MARA key"),
         ].filter(Boolean);
         const decl: ConfigDeclaration = { type: spec.type.pulumiType, description: [spec.description, ...notes].join(" ") };
         if (spec.type.pulumiType === "array") decl.items = { type: "string" };

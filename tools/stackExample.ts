@@ -3,6 +3,7 @@
  * default, MARA name and whether it is a secret. Generated from the key table so it cannot go stale.
  */
 import { KEY_GROUPS, KEYS, KeySpec } from "../config/keys";
+import { otherNamesNote } from "../config/keySpec";
 
 /** Values set (uncommented) in the example, for an AWS stack. */
 const ACTIVE: Readonly<Record<string, string>> = { "mara:infraType": "aws", "aws:region": "us-east-1" };
@@ -39,7 +40,7 @@ export function renderStackExample(): string {
                 spec.secret ? "(secret)" : "",
                 spec.description,
                 spec.default !== undefined ? `Default: ${spec.type.render(spec.default)}.` : spec.defaultNote ? `Default: ${spec.defaultNote}.` : "",
-                spec.legacy.length ? `MARA: ${spec.legacy.map((l) => (l.field ? `${l.key}.${l.field}` : l.key)).join(", ")}.` : "",
+                otherNamesNote(spec.legacy, "MARA"),
             ].filter(Boolean);
             lines.push(`  # ${notes.join(" ")}`);
             const active = ACTIVE[spec.key];

@@ -50,7 +50,7 @@ export function defaultPinSettings(): PinSettings {
     ) as PinSettings["charts"];
     return {
         charts,
-        kic: { origin: KEYS.kicImageOrigin.default, imageName: KEYS.kicImageName.default, sourceUrl: KEYS.kicSrcUrl.default },
+        kic: { origin: KEYS.ingressImageOrigin.default, imageName: KEYS.ingressImageName.default, sourceUrl: KEYS.ingressSrcUrl.default },
         application: { imageRegistry: KEYS.siriusImageRegistry.default, imageTag: KEYS.siriusImageTag.default },
         elasticVersion: KEYS.logstoreVersion.default,
         nfsProvisionerImage: KEYS.nfsProvisionerImage.default,
@@ -141,11 +141,11 @@ function kicImagePin(kic: PinSettings["kic"]): Pin {
             name: "nginx-ingress (built from source)",
             pinned: kic.sourceUrl,
             usedBy: "NGINX Ingress Controller",
-            setBy: KEYS.kicSrcUrl.key,
+            setBy: KEYS.ingressSrcUrl.key,
             source: { type: "none", reason: "built from a local checkout; its version is whatever is checked out there" },
         };
     }
-    return imagePin(kic.imageName, "NGINX Ingress Controller", KEYS.kicImageName.key);
+    return imagePin(kic.imageName, "NGINX Ingress Controller", KEYS.ingressImageName.key);
 }
 
 function applicationPins(application: PinSettings["application"]): Pin[] {

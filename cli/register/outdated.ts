@@ -18,7 +18,7 @@ function seconds(value: string): number {
 
 const HELP = `
 Pins: without --stack or --config-file, the program's defaults; with one, that stack's values
-(chart versions and repositories, mara:kicImageName, mara:siriusImageRegistry and mara:siriusImageTag,
+(chart versions and repositories, mara:ingressImageName, mara:siriusImageRegistry and mara:siriusImageTag,
 mara:logstoreVersion), validated first as \`mara plan\` does.
 
 Sources: each chart's Helm repository index (or OCI registry), each image's registry tag list

@@ -6,7 +6,7 @@
  * stood; their rules are settings.ts's.
  */
 import { INFRA_TYPES, KIC_SOURCE_ALLOWED, PATTERNS } from "../../contracts";
-import { chartKeys, spec } from "../../config/keySpec";
+import { chartKeys, renamedFrom, spec } from "../../config/keySpec";
 import { boolean, imageReference, integer, oneOf, text } from "../../config/valueTypes";
 import { INGRESS_CONTROLLER_DEFAULTS, KIC_IMAGE_DEFAULTS } from "./defaults";
 
@@ -24,75 +24,75 @@ export const INGRESS_CONTROLLER_SERVICE_KEYS = {
 
 /** The image's and the release's keys. */
 export const INGRESS_CONTROLLER_KEYS = {
-    kicImageOrigin: spec({
-        key: "mara:kicImageOrigin",
-        legacy: ["kic:image_origin"],
+    ingressImageOrigin: spec({
+        key: "mara:ingressImageOrigin",
+        legacy: [renamedFrom("mara:kicImageOrigin", "0.2.0"), "kic:image_origin"],
         type: oneOf(["registry", "source"] as const),
         default: KIC_IMAGE_DEFAULTS.origin,
-        description: "registry: pull mara:kicImageName and push it to the cluster's registry; source: build it from mara:kicSrcUrl.",
+        description: "registry: pull mara:ingressImageName and push it to the cluster's registry; source: build it from mara:ingressSrcUrl.",
         group: "Ingress controller",
     }),
-    kicImageName: spec({
-        key: "mara:kicImageName",
-        legacy: ["kic:image_name"],
+    ingressImageName: spec({
+        key: "mara:ingressImageName",
+        legacy: [renamedFrom("mara:kicImageName", "0.2.0"), "kic:image_name"],
         type: imageReference(),
         default: KIC_IMAGE_DEFAULTS.imageName,
         description: "NGINX Ingress Controller image to pull (NGINX Plus images live in private-registry.nginx.com).",
         group: "Ingress controller",
     }),
-    kicMakeTarget: spec({
-        key: "mara:kicMakeTarget",
-        legacy: ["kic:make_target"],
+    ingressMakeTarget: spec({
+        key: "mara:ingressMakeTarget",
+        legacy: [renamedFrom("mara:kicMakeTarget", "0.2.0"), "kic:make_target"],
         type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
         default: KIC_IMAGE_DEFAULTS.makeTarget,
         description: "make target of nginx/kubernetes-ingress reproduced when building from source: debian-image, alpine-image, ubi-image, or an NGINX Plus target such as debian-image-plus (needs the repository certificate and key).",
         group: "Ingress controller",
     }),
-    kicSrcUrl: spec({
-        key: "mara:kicSrcUrl",
-        legacy: ["kic:src_url"],
+    ingressSrcUrl: spec({
+        key: "mara:ingressSrcUrl",
+        legacy: [renamedFrom("mara:kicSrcUrl", "0.2.0"), "kic:src_url"],
         type: text({ pattern: /^\S+$/, allowed: KIC_SOURCE_ALLOWED }),
         default: KIC_IMAGE_DEFAULTS.source,
-        description: "Source built when mara:kicImageOrigin is source: a git URL with #<tag> (BuildKit clones it), an https tarball, or a local directory (~ and paths relative to the project allowed).",
+        description: "Source built when mara:ingressImageOrigin is source: a git URL with #<tag> (BuildKit clones it), an https tarball, or a local directory (~ and paths relative to the project allowed).",
         group: "Ingress controller",
     }),
-    kicAlwaysRebuild: spec({
-        key: "mara:kicAlwaysRebuild",
-        legacy: ["kic:always_rebuild"],
+    ingressAlwaysRebuild: spec({
+        key: "mara:ingressAlwaysRebuild",
+        legacy: [renamedFrom("mara:kicAlwaysRebuild", "0.2.0"), "kic:always_rebuild"],
         type: boolean(),
         default: KIC_IMAGE_DEFAULTS.alwaysRebuild,
         description: "Pull or build the image and push it on every update, even when its inputs did not change; the cluster moves only if the digest changed.",
         group: "Ingress controller",
     }),
-    kicNginxPlusKeyPath: spec({
-        key: "mara:kicNginxPlusKeyPath",
-        legacy: [{ key: "kic:nginx_plus", field: "kic:key_path" }],
+    ingressNginxPlusKeyPath: spec({
+        key: "mara:ingressNginxPlusKeyPath",
+        legacy: [renamedFrom("mara:kicNginxPlusKeyPath", "0.2.0"), { key: "kic:nginx_plus", field: "kic:key_path" }],
         type: text(),
         description: "NGINX Plus repository key (nginx-repo.key from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_KEY environment variable.",
         example: "/etc/ssl/nginx/nginx-repo.key",
         group: "Ingress controller",
     }),
-    kicNginxPlusCertPath: spec({
-        key: "mara:kicNginxPlusCertPath",
-        legacy: [{ key: "kic:nginx_plus", field: "kic:cert_path" }],
+    ingressNginxPlusCertPath: spec({
+        key: "mara:ingressNginxPlusCertPath",
+        legacy: [renamedFrom("mara:kicNginxPlusCertPath", "0.2.0"), { key: "kic:nginx_plus", field: "kic:cert_path" }],
         type: text(),
         description: "NGINX Plus repository certificate (nginx-repo.crt from MyF5) for Plus source builds; mounted as a BuildKit secret, never stored. Else the NGINX_REPO_CRT environment variable.",
         example: "/etc/ssl/nginx/nginx-repo.crt",
         group: "Ingress controller",
     }),
-    kicImageRepository: spec({
-        key: "mara:kicImageRepository",
-        legacy: ["kic-helm:nginx_repository"],
+    ingressImageRepository: spec({
+        key: "mara:ingressImageRepository",
+        legacy: [renamedFrom("mara:kicImageRepository", "0.2.0"), "kic-helm:nginx_repository"],
         type: imageReference(),
-        description: "MARA's existing-cluster image repository; combined with mara:kicImageTag into mara:kicImageName.",
+        description: "MARA's existing-cluster image repository; combined with mara:ingressImageTag into mara:ingressImageName.",
         example: "nginx/nginx-ingress",
         group: "Ingress controller",
     }),
-    kicImageTag: spec({
-        key: "mara:kicImageTag",
-        legacy: ["kic-helm:nginx_tag"],
+    ingressImageTag: spec({
+        key: "mara:ingressImageTag",
+        legacy: [renamedFrom("mara:kicImageTag", "0.2.0"), "kic-helm:nginx_tag"],
         type: text(PATTERNS.imageTag),
-        description: "MARA's existing-cluster image tag; combined with mara:kicImageRepository into mara:kicImageName.",
+        description: "MARA's existing-cluster image tag; combined with mara:ingressImageRepository into mara:ingressImageName.",
         example: "5.5.4",
         group: "Ingress controller",
     }),

@@ -30,11 +30,11 @@ import type { Lookup } from "../../config/lookup";
 export interface IngressControllerImageSettings {
     /** `registry`: pull {@link imageName} and push it to the cluster's registry; `source`: build it from the source. */
     readonly imageOrigin: "registry" | "source";
-    /** The image pulled (`mara:kicImageName`, or MARA's repository and tag keys over the default). */
+    /** The image pulled (`mara:ingressImageName`, or MARA's repository and tag keys over the default). */
     readonly imageName: string;
     /** The kubernetes-ingress make target a source build reproduces. */
     readonly makeTarget: string;
-    /** The source location as configured (`mara:kicSrcUrl`). */
+    /** The source location as configured (`mara:ingressSrcUrl`). */
     readonly sourceUrl: string;
     /** The source to build from: a git or tarball URL, or the configured directory made absolute (`~` expanded). */
     readonly source: string;
@@ -115,14 +115,14 @@ function pathKind(p: string): PathKind {
 }
 
 /**
- * The image the stack pulls: `mara:kicImageName`, or MARA's repository and tag keys over the default image when no
+ * The image the stack pulls: `mara:ingressImageName`, or MARA's repository and tag keys over the default image when no
  * image name is set. A value that did not parse reads as its default; its problem is recorded on its own.
  */
 export function pulledImageName({ r, d }: Pick<Lookup, "r" | "d">): string {
-    const imageName = d("kicImageName");
-    const repo = r("kicImageRepository");
-    const tag = r("kicImageTag");
-    if (r("kicImageName").source || (repo.value === undefined && tag.value === undefined)) return imageName;
+    const imageName = d("ingressImageName");
+    const repo = r("ingressImageRepository");
+    const tag = r("ingressImageTag");
+    if (r("ingressImageName").source || (repo.value === undefined && tag.value === undefined)) return imageName;
     const [defaultRepo, defaultTag] = splitImageName(imageName);
     return `${repo.value ?? defaultRepo}:${tag.value ?? defaultTag}`;
 }
@@ -133,21 +133,21 @@ export function pulledImageName({ r, d }: Pick<Lookup, "r" | "d">): string {
  * image built from source into the cluster's registry, with Plus mode off, reads it nowhere.
  */
 export function readsNginxJwt({ r, d }: Pick<Lookup, "r" | "d">): boolean {
-    return d("ingressEnablePlus") || (d("kicImageOrigin") === "registry" && pulledImageName({ r, d }).startsWith(`${NGINX_PLUS_REGISTRY}/`));
+    return d("ingressEnablePlus") || (d("ingressImageOrigin") === "registry" && pulledImageName({ r, d }).startsWith(`${NGINX_PLUS_REGISTRY}/`));
 }
 
 /** Whether anything reads the NGINX Plus repository certificate and key: only a source build of a Plus make target. */
 export function readsNginxRepoFiles({ d }: Pick<Lookup, "d">): boolean {
-    return d("kicImageOrigin") === "source" && MAKE_TARGETS[d("kicMakeTarget")]?.plus === true;
+    return d("ingressImageOrigin") === "source" && MAKE_TARGETS[d("ingressMakeTarget")]?.plus === true;
 }
 
 /** The NGINX Plus keys this stack reads nowhere, by key id. */
-export const NGINX_PLUS_KEYS = ["nginxJwt", "kicNginxPlusCertPath", "kicNginxPlusKeyPath"] as const;
+export const NGINX_PLUS_KEYS = ["nginxJwt", "ingressNginxPlusCertPath", "ingressNginxPlusKeyPath"] as const;
 
 /** Whether nothing reads NGINX Plus key `id` on this stack (validation then names it as not used, unchecked). */
 export function nginxPlusKeyUnused(id: KeyId, lookup: Pick<Lookup, "r" | "d">): boolean {
     if (id === "nginxJwt") return !readsNginxJwt(lookup);
-    if (id === "kicNginxPlusCertPath" || id === "kicNginxPlusKeyPath") return !readsNginxRepoFiles(lookup);
+    if (id === "ingressNginxPlusCertPath" || id === "ingressNginxPlusKeyPath") return !readsNginxRepoFiles(lookup);
     return false;
 }
 
@@ -157,21 +157,21 @@ export function nginxPlusKeyUnused(id: KeyId, lookup: Pick<Lookup, "r" | "d">): 
  * error) and change nothing (the JWT then reaches no Secret).
  */
 export function checkUnusedNginxPlusKeys({ r, d, keyOf }: Lookup, findings: Findings): void {
-    const image = d("kicImageOrigin") === "source" ? `builds make target ${d("kicMakeTarget")} from source` : `pulls ${pulledImageName({ r, d })}`;
+    const image = d("ingressImageOrigin") === "source" ? `builds make target ${d("ingressMakeTarget")} from source` : `pulls ${pulledImageName({ r, d })}`;
     const rm = (keys: string[]) => keys.map((k) => `pulumi config rm ${k.split(".")[0]}`).filter((c, i, all) => all.indexOf(c) === i).join(" && ");
     if (r("nginxJwt").source !== undefined && !readsNginxJwt({ r, d })) {
         findings.warn(
             `${keyOf("nginxJwt")} is not used: this stack ${image} and does not run NGINX Plus (${keyOf("ingressEnablePlus")} is false), so nothing pulls from ${NGINX_PLUS_REGISTRY} ` +
                 `or needs the license, and the JWT is not checked and reaches no Secret. Remove it with ${rm([keyOf("nginxJwt")])}, or keep it for NGINX Plus ` +
-                `(${KEYS.kicImageName.key} ${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress:${KIC_VERSION} and ${KEYS.ingressEnablePlus.key} true).`,
+                `(${KEYS.ingressImageName.key} ${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress:${KIC_VERSION} and ${KEYS.ingressEnablePlus.key} true).`,
         );
     }
-    const files = (["kicNginxPlusCertPath", "kicNginxPlusKeyPath"] as const).filter((id) => r(id).source !== undefined);
+    const files = (["ingressNginxPlusCertPath", "ingressNginxPlusKeyPath"] as const).filter((id) => r(id).source !== undefined);
     if (files.length > 0 && !readsNginxRepoFiles({ d })) {
         const keys = files.map((id) => keyOf(id));
         findings.warn(
             `${keys.join(", ")} ${keys.length === 1 ? "is" : "are"} not used: the NGINX Plus repository certificate and key are read only to build an NGINX Plus image from source ` +
-                `(${KEYS.kicImageOrigin.key} source with a Plus make target such as debian-image-plus), and this stack ${image}, so ${keys.length === 1 ? "its file is" : "their files are"} not checked. ` +
+                `(${KEYS.ingressImageOrigin.key} source with a Plus make target such as debian-image-plus), and this stack ${image}, so ${keys.length === 1 ? "its file is" : "their files are"} not checked. ` +
                 `Remove ${keys.length === 1 ? "it" : "them"} with ${rm(keys)}, or keep ${keys.length === 1 ? "it" : "them"} for a Plus source build.`,
         );
     }
@@ -181,14 +181,14 @@ export function checkUnusedNginxPlusKeys({ r, d, keyOf }: Lookup, findings: Find
 export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: KicPaths = {}): IngressControllerImageSettings {
     const kindOf = paths.kind ?? pathKind;
     const env = paths.env ?? process.env;
-    const repo = r("kicImageRepository");
-    const tag = r("kicImageTag");
-    if ((repo.source || tag.source) && r("kicImageName").source) findings.warn(`${repo.source ?? tag.source} is ignored because ${keyOf("kicImageName")} is set.`);
+    const repo = r("ingressImageRepository");
+    const tag = r("ingressImageTag");
+    if ((repo.source || tag.source) && r("ingressImageName").source) findings.warn(`${repo.source ?? tag.source} is ignored because ${keyOf("ingressImageName")} is set.`);
     const imageName = pulledImageName({ r, d });
 
-    const makeTarget = d("kicMakeTarget");
-    const origin = d("kicImageOrigin");
-    const srcUrl = d("kicSrcUrl");
+    const makeTarget = d("ingressMakeTarget");
+    const origin = d("ingressImageOrigin");
+    const srcUrl = d("ingressSrcUrl");
     // Set, even if its value is refused (that problem is reported on its own): never also "not set".
     const jwtSet = r("nginxJwt").source !== undefined;
     const spec = MAKE_TARGETS[makeTarget];
@@ -199,11 +199,11 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
     let version: string | undefined;
     if ("problem" in classified) {
         findings.problem({
-            key: keyOf("kicSrcUrl"),
+            key: keyOf("ingressSrcUrl"),
             value: srcUrl,
             problem: classified.problem,
             allowed: KIC_SOURCE_ALLOWED,
-            fix: configSetCommand(keyOf("kicSrcUrl"), KEYS.kicSrcUrl.default),
+            fix: configSetCommand(keyOf("ingressSrcUrl"), KEYS.ingressSrcUrl.default),
         });
     } else {
         const s = classified.source;
@@ -213,7 +213,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
             const found = kindOf(s.path);
             if (found !== "directory") {
                 findings.problem({
-                    key: keyOf("kicSrcUrl"),
+                    key: keyOf("ingressSrcUrl"),
                     value: srcUrl,
                     problem:
                         found === undefined
@@ -222,15 +222,15 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
                               ? `names ${shownPath(s.path)}, which ${found.unusable}`
                               : `names ${shownPath(s.path)}, which is a file, not a directory`,
                     allowed: KIC_SOURCE_ALLOWED,
-                    fix: `git clone --branch v${version ?? "5.5.4"} https://github.com/nginx/kubernetes-ingress.git ${s.path} (or ${configSetCommand(keyOf("kicSrcUrl"), KEYS.kicSrcUrl.default)} to let BuildKit fetch it)`,
+                    fix: `git clone --branch v${version ?? "5.5.4"} https://github.com/nginx/kubernetes-ingress.git ${s.path} (or ${configSetCommand(keyOf("ingressSrcUrl"), KEYS.ingressSrcUrl.default)} to let BuildKit fetch it)`,
                 });
             } else if (kindOf(`${s.path}/build/Dockerfile`) !== "file") {
                 findings.problem({
-                    key: keyOf("kicSrcUrl"),
+                    key: keyOf("ingressSrcUrl"),
                     value: srcUrl,
                     problem: `names ${s.path}, which has no build/Dockerfile (not an nginx/kubernetes-ingress checkout)`,
                     allowed: KIC_SOURCE_ALLOWED,
-                    fix: `point ${keyOf("kicSrcUrl")} at the root of a kubernetes-ingress checkout`,
+                    fix: `point ${keyOf("ingressSrcUrl")} at the root of a kubernetes-ingress checkout`,
                 });
             }
         }
@@ -240,11 +240,11 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
         const targetProblem = makeTargetProblem(makeTarget);
         if (targetProblem) {
             findings.problem({
-                key: keyOf("kicMakeTarget"),
+                key: keyOf("ingressMakeTarget"),
                 value: makeTarget,
                 problem: targetProblem,
                 allowed: `one of ${Object.keys(MAKE_TARGETS).join(", ")}`,
-                fix: configSetCommand(keyOf("kicMakeTarget"), "debian-image"),
+                fix: configSetCommand(keyOf("ingressMakeTarget"), "debian-image"),
             });
         }
     }
@@ -254,7 +254,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
 
     if (origin === "registry" && imageName.startsWith(`${NGINX_PLUS_REGISTRY}/`) && !jwtSet) {
         findings.problem({
-            key: keyOf("kicImageName"),
+            key: keyOf("ingressImageName"),
             value: imageName,
             problem: `is pulled from ${NGINX_PLUS_REGISTRY}, which needs the NGINX Plus JWT, and mara:nginxJwt is not set`,
             allowed: `an image from a public registry, or an image from ${NGINX_PLUS_REGISTRY} together with the JWT from MyF5 in mara:nginxJwt`,
@@ -278,7 +278,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
             value: "true",
             problem: `runs the controller in NGINX Plus mode, but its image (${origin === "source" ? `make target ${makeTarget}` : imageName}) is not an NGINX Plus image, so the controller exits at start and the release times out`,
             allowed: `false with an open-source image; true with an NGINX Plus image (${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress, or a Plus make target such as debian-image-plus)`,
-            fix: `${configSetCommand(keyOf("ingressEnablePlus"), "false")}, or ${configSetCommand(KEYS.kicImageName.key, `${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress:${KIC_VERSION}`)}`,
+            fix: `${configSetCommand(keyOf("ingressEnablePlus"), "false")}, or ${configSetCommand(KEYS.ingressImageName.key, `${NGINX_PLUS_REGISTRY}/nginx-ic/nginx-plus-ingress:${KIC_VERSION}`)}`,
         });
     }
     return {
@@ -288,7 +288,7 @@ export function buildKic({ r, v, d, keyOf }: Lookup, findings: Findings, paths: 
         sourceUrl: srcUrl,
         source,
         version,
-        alwaysRebuild: d("kicAlwaysRebuild"),
+        alwaysRebuild: d("ingressAlwaysRebuild"),
         nginxRepo,
         // Read nowhere, it reaches nothing: no pull Secret entry, no license (checkUnusedNginxPlusKeys says so).
         nginxJwt: readsNginxJwt({ r, d }) ? secretOutput(r("nginxJwt")) : undefined,
@@ -307,15 +307,15 @@ function repoCredentials(
     needed: boolean,
     makeTarget: string,
 ): NginxRepoCredentials | undefined {
-    const keyPath = v("kicNginxPlusKeyPath");
-    const certPath = v("kicNginxPlusCertPath");
-    const files = { kicNginxPlusCertPath: certPath === undefined ? "" : resolve(certPath), kicNginxPlusKeyPath: keyPath === undefined ? "" : resolve(keyPath) };
-    const keySet = r("kicNginxPlusKeyPath").source !== undefined;
-    const certSet = r("kicNginxPlusCertPath").source !== undefined;
+    const keyPath = v("ingressNginxPlusKeyPath");
+    const certPath = v("ingressNginxPlusCertPath");
+    const files = { ingressNginxPlusCertPath: certPath === undefined ? "" : resolve(certPath), ingressNginxPlusKeyPath: keyPath === undefined ? "" : resolve(keyPath) };
+    const keySet = r("ingressNginxPlusKeyPath").source !== undefined;
+    const certSet = r("ingressNginxPlusCertPath").source !== undefined;
     // Kept for a Plus source build but not read now: named as not used (checkUnusedNginxPlusKeys), never checked.
     if (!needed) return undefined;
     if (keySet !== certSet) {
-        const missing = keySet ? "kicNginxPlusCertPath" : "kicNginxPlusKeyPath";
+        const missing = keySet ? "ingressNginxPlusCertPath" : "ingressNginxPlusKeyPath";
         findings.problem({
             key: KEYS[missing].key,
             problem: "is not set, but its NGINX Plus partner is",
@@ -326,12 +326,12 @@ function repoCredentials(
     }
     if (keyPath !== undefined && certPath !== undefined) {
         let ok = true;
-        for (const [id, file] of [["kicNginxPlusCertPath", certPath], ["kicNginxPlusKeyPath", keyPath]] as const) {
+        for (const [id, file] of [["ingressNginxPlusCertPath", certPath], ["ingressNginxPlusKeyPath", keyPath]] as const) {
             const found = kindOf(files[id]);
             if (found !== "file") {
                 ok = false;
                 const resolved = files[id] === file ? "" : ` (${shownPath(files[id])})`;
-                const download = `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "kicNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`;
+                const download = `download it from MyF5, then ${configSetCommand(KEYS[id].key, id === "ingressNginxPlusCertPath" ? "<path of nginx-repo.crt>" : "<path of nginx-repo.key>")}`;
                 findings.problem({
                     key: keyOf(id),
                     value: file,
@@ -339,26 +339,26 @@ function repoCredentials(
                         found === undefined
                             ? `does not exist on this machine${files[id] === file ? "" : ` (looked for ${shownPath(files[id])})`}`
                             : found === "empty"
-                              ? `names an empty file${resolved}, and the build needs the ${id === "kicNginxPlusCertPath" ? "certificate" : "key"} in it (a download that failed, or a file not yet filled in)`
+                              ? `names an empty file${resolved}, and the build needs the ${id === "ingressNginxPlusCertPath" ? "certificate" : "key"} in it (a download that failed, or a file not yet filled in)`
                               : found === "directory"
                                 ? `is a directory${resolved}, not a file`
                                 : `names a path${resolved} that ${found.unusable}`,
-                    allowed: `the path of ${id === "kicNginxPlusCertPath" ? "nginx-repo.crt" : "nginx-repo.key"}, downloaded from MyF5 (absolute, or relative to the project directory)`,
+                    allowed: `the path of ${id === "ingressNginxPlusCertPath" ? "nginx-repo.crt" : "nginx-repo.key"}, downloaded from MyF5 (absolute, or relative to the project directory)`,
                     fix: typeof found === "object" && found.fix ? `${found.fix}; or ${download}` : download,
                 });
             }
         }
-        return ok ? { certificate: { file: files.kicNginxPlusCertPath }, key: { file: files.kicNginxPlusKeyPath } } : undefined;
+        return ok ? { certificate: { file: files.ingressNginxPlusCertPath }, key: { file: files.ingressNginxPlusKeyPath } } : undefined;
     }
     if (env[NGINX_REPO_ENV.certificate] && env[NGINX_REPO_ENV.key]) {
         return { certificate: { env: NGINX_REPO_ENV.certificate }, key: { env: NGINX_REPO_ENV.key } };
     }
     findings.problem({
-        key: keyOf("kicMakeTarget"),
+        key: keyOf("ingressMakeTarget"),
         value: makeTarget,
         problem: "builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set",
-        allowed: `${KEYS.kicNginxPlusCertPath.key} and ${KEYS.kicNginxPlusKeyPath.key} (MARA's kic:nginx_plus fields kic:cert_path and kic:key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables ${NGINX_REPO_ENV.certificate} and ${NGINX_REPO_ENV.key} holding them`,
-        fix: `${configSetCommand(KEYS.kicNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")} && ${configSetCommand(KEYS.kicNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")}`,
+        allowed: `${KEYS.ingressNginxPlusCertPath.key} and ${KEYS.ingressNginxPlusKeyPath.key} (MARA's kic:nginx_plus fields kic:cert_path and kic:key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables ${NGINX_REPO_ENV.certificate} and ${NGINX_REPO_ENV.key} holding them`,
+        fix: `${configSetCommand(KEYS.ingressNginxPlusCertPath.key, "/etc/ssl/nginx/nginx-repo.crt")} && ${configSetCommand(KEYS.ingressNginxPlusKeyPath.key, "/etc/ssl/nginx/nginx-repo.key")}`,
     });
     return undefined;
 }
@@ -377,11 +377,11 @@ export function checkSourceBuildRegistry(
     // Registry keys that are set but incomplete or refused have their own problem; the registry is then not "missing".
     if (kic.imageOrigin === "source" && (infra?.type === "linode" || infra?.type === "kubeconfig") && !infra.registry && !registryKeysSet) {
         findings.problem({
-            key: keyOf("kicImageOrigin"),
+            key: keyOf("ingressImageOrigin"),
             value: "source",
             problem: `builds the image, but ${infra.type === "linode" ? "Linode" : "an existing cluster"} has no registry to push it to`,
             allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
-            fix: `${configSetCommand(keyOf("kicImageOrigin"), "registry")}, or configure mara:registryServer and the other mara:registry* keys`,
+            fix: `${configSetCommand(keyOf("ingressImageOrigin"), "registry")}, or configure mara:registryServer and the other mara:registry* keys`,
         });
     }
 }
@@ -400,7 +400,7 @@ export function checkKicImage(kic: IngressControllerImageSettings, chartVersion:
     const range = supportedImageRange(chartVersion)!;
     const allowed = `controller ${range.oldest} to ${range.newest} for nginx-ingress chart ${chartVersion}, such as ${facts.appVersion}`;
     if (kic.imageOrigin === "source") {
-        const key = keyOf("kicSrcUrl");
+        const key = keyOf("ingressSrcUrl");
         const release = releaseAdvice(kic.sourceUrl, facts.appVersion);
         // The release the source names (a git tag, a tarball's name, a directory's #<version>).
         if (kic.version === undefined) {
@@ -419,8 +419,8 @@ export function checkKicImage(kic: IngressControllerImageSettings, chartVersion:
     const why = kicImageProblem(chartVersion, tag);
     if (!why) return;
     // Name the key that chose the image: the image name, or MARA's repository and tag keys it was composed from.
-    const key = r("kicImageName").source ?? r("kicImageTag").source ?? r("kicImageRepository").source ?? keyOf("kicImageName");
-    const tagKey = key === r("kicImageTag").source;
+    const key = r("ingressImageName").source ?? r("ingressImageTag").source ?? r("ingressImageRepository").source ?? keyOf("ingressImageName");
+    const tagKey = key === r("ingressImageTag").source;
     findings.problem({
         key,
         value: tagKey ? tag : kic.imageName,
@@ -444,7 +444,7 @@ export function releaseAdvice(location: string, version: string): { value: strin
         const git = `${KIC_GIT}#v${version}`;
         return {
             value: git,
-            name: `a tarball has no #ref, so name the release in its file name (…-v${version}.tar.gz), or build from git: ${configSetCommand(KEYS.kicSrcUrl.key, git)}`,
+            name: `a tarball has no #ref, so name the release in its file name (…-v${version}.tar.gz), or build from git: ${configSetCommand(KEYS.ingressSrcUrl.key, git)}`,
             set: (key) => `${configSetCommand(key, git)} (a tarball names its release in its file name only)`,
         };
     }

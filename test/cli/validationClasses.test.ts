@@ -86,7 +86,7 @@ const CLASSES: Record<string, Case[]> = {
         },
         {
             name: "a file:// checkout with its #ref, and ~ expanded",
-            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "file://<home>/kic#v5.5.4", "mara:kicMakeTarget": "alpine-image" },
+            config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "file://<home>/kic#v5.5.4", "mara:ingressMakeTarget": "alpine-image" },
             expect: { valid: true },
         },
     ],
@@ -145,7 +145,7 @@ const CLASSES: Record<string, Case[]> = {
     ],
     "image and chart compatibility": [
         { name: "a controller older than the chart's flags", config: { ...AWS, "kic:image_name": "nginx/nginx-ingress:5.4.1" }, expect: { problem: 'kic:image_name = "nginx/nginx-ingress:5.4.1": is not an image the chart runs: controller 5.4.1 is outside 5.5.0 to 5.5.x' } },
-        { name: "a controller newer than the chart's line", config: { ...AWS, "mara:kicImageName": "nginx/nginx-ingress:5.6.0" }, expect: { problem: "controller 5.6.0 is outside 5.5.0 to 5.5.x" } },
+        { name: "a controller newer than the chart's line", config: { ...AWS, "mara:ingressImageName": "nginx/nginx-ingress:5.6.0" }, expect: { problem: "controller 5.6.0 is outside 5.5.0 to 5.5.x" } },
         { name: "a moving tag", config: { ...AWS, "kic:image_name": "nginx/nginx-ingress:latest" }, expect: { problem: 'image tag "latest" is not a controller version' } },
         { name: "MARA's tag key with an old controller", config: { ...KUBECONFIG, "kic-helm:nginx_repository": "nginx/nginx-ingress", "kic-helm:nginx_tag": "3.7.2" }, expect: { problem: 'kic-helm:nginx_tag = "3.7.2": is not an image the chart runs' } },
         { name: "an nginx-ingress chart without recorded flags", config: { ...AWS, "kic-helm:chart_version": "2.7.0" }, expect: { problem: 'kic-helm:chart_version = "2.7.0": is an nginx-ingress chart version whose controller flags this program has not recorded' } },
@@ -266,8 +266,8 @@ const CLASSES: Record<string, Case[]> = {
         },
         {
             name: "half of the NGINX Plus repository pair on a Plus source build",
-            config: { ...AWS, "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:kicNginxPlusCertPath": "/nowhere/nginx-repo.crt" },
-            expect: { problem: "mara:kicNginxPlusKeyPath: is not set, but its NGINX Plus partner is" },
+            config: { ...AWS, "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:ingressNginxPlusCertPath": "/nowhere/nginx-repo.crt" },
+            expect: { problem: "mara:ingressNginxPlusKeyPath: is not set, but its NGINX Plus partner is" },
         },
         {
             name: "an ACME certificate for a name outside the DigitalOcean domain the stack publishes in",
@@ -277,7 +277,7 @@ const CLASSES: Record<string, Case[]> = {
         {
             name: "a tarball that names no release: the advice is a form the same run accepts",
             config: { ...AWS, "kic:image_origin": "source", "kic:src_url": "https://example.com/kic-sources.tar.gz" },
-            expect: { valid: true, warning: "a tarball has no #ref, so name the release in its file name (…-v5.5.4.tar.gz), or build from git: pulumi config set mara:kicSrcUrl 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4'" },
+            expect: { valid: true, warning: "a tarball has no #ref, so name the release in its file name (…-v5.5.4.tar.gz), or build from git: pulumi config set mara:ingressSrcUrl 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4'" },
         },
         {
             name: "a tarball of a release the chart cannot run",

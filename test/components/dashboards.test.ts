@@ -205,7 +205,7 @@ describe("what the program provisions and scrapes", () => {
                 ...base.values,
                 "mara:ingressEnablePlus": "true",
                 "mara:nginxJwt": "jwt",
-                "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
+                "mara:ingressImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
             },
             secretKeys: new Set([...base.secretKeys, "mara:nginxJwt"]),
         });

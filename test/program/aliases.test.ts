@@ -38,7 +38,7 @@ const SCENARIOS: Record<string, () => RawConfig> = {
                 "mara:siriusRouting": "virtualserver",
                 "mara:ingressEnablePlus": "true",
                 "mara:nginxJwt": "jwt",
-                "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
+                "mara:ingressImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
                 "mara:protectData": "true",
                 "mara:retainVolumes": "true",
             },

@@ -62,7 +62,7 @@ describe("config as the Pulumi CLI delivers it (Pulumi.yaml defaults merged)", (
         }, 120_000);
     }
 
-    it("MARA's kic-helm:nginx_repository and kic-helm:nginx_tag still choose the image when mara:kicImageName holds its default", async () => {
+    it("MARA's kic-helm:nginx_repository and kic-helm:nginx_tag still choose the image when mara:ingressImageName holds its default", async () => {
         const text = fs
             .readFileSync(`${FIXTURES}/Pulumi.mara-kubeconfig.yaml`, "utf8")
             .replace("kic-helm:nginx_repository: nginx/nginx-ingress", "kic-helm:nginx_repository: registry.example.com/mirror/nginx-ingress")
@@ -162,17 +162,17 @@ describe("what the Pulumi CLI refuses, validation refuses too (mara validate agr
     }
 
     it("says why and how to fix it", () => {
-        const raw = parseStackFile("config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:kicAlwaysRebuild: yes\n", { stack: "dev" });
+        const raw = parseStackFile("config:\n  kubernetes:infra_type: aws\n  aws:region: us-east-1\n  mara:ingressAlwaysRebuild: yes\n", { stack: "dev" });
         expect(validateConfig(raw).problems.map(formatProblem)).toEqual([
-            expect.stringContaining("mara:kicAlwaysRebuild"),
+            expect.stringContaining("mara:ingressAlwaysRebuild"),
         ]);
         const [p] = validateConfig(raw).problems;
         expect(p).toMatchObject({
-            key: "mara:kicAlwaysRebuild",
+            key: "mara:ingressAlwaysRebuild",
             value: "yes",
-            problem: "is refused by the Pulumi CLI before the program starts, because Pulumi.yaml declares mara:kicAlwaysRebuild as a boolean",
+            problem: "is refused by the Pulumi CLI before the program starts, because Pulumi.yaml declares mara:ingressAlwaysRebuild as a boolean",
             allowed: "exactly true or false",
-            fix: "pulumi config set mara:kicAlwaysRebuild true",
+            fix: "pulumi config set mara:ingressAlwaysRebuild true",
         });
     });
 

@@ -121,7 +121,7 @@ const with_ = (name: string, values: Record<string, string>, secret: string[] = 
 const MODES: Mode[] = [
     { name: "AWS, load balancer", infra: "aws", serviceType: "LoadBalancer", registry: true, build: false, raw: () => fixture("canonical-aws") },
     { name: "AWS, NodePort", infra: "aws", serviceType: "NodePort", registry: true, build: false, raw: with_("canonical-aws", { "mara:ingressServiceType": "NodePort", "mara:fqdn": "nodes.example.org" }) },
-    { name: "AWS, image built from source", infra: "aws", serviceType: "LoadBalancer", registry: true, build: true, raw: with_("canonical-aws", { "mara:kicImageOrigin": "source" }) },
+    { name: "AWS, image built from source", infra: "aws", serviceType: "LoadBalancer", registry: true, build: true, raw: with_("canonical-aws", { "mara:ingressImageOrigin": "source" }) },
     { name: "DigitalOcean, load balancer", infra: "digitalocean", serviceType: "LoadBalancer", registry: true, build: false, raw: () => fixture("mara-do", TOKENS) },
     { name: "Linode, load balancer, no registry", infra: "linode", serviceType: "LoadBalancer", registry: false, build: false, raw: () => fixture("mara-lke", TOKENS) },
     { name: "Linode, NodePort, own registry", infra: "linode", serviceType: "NodePort", registry: true, build: false, raw: with_("mara-lke", { ...REGISTRY, "mara:ingressServiceType": "NodePort" }, ["mara:registryPassword"]) },

@@ -45,7 +45,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe("an NGINX Plus image mirrored into ECR", () => {
     let run: ProgramRun;
     beforeAll(async () => {
-        run = await runProgram(aws({ "mara:nginxJwt": JWT, "mara:kicImageName": PLUS_IMAGE, "mara:ingressEnablePlus": "true" }, { secret: ["mara:nginxJwt"] }));
+        run = await runProgram(aws({ "mara:nginxJwt": JWT, "mara:ingressImageName": PLUS_IMAGE, "mara:ingressEnablePlus": "true" }, { secret: ["mara:nginxJwt"] }));
         expect(run.error).toBeUndefined();
     }, 300_000);
 
@@ -91,8 +91,8 @@ describe("an NGINX Plus image built from source", () => {
             aws(
                 {
                     "mara:nginxJwt": JWT,
-                    "mara:kicImageOrigin": "source",
-                    "mara:kicMakeTarget": "debian-image-plus",
+                    "mara:ingressImageOrigin": "source",
+                    "mara:ingressMakeTarget": "debian-image-plus",
                     "kic:nginx_plus": JSON.stringify({ "kic:cert_path": path.join(dir, "nginx-repo.crt"), "kic:key_path": path.join(dir, "nginx-repo.key") }),
                 },
                 { secret: ["mara:nginxJwt"] },
@@ -114,7 +114,7 @@ describe("an NGINX Plus image built from source", () => {
     }, 120_000);
 
     it("takes them from NGINX_REPO_CRT and NGINX_REPO_KEY by name when no files are configured", async () => {
-        const run = await runProgram(aws({ "mara:kicImageOrigin": "source", "mara:kicMakeTarget": "alpine-image-plus" }, { env: { NGINX_REPO_CRT: CERT, NGINX_REPO_KEY: KEY } }));
+        const run = await runProgram(aws({ "mara:ingressImageOrigin": "source", "mara:ingressMakeTarget": "alpine-image-plus" }, { env: { NGINX_REPO_CRT: CERT, NGINX_REPO_KEY: KEY } }));
         expect(run.error).toBeUndefined();
         const build = find(run.registrations, "docker:index/remoteImage:RemoteImage", "platform-kic-image-build").inputs!.build as Record<string, unknown>;
         expect(build.secrets).toEqual([

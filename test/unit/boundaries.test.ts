@@ -97,8 +97,8 @@ describe("names and forms", () => {
         ["registryServer", "registry.example.com:65535", "registry.example.com:65536"],
         ["registryServer", "localhost:5000", "ghcr.io/org"],
         ["registryRepository", "org/nginx-ingress", "Org/nginx-ingress"],
-        ["kicImageName", "registry.example.com:5000/team/image:tag", "https://registry.example.com/team/image:tag"],
-        ["kicImageName", "nginx/nginx-ingress@sha256:" + "a".repeat(64), "nginx/nginx-ingress@sha256:" + "a".repeat(63)],
+        ["ingressImageName", "registry.example.com:5000/team/image:tag", "https://registry.example.com/team/image:tag"],
+        ["ingressImageName", "nginx/nginx-ingress@sha256:" + "a".repeat(64), "nginx/nginx-ingress@sha256:" + "a".repeat(63)],
         ["prometheusHelmRepoUrl", "oci://ghcr.io/charts", "ftp://charts.example.com"],
         ["acmeServer", "https://localhost:14000/dir", "http://acme.example.com/dir"],
         ["logstoreStorageSize", "1Mi", "0Mi"],
@@ -106,7 +106,7 @@ describe("names and forms", () => {
         ["logstoreStorageSize", " 10Gi ", "10gi"],
         ["logstoreStorageSize", "1.5Ti", "10GiB"],
         ["clusterName", "c", ""],
-        ["kicSrcUrl", "./kubernetes-ingress#v5.5.4", "https://github.com/nginx/kubernetes-ingress.git #v5.5.4"],
+        ["ingressSrcUrl", "./kubernetes-ingress#v5.5.4", "https://github.com/nginx/kubernetes-ingress.git #v5.5.4"],
     ])("%s: %j is accepted, %j is not", (id, good, bad) => {
         expect(parse(id, good), good).toMatchObject({ ok: true });
         expect(parse(id, bad), bad).toMatchObject({ ok: false });

@@ -33,7 +33,7 @@ describe("secrets stored encrypted, read without the passphrase", () => {
     // The operator's delivery reads the repository's credential as Argo CD's does, and its own secrets besides.
     const GITOPS = { "mara:delivery": "operator", "mara:operatorStack": "acme/mara/prod", "mara:gitopsPath": "deploy/prod", "mara:gitopsRepoUrl": "https://git.example.com/org/platform.git", "mara:gitopsRepoUsername": "mara" };
     const REGISTRY = { "mara:registryServer": "ghcr.io", "mara:registryRepository": "my-org/nginx-ingress", "mara:registryUsername": "robot" };
-    const PLUS = { "mara:ingressEnablePlus": "true", "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" };
+    const PLUS = { "mara:ingressEnablePlus": "true", "mara:ingressImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" };
     const byInfra: [string, Record<string, string>, (s: KeySpec<unknown>) => boolean][] = [
         ["aws", { "aws:region": "us-east-1", ...GITOPS, ...PLUS }, (s) => s.usedOn === undefined || s.usedOn.includes("aws")],
         ["digitalocean", {}, (s) => s.usedOn?.includes("digitalocean") === true],

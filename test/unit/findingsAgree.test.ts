@@ -34,11 +34,11 @@ const CHART_VERSIONS = ["0.1.0", "2.7.0", "99.0.0"];
 /** Keys whose value decides whether another key is needed, each with that other key refused. */
 const COMBINATIONS: Record<string, string>[] = [
     { "mara:tlsIssuer": "acme", "mara:acmeEmail": "not-an-email" },
-    { "mara:ingressEnablePlus": "true", "mara:nginxJwt": "", "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" },
+    { "mara:ingressEnablePlus": "true", "mara:nginxJwt": "", "mara:ingressImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" },
     { "mara:doRegistryAdopt": "true", "mara:doRegistryName": "Bad_Name" },
-    { "mara:kicImageOrigin": "source", "mara:registryServer": "ghcr.io", "mara:registryRepository": "o/n", "mara:registryUsername": "u", "mara:registryPassword": "" },
-    { "mara:kicImageOrigin": "source", "mara:registryServer": "https://ghcr.io", "mara:registryRepository": "o/n", "mara:registryUsername": "u", "mara:registryPassword": "p" },
-    { "mara:kicImageOrigin": "source", "mara:kicMakeTarget": "debian-image-plus", "mara:kicNginxPlusCertPath": "", "mara:kicNginxPlusKeyPath": "/k" },
+    { "mara:ingressImageOrigin": "source", "mara:registryServer": "ghcr.io", "mara:registryRepository": "o/n", "mara:registryUsername": "u", "mara:registryPassword": "" },
+    { "mara:ingressImageOrigin": "source", "mara:registryServer": "https://ghcr.io", "mara:registryRepository": "o/n", "mara:registryUsername": "u", "mara:registryPassword": "p" },
+    { "mara:ingressImageOrigin": "source", "mara:ingressMakeTarget": "debian-image-plus", "mara:ingressNginxPlusCertPath": "", "mara:ingressNginxPlusKeyPath": "/k" },
     { "digitalocean:token": "" },
     { "linode:token": "" },
     { "kic:image_name": "nginx/nginx-ingress:5.5.4", "kic-helm:nginx_repository": "Bad Repo", "kic-helm:nginx_tag": "!!" },

@@ -101,7 +101,7 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
     });
 });
 
-describe("mara:kicSrcUrl (kic:src_url)", () => {
+describe("mara:ingressSrcUrl (kic:src_url)", () => {
     it("keeps MARA's git URL and the version it names, and refuses a release the pinned chart cannot run", () => {
         const cfg = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": "https://github.com/nginxinc/kubernetes-ingress.git#v5.5.3" })).config!;
         expect(cfg.kic).toMatchObject({ source: "https://github.com/nginxinc/kubernetes-ingress.git#v5.5.3", version: "5.5.3" });
@@ -150,7 +150,7 @@ describe("mara:kicSrcUrl (kic:src_url)", () => {
     });
 });
 
-describe("mara:kicMakeTarget (kic:make_target)", () => {
+describe("mara:ingressMakeTarget (kic:make_target)", () => {
     it("names MARA's retired targets and what replaced them", () => {
         expect(formatProblem(only({ "kic:image_origin": "source", "kic:make_target": "debian-image-opentracing" }))).toMatch(
             /^kic:make_target = "debian-image-opentracing": no longer exists in nginx\/kubernetes-ingress; debian-image replaced it\. Allowed: one of debian-image, alpine-image, ubi-image, debian-image-plus, .*\. Fix: pulumi config set kic:make_target debian-image$/,
@@ -174,15 +174,15 @@ describe("NGINX Plus source builds: the repository certificate and key", () => {
 
     it("expands ~ and resolves relative paths against the project directory", () => {
         const rel = path.relative(process.cwd(), crt);
-        const cfg = validateConfig(aws({ ...plus, "mara:kicNginxPlusCertPath": rel, "mara:kicNginxPlusKeyPath": key })).config!;
+        const cfg = validateConfig(aws({ ...plus, "mara:ingressNginxPlusCertPath": rel, "mara:ingressNginxPlusKeyPath": key })).config!;
         expect(cfg.kic.nginxRepo).toEqual({ certificate: { file: crt }, key: { file: key } });
     });
 
     it("says which file is missing or not a file, before anything is created", () => {
         const found = problemsOf({ ...plus, ...plusPaths(`${dir}/nope.crt`, dir) }).map(formatProblem);
         expect(found).toEqual([
-            `kic:nginx_plus.kic:cert_path = "${dir}/nope.crt": does not exist on this machine. Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusCertPath '<path of nginx-repo.crt>'`,
-            `kic:nginx_plus.kic:key_path = "${dir}": is a directory, not a file. Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusKeyPath '<path of nginx-repo.key>'`,
+            `kic:nginx_plus.kic:cert_path = "${dir}/nope.crt": does not exist on this machine. Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:ingressNginxPlusCertPath '<path of nginx-repo.crt>'`,
+            `kic:nginx_plus.kic:key_path = "${dir}": is a directory, not a file. Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:ingressNginxPlusKeyPath '<path of nginx-repo.key>'`,
         ]);
     });
 
@@ -194,8 +194,8 @@ describe("NGINX Plus source builds: the repository certificate and key", () => {
         execFileSync("mkfifo", [pipe]);
         const found = problemsOf({ ...plus, ...plusPaths(loop, pipe) }).map(formatProblem);
         expect(found).toEqual([
-            `kic:nginx_plus.kic:cert_path = "${loop}": names a path that is a loop of symbolic links (ELOOP): following them never reaches a file. Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: see where the links point with ls -l ${loop}, and point the link at the real file or folder; or download it from MyF5, then pulumi config set mara:kicNginxPlusCertPath '<path of nginx-repo.crt>'`,
-            `kic:nginx_plus.kic:key_path = "${pipe}": names a path that is a named pipe, not a regular file. Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: point it at a regular file (a pipe or device cannot be read like one); or download it from MyF5, then pulumi config set mara:kicNginxPlusKeyPath '<path of nginx-repo.key>'`,
+            `kic:nginx_plus.kic:cert_path = "${loop}": names a path that is a loop of symbolic links (ELOOP): following them never reaches a file. Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: see where the links point with ls -l ${loop}, and point the link at the real file or folder; or download it from MyF5, then pulumi config set mara:ingressNginxPlusCertPath '<path of nginx-repo.crt>'`,
+            `kic:nginx_plus.kic:key_path = "${pipe}": names a path that is a named pipe, not a regular file. Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: point it at a regular file (a pipe or device cannot be read like one); or download it from MyF5, then pulumi config set mara:ingressNginxPlusKeyPath '<path of nginx-repo.key>'`,
         ]);
         const dangling = path.join(dir, "dangling.crt");
         fs.symlinkSync(path.join(dir, "gone.crt"), dangling);
@@ -219,25 +219,25 @@ describe("NGINX Plus source builds: the repository certificate and key", () => {
     it("needs both, and says the two ways to give them", () => {
         const p = only(plus, { NGINX_REPO_CRT: "only the certificate" });
         expect(formatProblem(p)).toBe(
-            'kic:make_target = "debian-image-plus": builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set. Allowed: mara:kicNginxPlusCertPath and mara:kicNginxPlusKeyPath (MARA\'s kic:nginx_plus fields kic:cert_path and kic:key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY holding them. Fix: pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt && pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key',
+            'kic:make_target = "debian-image-plus": builds NGINX Plus, which needs the NGINX Plus repository certificate and key, and neither their files nor the environment variables are set. Allowed: mara:ingressNginxPlusCertPath and mara:ingressNginxPlusKeyPath (MARA\'s kic:nginx_plus fields kic:cert_path and kic:key_path) naming nginx-repo.crt and nginx-repo.key from MyF5, or the environment variables NGINX_REPO_CRT and NGINX_REPO_KEY holding them. Fix: pulumi config set mara:ingressNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt && pulumi config set mara:ingressNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key',
         );
     });
 
     it("names a kic:nginx_plus field spelled without MARA's namespace, instead of reporting no certificate or key", () => {
         const found = problemsOf({ ...plus, "kic:nginx_plus": JSON.stringify({ cert_path: crt, key_path: key }) }).map(formatProblem);
         expect(found.slice(0, 2)).toEqual([
-            "kic:nginx_plus.cert_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:cert_path, or use pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt",
-            "kic:nginx_plus.key_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:key_path, or use pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key",
+            "kic:nginx_plus.cert_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:cert_path, or use pulumi config set mara:ingressNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt",
+            "kic:nginx_plus.key_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:key_path, or use pulumi config set mara:ingressNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key",
         ]);
         // A field next to the right ones is named too, whatever the origin.
         expect(problemsOf({ "kic:nginx_plus": JSON.stringify({ "kic:cert_path": crt, "kic:key_path": key, "kic:jwt_path": "/x" }) }).map(formatProblem)).toEqual([
-            "kic:nginx_plus.kic:jwt_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:key_path, or use pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key",
+            "kic:nginx_plus.kic:jwt_path: is not a field of kic:nginx_plus, so it is ignored. Allowed: the fields kic:key_path and kic:cert_path (MARA writes them with the namespace). Fix: rename it kic:key_path, or use pulumi config set mara:ingressNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key",
         ]);
     });
 
     it("refuses a kic:nginx_plus that is not an object, which MARA never read either", () => {
         expect(formatProblem(only({ "kic:nginx_plus": "/etc/ssl/nginx" }))).toBe(
-            'kic:nginx_plus = "/etc/ssl/nginx": is not an object, so none of its fields (kic:key_path, kic:cert_path) is read. Allowed: an object with the fields kic:key_path and kic:cert_path, as in MARA\'s example stack file: kic:nginx_plus: { kic:key_path: <path>, kic:cert_path: <path> }. Fix: pulumi config set mara:kicNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key && pulumi config set mara:kicNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt',
+            'kic:nginx_plus = "/etc/ssl/nginx": is not an object, so none of its fields (kic:key_path, kic:cert_path) is read. Allowed: an object with the fields kic:key_path and kic:cert_path, as in MARA\'s example stack file: kic:nginx_plus: { kic:key_path: <path>, kic:cert_path: <path> }. Fix: pulumi config set mara:ingressNginxPlusKeyPath /etc/ssl/nginx/nginx-repo.key && pulumi config set mara:ingressNginxPlusCertPath /etc/ssl/nginx/nginx-repo.crt',
         );
     });
 
@@ -266,7 +266,7 @@ describe("NGINX Plus keys a stack reads nowhere", () => {
             expect(result.problems.map(formatProblem), JSON.stringify(jwt)).toEqual([]);
             expect(notUsed(result.warnings)).toEqual([
                 "mara:nginxJwt is not used: this stack pulls nginx/nginx-ingress:5.5.4 and does not run NGINX Plus (mara:ingressEnablePlus is false), so nothing pulls from private-registry.nginx.com or needs the license, and the JWT is not checked and reaches no Secret. " +
-                    "Remove it with pulumi config rm mara:nginxJwt, or keep it for NGINX Plus (mara:kicImageName private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4 and mara:ingressEnablePlus true).",
+                    "Remove it with pulumi config rm mara:nginxJwt, or keep it for NGINX Plus (mara:ingressImageName private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4 and mara:ingressEnablePlus true).",
             ]);
             expect(result.config!.kic.nginxJwt).toBeUndefined();
         }
@@ -274,9 +274,9 @@ describe("NGINX Plus keys a stack reads nowhere", () => {
 
     it("a JWT is read to pull from NGINX's registry, and as the license of Plus mode: then it is checked and kept", async () => {
         for (const values of [
-            { "mara:kicImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" } as Record<string, string>,
+            { "mara:ingressImageName": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" } as Record<string, string>,
             { "kic-helm:nginx_repository": "private-registry.nginx.com/nginx-ic/nginx-plus-ingress", "kic-helm:nginx_tag": "5.5.4" },
-            { "mara:ingressEnablePlus": "true", "mara:kicImageName": "registry.example.com/nginx-plus-ingress:5.5.4" },
+            { "mara:ingressEnablePlus": "true", "mara:ingressImageName": "registry.example.com/nginx-plus-ingress:5.5.4" },
         ]) {
             const result = validateConfig(aws({ ...values, "mara:nginxJwt": JWT }, { secret: ["mara:nginxJwt"] }));
             expect(result.problems.map(formatProblem), JSON.stringify(values)).toEqual([]);
@@ -294,9 +294,9 @@ describe("NGINX Plus keys a stack reads nowhere", () => {
 
     it("repository paths on a stack that pulls its image, or builds an open-source target: not used, their files unchecked", () => {
         for (const values of [
-            { "mara:kicNginxPlusCertPath": "/nowhere/nginx-repo.crt" } as Record<string, string>,
+            { "mara:ingressNginxPlusCertPath": "/nowhere/nginx-repo.crt" } as Record<string, string>,
             { "kic:nginx_plus": JSON.stringify({ "kic:key_path": "/nowhere/k", "kic:cert_path": "/nowhere/c" }) },
-            { "kic:image_origin": "source", "kic:make_target": "alpine-image", "mara:kicNginxPlusKeyPath": "/nowhere/k", "mara:kicNginxPlusCertPath": "/nowhere/c" },
+            { "kic:image_origin": "source", "kic:make_target": "alpine-image", "mara:ingressNginxPlusKeyPath": "/nowhere/k", "mara:ingressNginxPlusCertPath": "/nowhere/c" },
         ]) {
             const result = validateConfig(aws(values));
             expect(result.problems.map(formatProblem), JSON.stringify(values)).toEqual([]);
@@ -304,13 +304,13 @@ describe("NGINX Plus keys a stack reads nowhere", () => {
             expect(result.config!.kic.nginxRepo).toBeUndefined();
         }
         expect(notUsed(validateConfig(aws(plusPaths("/c", "/k"))).warnings)).toEqual([
-            "kic:nginx_plus.kic:cert_path, kic:nginx_plus.kic:key_path are not used: the NGINX Plus repository certificate and key are read only to build an NGINX Plus image from source (mara:kicImageOrigin source with a Plus make target such as debian-image-plus), " +
+            "kic:nginx_plus.kic:cert_path, kic:nginx_plus.kic:key_path are not used: the NGINX Plus repository certificate and key are read only to build an NGINX Plus image from source (mara:ingressImageOrigin source with a Plus make target such as debian-image-plus), " +
                 "and this stack pulls nginx/nginx-ingress:5.5.4, so their files are not checked. Remove them with pulumi config rm kic:nginx_plus, or keep them for a Plus source build.",
         ]);
     });
 
     it("where they are read, a lone path is still refused", () => {
-        expect(only({ "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:kicNginxPlusCertPath": "/c" }).problem).toBe("is not set, but its NGINX Plus partner is");
+        expect(only({ "kic:image_origin": "source", "kic:make_target": "debian-image-plus", "mara:ingressNginxPlusCertPath": "/c" }).problem).toBe("is not set, but its NGINX Plus partner is");
     });
 });
 
@@ -334,7 +334,7 @@ describe("the release a source names: advice in a form the same run accepts", ()
     it("the warning for a tarball without a release and the fix for a tarball of an old one suggest nothing the same run refuses", () => {
         const warned = validateConfig(aws({ "kic:image_origin": "source", "kic:src_url": "https://example.com/kic-sources.tar.gz" }));
         const warning = warned.warnings.find((w) => w.includes("names no release"))!;
-        expect(warning).toContain("a tarball has no #ref, so name the release in its file name (…-v5.5.4.tar.gz), or build from git: pulumi config set mara:kicSrcUrl 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4'");
+        expect(warning).toContain("a tarball has no #ref, so name the release in its file name (…-v5.5.4.tar.gz), or build from git: pulumi config set mara:ingressSrcUrl 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4'");
         expect(warning).not.toContain("tar.gz#");
         const refused = only({ "kic:image_origin": "source", "kic:src_url": "https://example.com/kubernetes-ingress-5.4.1.tar.gz" });
         expect(refused.fix).toBe("build the v5.5.4 release: pulumi config set kic:src_url 'https://github.com/nginx/kubernetes-ingress.git#v5.5.4' (a tarball names its release in its file name only)");
@@ -350,21 +350,21 @@ describe("a source build needs somewhere to push the image", () => {
     };
 
     it("is refused on an existing cluster without a registry of the stack's own, naming the key and both ways out", () => {
-        const problems = existingCluster({ "mara:kicImageOrigin": "source" }).problems.filter((p) => p.key === "mara:kicImageOrigin");
+        const problems = existingCluster({ "mara:ingressImageOrigin": "source" }).problems.filter((p) => p.key === "mara:ingressImageOrigin");
         expect(problems.map(formatProblem)).toEqual([
             formatProblem({
-                key: "mara:kicImageOrigin",
+                key: "mara:ingressImageOrigin",
                 value: "source",
                 problem: "builds the image, but an existing cluster has no registry to push it to",
                 allowed: "registry (pull the published image), or source together with your own registry (mara:registryServer, mara:registryRepository, mara:registryUsername, mara:registryPassword)",
-                fix: "pulumi config set mara:kicImageOrigin registry, or configure mara:registryServer and the other mara:registry* keys",
+                fix: "pulumi config set mara:ingressImageOrigin registry, or configure mara:registryServer and the other mara:registry* keys",
             }),
         ]);
     });
 
     it("is allowed there once the mara:registry* keys name one, and where the image is pulled", () => {
         const registry = { "mara:registryServer": "registry.example.com", "mara:registryRepository": "team/nginx-ingress", "mara:registryUsername": "u", "mara:registryPassword": "p" };
-        expect(existingCluster({ "mara:kicImageOrigin": "source", ...registry }).problems.filter((p) => p.key === "mara:kicImageOrigin")).toEqual([]);
-        expect(existingCluster({ "mara:kicImageOrigin": "registry" }).problems.filter((p) => p.key === "mara:kicImageOrigin")).toEqual([]);
+        expect(existingCluster({ "mara:ingressImageOrigin": "source", ...registry }).problems.filter((p) => p.key === "mara:ingressImageOrigin")).toEqual([]);
+        expect(existingCluster({ "mara:ingressImageOrigin": "registry" }).problems.filter((p) => p.key === "mara:ingressImageOrigin")).toEqual([]);
     });
 });

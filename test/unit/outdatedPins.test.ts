@@ -95,15 +95,15 @@ describe("a stack's pins", () => {
     });
 
     it("skip what cannot have a newer version: a digest, and a controller built from source", () => {
-        const digest = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageName": `nginx/nginx-ingress@sha256:${"a".repeat(64)}` }))));
+        const digest = pinsOf(stackPinSettings(valid(aws({ "mara:ingressImageName": `nginx/nginx-ingress@sha256:${"a".repeat(64)}` }))));
         expect(digest.find((p) => p.name === "nginx/nginx-ingress")?.source).toEqual({ type: "none", reason: "pinned by digest; digests have no newer versions" });
 
         // A checkout, as validation sees it: a directory with build/Dockerfile.
         const checkout = "/src/kubernetes-ingress";
         const files = { directories: [checkout], files: { [`${checkout}/build/Dockerfile`]: "FROM scratch\n" } };
-        const source = pinsOf(stackPinSettings(valid(aws({ "mara:kicImageOrigin": "source", "mara:kicSrcUrl": checkout }, files))));
+        const source = pinsOf(stackPinSettings(valid(aws({ "mara:ingressImageOrigin": "source", "mara:ingressSrcUrl": checkout }, files))));
         const kic = source.find((p) => p.kind === "image" && p.usedBy === "NGINX Ingress Controller")!;
-        expect(kic).toMatchObject({ pinned: checkout, setBy: "mara:kicSrcUrl", source: { type: "none" } });
+        expect(kic).toMatchObject({ pinned: checkout, setBy: "mara:ingressSrcUrl", source: { type: "none" } });
     });
 });
 

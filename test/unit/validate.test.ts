@@ -257,7 +257,7 @@ describe("NGINX Plus", () => {
         expect(result.problems.map(formatProblem)).toEqual([
             'kic-helm:enable_plus = "true": runs the controller in NGINX Plus mode, but its image (nginx/nginx-ingress:5.5.4) is not an NGINX Plus image, so the controller exits at start and the release times out. ' +
                 "Allowed: false with an open-source image; true with an NGINX Plus image (private-registry.nginx.com/nginx-ic/nginx-plus-ingress, or a Plus make target such as debian-image-plus). " +
-                "Fix: pulumi config set kic-helm:enable_plus false, or pulumi config set mara:kicImageName private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
+                "Fix: pulumi config set kic-helm:enable_plus false, or pulumi config set mara:ingressImageName private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4",
         ]);
         expect(result.warnings.join("\n")).not.toContain("Plus");
     });
@@ -287,6 +287,25 @@ describe("MARA keys and canonical keys", () => {
         const { warnings } = validateConfig(aws({ "eks:min_size": "2", "eks:max_size": "5" }));
         expect(warnings).toContain(
             'Keys in the "eks" namespace belong to the eks provider, which may reject keys it does not know. Read under their new names: eks:min_size → mara:eksMinSize, eks:max_size → mara:eksMaxSize. Rename them: pulumi config rm eks:min_size && pulumi config set mara:eksMinSize 2 && pulumi config rm eks:max_size && pulumi config set mara:eksMaxSize 5',
+        );
+    });
+
+    it("reads a key renamed in 0.2.0 under its old name, with one warning naming the new names and the commands", () => {
+        const result = validateConfig(aws({ "mara:kicImageName": "registry.example.com/team/nginx-ingress:5.5.4", "mara:kicAlwaysRebuild": "true" }));
+        expect(result.problems).toEqual([]);
+        expect(result.config!.ingressController.image).toMatchObject({ imageName: "registry.example.com/team/nginx-ingress:5.5.4", alwaysRebuild: true });
+        expect(result.warnings).toContain(
+            "Keys renamed in 0.2.0 are read under their old names until 1.0.0: mara:kicImageName → mara:ingressImageName, mara:kicAlwaysRebuild → mara:ingressAlwaysRebuild. Rename them: pulumi config rm mara:kicImageName && pulumi config set mara:ingressImageName registry.example.com/team/nginx-ingress:5.5.4 && pulumi config rm mara:kicAlwaysRebuild && pulumi config set mara:ingressAlwaysRebuild true",
+        );
+        // The new names alone: no warning about names.
+        expect(validateConfig(aws({ "mara:ingressImageName": "registry.example.com/team/nginx-ingress:5.5.4" })).warnings.filter((w) => /renamed/.test(w))).toEqual([]);
+    });
+
+    it("reads the old name of a renamed key when the new one holds only its Pulumi.yaml default, and refuses the two disagreeing", () => {
+        const old = validateConfig(aws({ "mara:ingressImageOrigin": "registry", "mara:kicImageOrigin": "source" }));
+        expect(old.config!.ingressController.image.imageOrigin).toBe("source");
+        expect(formatProblem(only({ "mara:ingressImageName": "nginx/nginx-ingress:5.5.3", "mara:kicImageName": "nginx/nginx-ingress:5.5.2" }))).toBe(
+            'mara:ingressImageName = "nginx/nginx-ingress:5.5.3": is set together with mara:kicImageName = "nginx/nginx-ingress:5.5.2", and the two disagree. Allowed: one of the two keys. Fix: keep mara:ingressImageName and remove the old name: pulumi config rm mara:kicImageName',
         );
     });
 

@@ -38,17 +38,17 @@ describe("NGINX Plus repository certificate and key files", () => {
     it("an empty file, or one of white space only, is refused: the build needs the certificate in it", () => {
         fs.writeFileSync(path.join(dir, "nginx-repo.crt"), "");
         fs.writeFileSync(path.join(dir, "nginx-repo.key"), "\n  \n");
-        const found = validateConfig(aws({ ...plus, "mara:kicNginxPlusCertPath": path.join(dir, "nginx-repo.crt"), "mara:kicNginxPlusKeyPath": path.join(dir, "nginx-repo.key") }, { secret: ["mara:nginxJwt"] })).problems.map(formatProblem);
+        const found = validateConfig(aws({ ...plus, "mara:ingressNginxPlusCertPath": path.join(dir, "nginx-repo.crt"), "mara:ingressNginxPlusKeyPath": path.join(dir, "nginx-repo.key") }, { secret: ["mara:nginxJwt"] })).problems.map(formatProblem);
         expect(found).toEqual([
-            `mara:kicNginxPlusCertPath = "${dir}/nginx-repo.crt": names an empty file, and the build needs the certificate in it (a download that failed, or a file not yet filled in). Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusCertPath '<path of nginx-repo.crt>'`,
-            `mara:kicNginxPlusKeyPath = "${dir}/nginx-repo.key": names an empty file, and the build needs the key in it (a download that failed, or a file not yet filled in). Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:kicNginxPlusKeyPath '<path of nginx-repo.key>'`,
+            `mara:ingressNginxPlusCertPath = "${dir}/nginx-repo.crt": names an empty file, and the build needs the certificate in it (a download that failed, or a file not yet filled in). Allowed: the path of nginx-repo.crt, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:ingressNginxPlusCertPath '<path of nginx-repo.crt>'`,
+            `mara:ingressNginxPlusKeyPath = "${dir}/nginx-repo.key": names an empty file, and the build needs the key in it (a download that failed, or a file not yet filled in). Allowed: the path of nginx-repo.key, downloaded from MyF5 (absolute, or relative to the project directory). Fix: download it from MyF5, then pulumi config set mara:ingressNginxPlusKeyPath '<path of nginx-repo.key>'`,
         ]);
     });
 
     it("the same through the configuration's own view of local files (as mara validate gives it)", () => {
-        const found = problems({ "kubernetes:infra_type": "aws", "aws:region": "us-east-1", ...plus, "mara:kicNginxPlusCertPath": "/certs/c.crt", "mara:kicNginxPlusKeyPath": "/certs/k.key" }, { files: { "/certs/c.crt": "-----BEGIN CERTIFICATE-----\n", "/certs/k.key": "" }, secret: ["mara:nginxJwt"] });
+        const found = problems({ "kubernetes:infra_type": "aws", "aws:region": "us-east-1", ...plus, "mara:ingressNginxPlusCertPath": "/certs/c.crt", "mara:ingressNginxPlusKeyPath": "/certs/k.key" }, { files: { "/certs/c.crt": "-----BEGIN CERTIFICATE-----\n", "/certs/k.key": "" }, secret: ["mara:nginxJwt"] });
         expect(found).toHaveLength(1);
-        expect(found[0]).toContain('mara:kicNginxPlusKeyPath = "/certs/k.key": names an empty file');
+        expect(found[0]).toContain('mara:ingressNginxPlusKeyPath = "/certs/k.key": names an empty file');
     });
 });
 
