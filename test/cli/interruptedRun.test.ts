@@ -43,8 +43,24 @@ describe("the state of an interrupted run", () => {
         expect(describePending(state.pending[0]!)).toBe(`${RELEASE} "certmgr-release" was being created when the last run stopped`);
     });
 
+    it("names the CRDs the stack applies itself, from its resources and its pending creates, not another kind's or a deleted one's", () => {
+        const CRD_PATCH = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinitionPatch";
+        const state = readState({
+            deployment: {
+                resources: [
+                    { urn: urn(CRD_PATCH, "a"), type: CRD_PATCH, inputs: { metadata: { name: "virtualservers.k8s.nginx.org" } }, outputs: { metadata: { name: "virtualservers.k8s.nginx.org" } } },
+                    { urn: urn(CRD_PATCH, "b"), type: CRD_PATCH, delete: true, outputs: { metadata: { name: "gone.example.com" } } },
+                    { urn: urn("kubernetes:core/v1:ConfigMap", "c"), type: "kubernetes:core/v1:ConfigMap", outputs: { metadata: { name: "not-a-crd" } } },
+                    { urn: urn(CRD_PATCH, "d"), type: CRD_PATCH, outputs: { metadata: { name: { ciphertext: "x" } } } },
+                ],
+                pending_operations: [{ resource: { urn: urn(CRD_PATCH, "e"), type: CRD_PATCH, inputs: { metadata: { name: "virtualserverroutes.k8s.nginx.org" } } }, type: "creating" }],
+            },
+        });
+        expect(state.crds).toEqual(["virtualserverroutes.k8s.nginx.org", "virtualservers.k8s.nginx.org"]);
+    });
+
     it("skips what is not shaped as the engine writes it, and never names a release whose name or namespace is a secret or unknown", () => {
-        for (const doc of [null, 7, "text", [], {}, { deployment: null }, { deployment: { pending_operations: "x", resources: {} } }]) expect(readState(doc)).toEqual({ pending: [], releases: [], namespaces: [], releaseUrns: {} });
+        for (const doc of [null, 7, "text", [], {}, { deployment: null }, { deployment: { pending_operations: "x", resources: {} } }]) expect(readState(doc)).toEqual({ pending: [], releases: [], namespaces: [], releaseUrns: {}, crds: [] });
         const state = readState({
             deployment: {
                 pending_operations: [null, { resource: null }, { resource: { urn: 5, type: RELEASE } }, { resource: { urn: urn(RELEASE, "r"), type: RELEASE, inputs: { name: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" }, namespace: "ns" } } }],
@@ -173,7 +189,7 @@ describe("a pending create of a release Helm installed", () => {
         { urn: urn("kubernetes:core/v1:Namespace", "ns"), type: "kubernetes:core/v1:Namespace", operation: "creating" },
     ];
 
-    const state = { pending, releases: pending.flatMap((p) => (p.release ? [p.release] : [])), namespaces: ["nginx-ingress", "cert-manager", "logstore"], releaseUrns: {} };
+    const state = { pending, releases: pending.flatMap((p) => (p.release ? [p.release] : [])), namespaces: ["nginx-ingress", "cert-manager", "logstore"], releaseUrns: {}, crds: [] };
 
     it("has its records removed when its namespace is the stack's and no repair handles it; the others are cleared", () => {
         const revisions = [

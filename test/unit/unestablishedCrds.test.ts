@@ -4,7 +4,7 @@
  * apiServerDown test runs the nudge against a restarted real one.
  */
 import { describe, expect, it } from "vitest";
-import { establishCrds, NUDGE_ANNOTATION, unestablishedCrds } from "../../cli/operation/recovery/crds";
+import { describeUnestablished, establishCrds, NUDGE_ANNOTATION, unestablishedCrds } from "../../cli/operation/recovery/crds";
 
 const crd = (name: string, namespace: string | undefined, conditions: Record<string, string>, extra: Record<string, unknown> = {}) => ({
     metadata: { name, ...(namespace ? { annotations: { "meta.helm.sh/release-name": "rel", "meta.helm.sh/release-namespace": namespace } } : {}), ...extra },
@@ -29,8 +29,24 @@ describe("CRDs left unestablished by an API server restart", () => {
         };
         expect(unestablishedCrds(list, ["cert-manager", "logstore"]).map((c) => c.name)).toEqual(["clusterissuers.cert-manager.io", "noestablished.cert-manager.io"]);
         expect(unestablishedCrds(list, [])).toEqual([]);
+        // The stack's own, named by its state: applied by the program (no Helm marks), or taken over by it from another
+        // installation's Helm release (components/chartCrds.ts); an established one is left alone.
+        expect(unestablishedCrds(list, ["cert-manager"], ["unowned.example.com", "issuers.cert-manager.io", "theirs.example.com"])).toEqual([
+            { name: "clusterissuers.cert-manager.io", release: { name: "rel", namespace: "cert-manager" } },
+            { name: "noestablished.cert-manager.io", release: { name: "rel", namespace: "cert-manager" } },
+            { name: "theirs.example.com" },
+            { name: "unowned.example.com" },
+        ]);
         expect(unestablishedCrds({ kind: "Status" }, ["cert-manager"])).toEqual([]);
         expect(unestablishedCrds(null, ["cert-manager"])).toEqual([]);
+    });
+
+    it("says which the stack applies itself", () => {
+        const list = { items: [crd("virtualserverroutes.k8s.nginx.org", undefined, { NamesAccepted: "True", Established: "False" })] };
+        const [found] = unestablishedCrds(list, [], ["virtualserverroutes.k8s.nginx.org"]);
+        expect(describeUnestablished(found!)).toBe(
+            "CustomResourceDefinition virtualserverroutes.k8s.nginx.org (applied by this stack) has its names accepted but was never established, as after an API server restart: asking the API server to establish it now (otherwise it waits up to five minutes, and so does what uses it)",
+        );
     });
 
     it("are nudged by an annotation set and removed again, and a failure is said, never thrown", async () => {

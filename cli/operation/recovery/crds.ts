@@ -10,7 +10,10 @@
  * Helm's `--wait` waits for `Established`, so the install that re-creates the release waited that long. Any update is
  * an update event: an annotation set and removed again queues the CRD and leaves nothing behind.
  *
- * Only CRDs of Helm releases in the stack's namespaces are touched (the same rule as its releases' records).
+ * Only the stack's CRDs are touched: those of Helm releases in the stack's namespaces (the same rule as its releases'
+ * records), and those the program applies itself (components/chartCrds.ts), which the state names. The latter carry
+ * no Helm marks, and an apply of the same CRD again changes nothing, so it is no update event either: the ingress
+ * controller's were left unestablished after an API server restart until the resync.
  */
 import type { KubeContextClient } from "../../doctor/kubeClient";
 import { isKubeApiError } from "../../doctor/kubeClient";
@@ -20,10 +23,10 @@ const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 /** Set and removed again at once: only its update event matters. */
 export const NUDGE_ANNOTATION = "mara.nginx.com/establish-requested";
 
-/** A CRD to nudge: its name and the Helm release that installed it. */
+/** A CRD to nudge: its name, and the Helm release that installed it (none: the stack applies it itself). */
 export interface UnestablishedCrd {
     readonly name: string;
-    readonly release: { readonly name: string; readonly namespace: string };
+    readonly release?: { readonly name: string; readonly namespace: string };
 }
 
 /**
@@ -43,37 +46,40 @@ function condition(status: unknown, type: string): unknown {
 
 /**
  * The CRDs of a list whose names the API server accepted but that it never established, installed by a Helm release
- * in one of `namespaces` (Helm's ownership annotations, helm/helm pkg/action/validate.go). Anything not shaped as a
- * CRD is skipped, never thrown on.
+ * in one of `namespaces` (Helm's ownership annotations, helm/helm pkg/action/validate.go) or named in `own` (the CRDs
+ * the stack's state applies itself). Anything not shaped as a CRD is skipped, never thrown on.
  */
-export function unestablishedCrds(list: unknown, namespaces: readonly string[]): UnestablishedCrd[] {
+export function unestablishedCrds(list: unknown, namespaces: readonly string[], own: readonly string[] = []): UnestablishedCrd[] {
     const items = isObject(list) && Array.isArray(list.items) ? list.items : [];
     const found: UnestablishedCrd[] = [];
     for (const item of items) {
         if (!isObject(item) || !isObject(item.metadata)) continue;
         const { name, annotations, deletionTimestamp } = item.metadata;
-        if (typeof name !== "string" || deletionTimestamp !== undefined || !isObject(annotations)) continue;
-        const release = annotations["meta.helm.sh/release-name"];
-        const namespace = annotations["meta.helm.sh/release-namespace"];
-        if (typeof release !== "string" || release.length > 53 || !RELEASE_NAME.test(release) || typeof namespace !== "string" || !namespaces.includes(namespace)) continue;
-        if (condition(item.status, "NamesAccepted") === "True" && condition(item.status, "Established") !== "True") found.push({ name, release: { name: release, namespace } });
+        if (typeof name !== "string" || deletionTimestamp !== undefined) continue;
+        if (condition(item.status, "NamesAccepted") !== "True" || condition(item.status, "Established") === "True") continue;
+        const release = isObject(annotations) ? annotations["meta.helm.sh/release-name"] : undefined;
+        const namespace = isObject(annotations) ? annotations["meta.helm.sh/release-namespace"] : undefined;
+        if (typeof release === "string" && release.length <= 53 && RELEASE_NAME.test(release) && typeof namespace === "string" && namespaces.includes(namespace)) {
+            found.push({ name, release: { name: release, namespace } });
+        } else if (own.includes(name)) found.push({ name });
     }
     return found;
 }
 
 /** The line that says what was found. */
 export function describeUnestablished(c: UnestablishedCrd): string {
-    return `CustomResourceDefinition ${c.name} (Helm release ${c.release.namespace}/${c.release.name}) has its names accepted but was never established, as after an API server restart: asking the API server to establish it now (otherwise it waits up to five minutes, and so does the install)`;
+    const by = c.release ? `Helm release ${c.release.namespace}/${c.release.name}` : "applied by this stack";
+    return `CustomResourceDefinition ${c.name} (${by}) has its names accepted but was never established, as after an API server restart: asking the API server to establish it now (otherwise it waits up to five minutes, and so does what uses it)`;
 }
 
 /**
  * Lists the CRDs and nudges each unestablished one of the stack's (an annotation set, then removed). Never fails the
  * run: a CRD left as it was is established by the API server's resync, and the install waits for it.
  */
-export async function establishCrds(client: Pick<KubeContextClient, "get" | "mergePatch">, namespaces: readonly string[], io: CliIo): Promise<void> {
+export async function establishCrds(client: Pick<KubeContextClient, "get" | "mergePatch">, namespaces: readonly string[], io: CliIo, own: readonly string[] = []): Promise<void> {
     let crds: UnestablishedCrd[];
     try {
-        crds = unestablishedCrds(await client.get(CRDS), namespaces);
+        crds = unestablishedCrds(await client.get(CRDS), namespaces, own);
     } catch (e) {
         line(io.stderr, `  - the CustomResourceDefinitions were not checked (${isKubeApiError(e) || e instanceof Error ? e.message : String(e)}); one left unestablished by an API server restart makes the install wait up to five minutes`);
         return;

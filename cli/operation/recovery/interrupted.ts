@@ -16,6 +16,9 @@ export const HELM_RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
 /** The Pulumi resource type of a Namespace. */
 const NAMESPACE_TYPE = "kubernetes:core/v1:Namespace";
 
+/** The Pulumi resource types through which the program applies CRDs itself (components/chartCrds.ts), and the plain one. */
+const CRD_TYPES = ["kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinitionPatch", "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition"];
+
 /** One operation the state records as started and never finished. */
 export interface PendingOperation {
     readonly urn: string;
@@ -42,6 +45,8 @@ export interface StateFindings {
     readonly namespaces: readonly string[];
     /** The URN of each Release resource in the state, by `<namespace>/<name>`. */
     readonly releaseUrns: Readonly<Record<string, string>>;
+    /** The CRDs the stack applies itself (not through a Helm release), by name, as resources or in pending operations. */
+    readonly crds: readonly string[];
 }
 
 /** The resource name at the end of a URN (`urn:pulumi:<stack>::<project>::<type chain>::<name>`). */
@@ -63,6 +68,16 @@ function releaseOf(resource: Record<string, unknown>): ReleaseRef | undefined {
     return undefined;
 }
 
+/** A Kubernetes object's name from a resource's outputs or inputs; undefined when it is not plain text. */
+function objectName(resource: Record<string, unknown>): string | undefined {
+    for (const field of ["outputs", "inputs"]) {
+        const props = resource[field];
+        const name = isObject(props) && isObject(props.metadata) ? props.metadata.name : undefined;
+        if (typeof name === "string" && name !== "") return name;
+    }
+    return undefined;
+}
+
 /**
  * Reads `pulumi stack export`'s document: the pending operations and the Helm releases named. Anything not shaped as
  * the engine writes it (apitype.DeploymentV3 in pulumi/pulumi's sdk/go/common/apitype/core.go) is skipped, never thrown on.
@@ -74,6 +89,11 @@ export function readState(exported: unknown): StateFindings {
     const addRelease = (r: ReleaseRef | undefined) => {
         if (r && !releases.some((x) => x.name === r.name && x.namespace === r.namespace)) releases.push(r);
     };
+    const crds: string[] = [];
+    const addCrd = (r: Record<string, unknown>) => {
+        const name = typeof r.type === "string" && CRD_TYPES.includes(r.type) ? objectName(r) : undefined;
+        if (name && !crds.includes(name)) crds.push(name);
+    };
     const ops = Array.isArray(deployment.pending_operations) ? deployment.pending_operations : [];
     for (const op of ops) {
         if (!isObject(op) || !isObject(op.resource)) continue;
@@ -82,6 +102,7 @@ export function readState(exported: unknown): StateFindings {
         const release = type === HELM_RELEASE_TYPE ? releaseOf(op.resource) : undefined;
         pending.push({ urn, type, operation: typeof op.type === "string" ? op.type : "unknown", ...(release ? { release } : {}) });
         addRelease(release);
+        addCrd(op.resource);
     }
     const resources = Array.isArray(deployment.resources) ? deployment.resources : [];
     const namespaces: string[] = [];
@@ -93,12 +114,13 @@ export function readState(exported: unknown): StateFindings {
             addRelease(release);
             if (release && typeof r.urn === "string") releaseUrns[`${release.namespace}/${release.name}`] = r.urn;
         }
+        addCrd(r);
         if (r.type === NAMESPACE_TYPE && isObject(r.outputs) && isObject(r.outputs.metadata)) {
             const name = r.outputs.metadata.name;
             if (typeof name === "string" && name !== "" && !namespaces.includes(name)) namespaces.push(name);
         }
     }
-    return { pending, releases, namespaces, releaseUrns };
+    return { pending, releases, namespaces, releaseUrns, crds };
 }
 
 export type { ReleaseRevision } from "../../../contracts/helmRecords";

@@ -80,8 +80,9 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
             line(io.stderr, `  ✓ repaired Helm release ${r.release.namespace}/${r.release.name}`);
         }
     }
-    // An install cut off by an API server restart can leave its CRDs accepted but not established (crds.ts).
-    if (target && (repairs.length || forget.length)) await establishCrds(clientFor(target), namespaces, io);
+    // A run cut off by an API server restart can leave CRDs accepted but not established, its Helm installs' and its
+    // own (crds.ts).
+    if (target) await establishCrds(clientFor(target), namespaces, io, state.crds);
     // The refresh above read a rolled-back release as it was, pending: read it again, or the state would hold the
     // interrupted upgrade's values, and this run would see nothing to upgrade.
     const rolledBack = repairs.filter((r) => r.kind === "rollback").map((r) => state.releaseUrns[`${r.release.namespace}/${r.release.name}`]).filter((u): u is string => !!u);
