@@ -12,9 +12,9 @@ import { Platform } from "./components/platform";
 import { VolumeRetention } from "./components/volumeRetention";
 import { loadConfig, MaraConfig } from "./config";
 import type { ClusterInfrastructure } from "./contracts";
-import type { KicImage } from "./components/ingressController/image";
+import type { IngressControllerImage } from "./components/ingressController/image";
 import { dockerProvider } from "./program/dockerProvider";
-import { gitopsDelivery, handoverOptions, standaloneKicImage } from "./program/gitops";
+import { gitopsDelivery, handoverOptions, standaloneIngressControllerImage } from "./program/gitops";
 import { operatorDelivery } from "./program/operator";
 import { platformArgsFromConfig } from "./program/platformArgs";
 import { applicationArgsFromPlatform, clusterIssuerInUse } from "./components/application/args";
@@ -27,7 +27,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
     if (cluster.registry) providers.push(dockerProvider(cluster.registry, cfg.ingressController.image.nginxJwt));
     if (cfg.gitops.delivery === "gitops" || cfg.gitops.delivery === "operator") {
         // Argo CD, or the Pulumi Kubernetes Operator, delivers the platform from Git; the cloud, the cluster, the registry and the image stay here.
-        const image = standaloneKicImage(cfg, cluster, providers);
+        const image = standaloneIngressControllerImage(cfg, cluster, providers);
         return {
             infra_type: cfg.infra.type,
             cluster_name: cluster.clusterName,
@@ -69,7 +69,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
         cluster_name: cluster.clusterName,
         kubeconfig: cluster.kubeconfig,
         ...cluster.outputs,
-        ...kicImageOutputs(cfg, platform.kicImage),
+        ...kicImageOutputs(cfg, platform.ingressControllerImage),
         // Both always exist (docs/deploy.md): an output whose value is undefined is left out of the stack, and
         // `pulumi stack output lb_ingress_ip` would fail where the load balancer has no IP (AWS) or there is none (NodePort).
         lb_ingress_hostname: platform.ingressController.loadBalancerHostname.apply((h) => h ?? ""),
@@ -101,7 +101,7 @@ export = function program(): Record<string, pulumi.Input<unknown>> {
  * What MARA exported about the ingress controller image (kic-image-build's `ingress_image` and kic-image-push's
  * `container_repo_push`), under this project's names: where it came from, and what the cluster runs.
  */
-function kicImageOutputs(cfg: MaraConfig, image: KicImage | undefined): Record<string, pulumi.Input<unknown>> {
+function kicImageOutputs(cfg: MaraConfig, image: IngressControllerImage | undefined): Record<string, pulumi.Input<unknown>> {
     if (!image) {
         // No registry: the chart pulls the configured image from where it is published.
         return { kic_image_origin: "registry", kic_image_source: cfg.ingressController.image.imageName, kic_image: cfg.ingressController.image.imageName };

@@ -250,7 +250,7 @@ async function main() {
         const promoted = [...new Set(deploy.flatMap((r) => r.mara.promotions.filter((p) => p.maraProject !== p.runsIn && /Release/.test(p.resource)).map((p) => `${p.resource} (MARA: ${p.maraProject}) runs in ${p.runsIn} because of ${p.because}`)))];
         for (const p of promoted) note(`In MARA's order: ${p}.`);
         const noWait = deploy.filter((r) => r.checks.ingressReleaseWaitsForImagePush === false).map((r) => r.infra);
-        if (noWait.length) note(`Check (${noWait.join(", ")}): the ingress controller's Helm release does not wait for the image push (KicImage.repository, .tag and .digest should derive from the docker.RegistryImage push).`);
+        if (noWait.length) note(`Check (${noWait.join(", ")}): the ingress controller's Helm release does not wait for the image push (IngressControllerImage.repository, .tag and .digest should derive from the docker.RegistryImage push).`);
         const unmapped = [...new Set(deploy.flatMap((r) => r.mara.unmapped))];
         if (unmapped.length) note(`Not mapped to a MARA project yet (placed after what they depend on; extend bench/lib/maraOrder.ts): ${unmapped.join(", ")}`);
         const unexplained = deploy.flatMap((r) => r.unexplainedWaits.filter((w) => w.type !== "mara:infra:Kubeconfig" && !w.type.startsWith("pulumi:providers:")).map((w) => `${r.infra}: ${w.type} ${w.name} +${fmt(w.minutes, 2)} min`));

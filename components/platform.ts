@@ -10,7 +10,8 @@ import { logstoreRules } from "./alerts/logstoreRules";
 import { CERT_MANAGER_METRICS_LABELS, CERT_MANAGER_METRICS_SERVICE, CertManager, CertManagerArgs } from "./certManager";
 import { PLATFORM_STORAGE_CLASS } from "./clusterNames";
 import { IngressController, IngressControllerArgs, KIC_METRICS_LABELS, KIC_METRICS_SERVICE } from "./ingressController";
-import type { KicImage, KicImageArgs } from "./ingressController/image";
+import type { IngressControllerImage, IngressControllerImageArgs } from "./ingressController/image";
+import { INGRESS_CONTROLLER_IMAGE_TYPE, KIC_IMAGE_TYPE } from "./ingressController/defaults";
 import { LogAgent, LogAgentArgs, fluentBitHostPaths } from "./logAgent";
 import { ELASTICSEARCH_NAME, LOG_WRITER_USER, Logstore, LogstoreArgs } from "./logstore";
 import { MetalLb, MetalLbArgs } from "./metalLb";
@@ -25,7 +26,7 @@ import { guardedOptions } from "./ownership/guard";
  * it (or builds it from `source` with `origin: "source"`) and the controller runs it by digest; without one,
  * the controller pulls `imageName` from where it is published.
  */
-export type PlatformImageArgs = Pick<KicImageArgs, "origin" | "imageName" | "source" | "makeTarget" | "version" | "nginxRepo" | "alwaysRebuild">;
+export type PlatformImageArgs = Pick<IngressControllerImageArgs, "origin" | "imageName" | "source" | "makeTarget" | "version" | "nginxRepo" | "alwaysRebuild">;
 
 /**
  * NGINX Ingress Controller: its own settings and its image; its registry credentials, load balancer and tracing come
@@ -212,7 +213,9 @@ export class Platform extends pulumi.ComponentResource {
     /** The platform's credentials, configured or generated. */
     public readonly secrets: Secrets;
     /** The ingress controller image in the cluster's registry; undefined when there is no registry. */
-    public readonly kicImage?: KicImage;
+    public readonly ingressControllerImage?: IngressControllerImage;
+    /** @deprecated Use {@link Platform.ingressControllerImage}, the same component under the add-on's one name; read until 1.0.0. */
+    public readonly kicImage?: IngressControllerImage;
     /** NGINX Ingress Controller; its outputs give the load balancer address and the IngressClass. */
     public readonly ingressController: IngressController;
     /** cert-manager and its ClusterIssuers. */
@@ -277,18 +280,27 @@ export class Platform extends pulumi.ComponentResource {
         if (args.registry) {
             // Loaded only where an image is pushed, so clusters without a registry never load @pulumi/docker.
             // eslint-disable-next-line @typescript-eslint/no-require-imports
-            const { KicImage } = require("./ingressController/image") as typeof import("./ingressController/image");
-            this.kicImage = new KicImage(
+            const { IngressControllerImage } = require("./ingressController/image") as typeof import("./ingressController/image");
+            this.ingressControllerImage = this.kicImage = new IngressControllerImage(
                 `${name}-kic-image`,
                 { ...image, repositoryUrl: args.registry.repositoryUrl },
                 // GitOps delivery keeps the image outside the platform (program/gitops.ts); switching back finds it there.
-                { parent: this, aliases: [{ name: "kic-image" }, pulumi.createUrn(`${name}-kic-image`, "mara:registry:KicImage")] },
+                {
+                    parent: this,
+                    // Its child name before Platform's children were named after it, under both type tokens, and the
+                    // image GitOps delivery kept at the top level (IngressControllerImage adds its old type itself).
+                    aliases: [
+                        { name: "kic-image" },
+                        { name: "kic-image", type: KIC_IMAGE_TYPE },
+                        ...[INGRESS_CONTROLLER_IMAGE_TYPE, KIC_IMAGE_TYPE].map((type) => pulumi.createUrn(`${name}-kic-image`, type)),
+                    ],
+                },
             );
         }
         const published = splitImageName(image.imageName ?? DEFAULTS.kicImage.imageName);
         // Pushed images run by the digest the registry recorded; a published reference as it is written.
-        const [imageRepository, imageTag, imageDigest] = this.kicImage
-            ? [this.kicImage.repository, this.kicImage.tag, this.kicImage.digest]
+        const [imageRepository, imageTag, imageDigest] = this.ingressControllerImage
+            ? [this.ingressControllerImage.repository, this.ingressControllerImage.tag, this.ingressControllerImage.digest]
             : published[1].startsWith("sha256:")
               ? [published[0], undefined, published[1]]
               : [published[0], published[1], undefined];

@@ -34,7 +34,7 @@ const ARM_FAMILY = /^(?:a1|[a-z]+\d+g[a-z]*)$/;
 export function ec2InstanceTypeFinding(value: string): NodeSizeFinding | undefined {
     const family = value.split(".")[0]!;
     // @pulumi/eks gives a node group of Arm instances an Arm AMI, and the ingress controller image is copied
-    // for linux/amd64 only (KicImage's platform): its pods would fail with "exec format error".
+    // for linux/amd64 only (IngressControllerImage's platform): its pods would fail with "exec format error".
     if (ARM_FAMILY.test(family)) {
         return {
             severity: "error",

@@ -34,7 +34,7 @@ import {
     PROJECT_NAMESPACE,
 } from "./keys";
 import { buildInfra, checkHarborKeys } from "./infraSettings";
-import { buildKic, checkKicImage, checkSourceBuildRegistry, checkUnusedNginxPlusKeys, ingressControllerReleaseSettings, nginxPlusKeyUnused, PathKind, pathKindOf } from "../components/ingressController/settings";
+import { buildKic, checkIngressControllerImage, checkSourceBuildRegistry, checkUnusedNginxPlusKeys, ingressControllerReleaseSettings, nginxPlusKeyUnused, PathKind, pathKindOf } from "../components/ingressController/settings";
 import type { Get, GetDefaulted, KeyOf, Lookup } from "./lookup";
 import type { MaraConfig } from "./model";
 import { ConfigProblem, configSetCommand } from "./problems";
@@ -64,6 +64,10 @@ export const KNOWN_KEYS: readonly string[] = [
     ]),
 ];
 const KNOWN_KEY_SET: ReadonlySet<string> = new Set(KNOWN_KEYS);
+/** The key a typo's guess should name: the current name of a renamed key's earlier name, else the key itself. */
+export function currentKeyName(key: string): string {
+    return (Object.values(KEYS) as KeySpec<unknown>[]).find((s) => s.legacy.some((l) => l.renamedIn && l.key === key))?.key ?? key;
+}
 
 /** Validates raw config; see the module comment. */
 export function validateConfig(given: RawConfig): ValidationResult {
@@ -149,7 +153,7 @@ export function validateConfig(given: RawConfig): ValidationResult {
     if (infraType) checkVolumeSizes(infraType, r("storageClass").source !== undefined, v, keyOf, findings);
     // Source paths resolve as every other local path: against the project directory, `~` from HOME.
     const kic = buildKic({ r, v, d, keyOf }, findings, { env: raw.env, cwd: raw.baseDir, home: raw.env.HOME, kind: kindFrom(raw) });
-    checkKicImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
+    checkIngressControllerImage(kic, d("ingressChartVersion"), { r, v, d, keyOf }, findings);
     if (infra) checkClusterVersion(infra, keyOf, today, findings);
     const admissionScope = checkAdmissionPolicies({ r, v, d, keyOf }, infraType, infra, findings);
     checkLogstoreKeys({ v, keyOf }, findings);
@@ -298,7 +302,8 @@ function checkKeyNames(raw: RawConfig, findings: Findings): void {
         (ns === PROJECT_NAMESPACE ? unknownOwn : unknownMara).push(key);
     }
     const hint = (key: string) => {
-        const guess = closest(key, KNOWN_KEYS);
+        const near = closest(key, KNOWN_KEYS);
+        const guess = near && currentKeyName(near);
         return guess ? `did you mean ${guess}?` : "see the configuration reference, docs/configuration.md";
     };
     listCapped(

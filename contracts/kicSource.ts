@@ -1,6 +1,6 @@
 /**
  * Where the NGINX Ingress Controller is built from, and what each make target of nginx/kubernetes-ingress
- * builds: read by the config validator (`mara validate`) and by KicImage, with the same rules and words.
+ * builds: read by the config validator (`mara validate`) and by IngressControllerImage, with the same rules and words.
  *
  * Make targets: the repository's Makefile (tag v5.5.4) runs `docker build --target <TARGET> -f build/Dockerfile`
  * with `--build-arg BUILD_OS=<os>` per image target, and for NGINX Plus targets adds

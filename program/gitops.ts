@@ -13,17 +13,18 @@ import { ArgoCd } from "../components/argoCd";
 import { argoCdArgsFromSettings } from "../components/argoCd/args";
 import { APPLICATIONS_FOLDER, applicationManifest, folderPath, GitSource } from "../components/argoCd/applications";
 import { apiServerOf, ClusterFacts, clusterSecretManifest } from "../components/argoCd/clusterSecret";
-import type { KicImage } from "../components/ingressController/image";
+import type { IngressControllerImage } from "../components/ingressController/image";
+import { INGRESS_CONTROLLER_IMAGE_TYPE, KIC_IMAGE_TYPE } from "../components/ingressController/defaults";
 import { ClusterInfrastructure, DEFAULTS } from "../contracts";
 import type { MaraConfig } from "../config";
 import { platformArgsFromConfig } from "./platformArgs";
 
 /**
  * Keeps a resource on the cluster when it leaves the stack: applied to every child of the platform during a handover.
- * The ingress controller image (KicImage and its docker resources) is left as it is: it stays in the stack.
+ * The ingress controller image (IngressControllerImage and its docker resources) is left as it is: it stays in the stack.
  */
 export const keepOnRemoval: pulumi.ResourceTransformation = ({ type, props, opts }) =>
-    type === "mara:registry:KicImage" || type.startsWith("docker:") ? undefined : { props, opts: { ...opts, retainOnDelete: true, protect: false } };
+    type === "mara:registry:IngressControllerImage" || type.startsWith("docker:") ? undefined : { props, opts: { ...opts, retainOnDelete: true, protect: false } };
 
 /** The options that make a component's resources stay when they leave the stack, during a handover; none otherwise. */
 export function handoverOptions(cfg: MaraConfig): pulumi.ComponentResourceOptions {
@@ -39,20 +40,20 @@ export function gitSourceOf(cfg: MaraConfig): GitSource {
  * The ingress controller image in the cluster's registry, outside the platform. It keeps the URN it had as the
  * platform's child (an alias), so switching a stack to GitOps neither rebuilds nor re-pushes it.
  */
-export function standaloneKicImage(cfg: MaraConfig, cluster: ClusterInfrastructure, providers: pulumi.ProviderResource[]): KicImage | undefined {
+export function standaloneIngressControllerImage(cfg: MaraConfig, cluster: ClusterInfrastructure, providers: pulumi.ProviderResource[]): IngressControllerImage | undefined {
     if (!cluster.registry) return undefined;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { KicImage } = require("../components/ingressController/image") as typeof import("../components/ingressController/image");
+    const { IngressControllerImage } = require("../components/ingressController/image") as typeof import("../components/ingressController/image");
     const platformUrn = pulumi.createUrn("platform", "mara:platform:Platform");
-    return new KicImage(
+    return new IngressControllerImage(
         "platform-kic-image",
         { ...platformArgsFromConfig(cfg, cluster).ingressController?.image, repositoryUrl: cluster.registry.repositoryUrl },
-        { providers, aliases: [pulumi.createUrn("platform-kic-image", "mara:registry:KicImage", platformUrn), pulumi.createUrn("kic-image", "mara:registry:KicImage", platformUrn)] },
+        { providers, aliases: [INGRESS_CONTROLLER_IMAGE_TYPE, KIC_IMAGE_TYPE].flatMap((type) => [pulumi.createUrn("platform-kic-image", type, platformUrn), pulumi.createUrn("kic-image", type, platformUrn)]) },
     );
 }
 
 /** What the cluster's Argo CD cluster Secret says about it. */
-function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: KicImage | undefined): pulumi.Output<Omit<ClusterFacts, "source">> {
+function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: IngressControllerImage | undefined): pulumi.Output<Omit<ClusterFacts, "source">> {
     const infra = cfg.infra as { type: string; region?: string };
     // The API server's address and CA are public; the kubeconfig they are read from is not.
     const api = pulumi.unsecret(cluster.kubeconfig.apply(apiServerOf));
@@ -78,7 +79,7 @@ function clusterFacts(cfg: MaraConfig, cluster: ClusterInfrastructure, image: Ki
 const manifestYaml = (o: unknown) => stringify(o, { version: "1.1" });
 
 /** The resources and outputs of GitOps delivery, beside the cluster: Argo CD installed, or what a hub's Argo CD needs. */
-export function gitopsDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure, image: KicImage | undefined): Record<string, pulumi.Input<unknown>> {
+export function gitopsDelivery(cfg: MaraConfig, cluster: ClusterInfrastructure, image: IngressControllerImage | undefined): Record<string, pulumi.Input<unknown>> {
     const source = gitSourceOf(cfg);
     const facts = clusterFacts(cfg, cluster, image);
     const common = { delivery: "gitops", gitops_source: source };

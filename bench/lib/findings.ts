@@ -70,15 +70,15 @@ export const FINDINGS: readonly Finding[] = [
     },
     {
         id: "image-push-waits-for-cluster",
-        waiter: "docker:index/remoteImage:RemoteImage kic-image-pull and the push after it (through their parents KicImage → Platform)",
+        waiter: "docker:index/remoteImage:RemoteImage kic-image-pull and the push after it (through their parents IngressControllerImage → Platform)",
         waitsFor: "pulumi:providers:kubernetes kubeconfig-provider, and so the whole cluster (EKS control plane and nodes, DOKS)",
         why:
-            "KicImage is a child of Platform, and Platform's own registration waits for the providers it is given (`{ providers: [cluster.provider] }` in index.ts), " +
+            "IngressControllerImage is a child of Platform, and Platform's own registration waits for the providers it is given (`{ providers: [cluster.provider] }` in index.ts), " +
             "so the image is copied into the registry only once the cluster is ready, although it needs only the registry (ECR/DOCR) and its credentials.",
         fix:
-            "Create KicImage outside Platform — e.g. in index.ts next to the Docker provider, passing its repository and tag to Platform — " +
+            "Create IngressControllerImage outside Platform — e.g. in index.ts next to the Docker provider, passing its repository and tag to Platform — " +
             "or let Platform take the Kubernetes provider as an argument and hand it to the add-ons, instead of receiving it in `opts.providers`.",
-        isWaiter: (n) => n.reg.type === "mara:registry:KicImage",
+        isWaiter: (n) => n.reg.type === "mara:registry:IngressControllerImage",
         isDependency: (n) => n.reg.type === "mara:platform:Platform",
     },
 ];

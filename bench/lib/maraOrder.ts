@@ -45,7 +45,7 @@ const BY_COMPONENT: Readonly<Record<string, string>> = {
     // Sits between the cluster and the Kubernetes provider; creating it does nothing (it acts at destroy).
     "mara:infra:ClusterDrain": "kubeconfig",
     "mara:platform:Secrets": "secrets",
-    "mara:registry:KicImage": "kic-image-push",
+    "mara:registry:IngressControllerImage": "kic-image-push",
     "mara:observability:Logstore": "logstore",
     "mara:observability:LogAgent": "logagent",
     "mara:addons:CertManager": "certmgr",

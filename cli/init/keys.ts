@@ -2,7 +2,7 @@
  * Keys as the user writes them on the command line (`--set aws:region=us-east-1`): canonical or MARA
  * names, parsed with the same value types the program uses.
  */
-import { KEYS, KeyId, KNOWN_KEYS, PROJECT_NAMESPACE } from "../../config";
+import { currentKeyName, KEYS, KeyId, KNOWN_KEYS, PROJECT_NAMESPACE } from "../../config";
 import { closest } from "../../config/suggest";
 import { CliError, EXIT } from "../kernel/io";
 
@@ -41,7 +41,8 @@ export function parseSetFlags(flags: readonly string[]): Map<KeyId, string> {
         const key = flag.slice(0, eq).trim();
         const id = keyIdOf(key);
         if (!id) {
-            const guess = closest(qualified(key), KNOWN_KEYS);
+            const near = closest(qualified(key), KNOWN_KEYS);
+            const guess = near && currentKeyName(near);
             errors.push(`--set ${key}: not a setting this program reads${guess ? `; did you mean ${guess}?` : ""}`);
             continue;
         }

@@ -5,7 +5,7 @@
 import type { PlatformImageArgs, PlatformIngressControllerArgs } from "../platform";
 import type { IngressControllerImageSettings, IngressControllerSettings } from "./settings";
 
-/** The image to copy or build (or, without a registry, to pull): every image setting the KicImage takes. */
+/** The image to copy or build (or, without a registry, to pull): every image setting the IngressControllerImage takes. */
 export function kicImageArgsFromSettings(kic: IngressControllerImageSettings): PlatformImageArgs {
     return {
         origin: kic.imageOrigin,

@@ -14,12 +14,12 @@ export interface IngressControllerArgs {
     chart?: ChartSettings;
     /** Namespace. Default `nginx-ingress`. */
     namespace?: string;
-    /** Controller image repository (no tag), e.g. the KicImage's repository or `nginx/nginx-ingress`. Required. */
+    /** Controller image repository (no tag), e.g. the IngressControllerImage's repository or `nginx/nginx-ingress`. Required. */
     imageRepository: pulumi.Input<string>;
     /** Controller image tag; required unless `imageDigest` is given (a `sha256:…` value is taken as the digest). */
     imageTag?: pulumi.Input<string>;
     /**
-     * `sha256:…` digest of the image, e.g. the KicImage's `digest`: the chart then runs `repository@digest`, so a tag
+     * `sha256:…` digest of the image, e.g. the IngressControllerImage's `digest`: the chart then runs `repository@digest`, so a tag
      * moved in the registry never changes the running controller. Default: none (the tag is used).
      */
     imageDigest?: pulumi.Input<string>;

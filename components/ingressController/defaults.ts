@@ -24,7 +24,7 @@ export const INGRESS_CONTROLLER_DEFAULTS = {
     ingressClassName: "nginx",
 } as const;
 
-/** Defaults of {@link KicImageArgs}'s arguments: the image the controller runs, and how it is pulled or built. */
+/** Defaults of {@link IngressControllerImageArgs}'s arguments: the image the controller runs, and how it is pulled or built. */
 export const KIC_IMAGE_DEFAULTS = {
     origin: "registry",
     // The controller release matching the pinned nginx-ingress chart (its appVersion).
@@ -131,3 +131,8 @@ export const KIC_CHARTS: Readonly<Record<string, KicChartFacts>> = {
         flags: Object.keys(FLAG_SINCE),
     },
 };
+
+/** The type token of the IngressControllerImage component (components/ingressController/image.ts). */
+export const INGRESS_CONTROLLER_IMAGE_TYPE = "mara:registry:IngressControllerImage";
+/** Its type token until 0.2.0 (`KicImage`), which stacks deployed before hold: aliases name it. */
+export const KIC_IMAGE_TYPE = "mara:registry:KicImage";

@@ -2,6 +2,7 @@ import * as docker from "@pulumi/docker";
 import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
 import { redactUrlCredentials, urlCredentials } from "../../contracts/urlCredentials";
+import { INGRESS_CONTROLLER_IMAGE_TYPE, KIC_IMAGE_TYPE } from "./defaults";
 import {
     BuildSecretSource,
     classifyKicSource,
@@ -19,11 +20,11 @@ import {
     NginxRepoCredentials,
 } from "../../contracts";
 
-/** Arguments of {@link KicImage}. */
-export interface KicImageArgs {
+/** Arguments of {@link IngressControllerImage}. */
+export interface IngressControllerImageArgs {
     /**
-     * `registry` (default): pull {@link KicImageArgs.imageName} and push it to the cluster's registry.
-     * `source`: build the image from {@link KicImageArgs.source} and push it.
+     * `registry` (default): pull {@link IngressControllerImageArgs.imageName} and push it to the cluster's registry.
+     * `source`: build the image from {@link IngressControllerImageArgs.source} and push it.
      */
     origin?: "registry" | "source";
     /**
@@ -40,7 +41,7 @@ export interface KicImageArgs {
     source?: string;
     /**
      * The repository's make target to reproduce, for `origin: source`. Default `debian-image`; `…-plus` targets build
-     * NGINX Plus and need {@link KicImageArgs.nginxRepo}. The targets are listed in `MAKE_TARGETS`.
+     * NGINX Plus and need {@link IngressControllerImageArgs.nginxRepo}. The targets are listed in `MAKE_TARGETS`.
      */
     makeTarget?: string;
     /**
@@ -65,7 +66,7 @@ export interface KicImageArgs {
 }
 
 /** How the image is produced, decided from the arguments alone. */
-export type KicImagePlan =
+export type IngressControllerImagePlan =
     | {
           readonly origin: "registry";
           /** The image pulled. */
@@ -107,10 +108,10 @@ export const REMOTE_BUILD_CONTEXT = path.relative(process.cwd(), path.join(__dir
  * - `source`: `docker.RemoteImage` builds it with BuildKit from a git URL, a tarball or a directory, NGINX Plus
  *   repository credentials mounted as BuildKit secrets; `docker.RegistryImage` pushes it.
  *
- * The cluster is deployed by {@link KicImage.digest}, so a tag moved upstream never changes it silently. Pulumi's
+ * The cluster is deployed by {@link IngressControllerImage.digest}, so a tag moved upstream never changes it silently. Pulumi's
  * bridged Docker provider does nothing during `pulumi preview`: nothing is pulled, built or pushed then.
  */
-export class KicImage extends pulumi.ComponentResource {
+export class IngressControllerImage extends pulumi.ComponentResource {
     /** `registry` (copied) or `source` (built). */
     public readonly origin: "registry" | "source";
     /**
@@ -131,9 +132,10 @@ export class KicImage extends pulumi.ComponentResource {
     /** `repository@sha256:…`: the exact image the cluster runs. */
     public readonly repoDigest: pulumi.Output<string>;
 
-    constructor(name: string, args: KicImageArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("mara:registry:KicImage", name, {}, opts);
-        const plan = planKicImage(args);
+    constructor(name: string, args: IngressControllerImageArgs, opts?: pulumi.ComponentResourceOptions) {
+        // Deployed stacks hold the type token the component had until 0.2.0: it answers to it, and its children with it.
+        super(INGRESS_CONTROLLER_IMAGE_TYPE, name, {}, { ...opts, aliases: [...(opts?.aliases ?? []), { type: KIC_IMAGE_TYPE }] });
+        const plan = planIngressControllerImage(args);
         const platform = args.platform ?? DEFAULTS.kicImage.platform;
         const target = pulumi.interpolate`${args.repositoryUrl}:${plan.tag}`;
         // A plain setting decides it; the nonce is the only input that changes between runs when asked to.
@@ -163,7 +165,7 @@ export class KicImage extends pulumi.ComponentResource {
                     triggers: rebuild,
                     build: {
                         // A git or tarball source is fetched by the Docker daemon's BuildKit (`remoteContext`); only the
-                        // provider's Engine-API path passes it, so that path is chosen for them (see docs/components/kicImage.md).
+                        // provider's Engine-API path passes it, so that path is chosen for them (see docs/components/ingressControllerImage.md).
                         context: remote ? REMOTE_BUILD_CONTEXT : plan.location.path,
                         // A credential in the source URL (a token for a private fork) is kept secret in the state.
                         ...(remote ? { remoteContext: urlCredentials(plan.location.url).length > 0 ? pulumi.secret(plan.location.url) : plan.location.url, useLegacyBuilder: true } : {}),
@@ -211,22 +213,22 @@ export class KicImage extends pulumi.ComponentResource {
 }
 
 /** Decides how to produce the image; throws naming the argument, its value and the fix when it cannot be produced. */
-export function planKicImage(args: Omit<KicImageArgs, "repositoryUrl">): KicImagePlan {
+export function planIngressControllerImage(args: Omit<IngressControllerImageArgs, "repositoryUrl">): IngressControllerImagePlan {
     if ((args.origin ?? DEFAULTS.kicImage.origin) === "registry") {
         const source = args.imageName ?? DEFAULTS.kicImage.imageName;
         const problem = imageReferenceProblem(source);
-        if (problem) throw new Error(`KicImage: imageName "${source}" ${problem}.`);
+        if (problem) throw new Error(`IngressControllerImage: imageName "${source}" ${problem}.`);
         return { origin: "registry", source, tag: imageTag(source) };
     }
     const makeTarget = args.makeTarget ?? DEFAULTS.kicImage.makeTarget;
     const targetProblem = makeTargetProblem(makeTarget);
-    if (targetProblem) throw new Error(`KicImage: makeTarget "${makeTarget}" ${targetProblem}. Use one of ${Object.keys(MAKE_TARGETS).join(", ")}.`);
+    if (targetProblem) throw new Error(`IngressControllerImage: makeTarget "${makeTarget}" ${targetProblem}. Use one of ${Object.keys(MAKE_TARGETS).join(", ")}.`);
     const spec = MAKE_TARGETS[makeTarget]!;
     const source = args.source ?? DEFAULTS.kicImage.source;
     const classified = classifyKicSource(source);
-    if ("problem" in classified) throw new Error(`KicImage: source "${source}" ${classified.problem}. Use ${KIC_SOURCE_ALLOWED}.`);
+    if ("problem" in classified) throw new Error(`IngressControllerImage: source "${source}" ${classified.problem}. Use ${KIC_SOURCE_ALLOWED}.`);
     if (spec.plus && !args.nginxRepo) {
-        throw new Error(`KicImage: makeTarget "${makeTarget}" builds NGINX Plus and needs nginxRepo, the NGINX Plus repository certificate and key (nginx-repo.crt and nginx-repo.key from MyF5) as files or environment variables.`);
+        throw new Error(`IngressControllerImage: makeTarget "${makeTarget}" builds NGINX Plus and needs nginxRepo, the NGINX Plus repository certificate and key (nginx-repo.crt and nginx-repo.key from MyF5) as files or environment variables.`);
     }
     const version = args.version ?? kicSourceVersion(classified.source) ?? DEFAULTS.kicImage.version;
     const secret = (id: string, s: BuildSecretSource) => ("file" in s ? { id, src: s.file } : { id, env: s.env });
@@ -254,3 +256,10 @@ export function imageTag(reference: string): string {
     const colon = reference.lastIndexOf(":");
     return colon > lastSlash ? reference.slice(colon + 1) : "latest";
 }
+
+/** @deprecated Use {@link IngressControllerImage}, the same component under the add-on's one name; exported until 1.0.0. */
+export const KicImage = IngressControllerImage;
+/** @deprecated Use {@link IngressControllerImage}. */
+export type KicImage = IngressControllerImage;
+/** @deprecated Use {@link IngressControllerImageArgs}, the same arguments. */
+export type KicImageArgs = IngressControllerImageArgs;

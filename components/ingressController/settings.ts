@@ -393,7 +393,7 @@ export function checkSourceBuildRegistry(
 // name, `#<version>`).
 
 /** Checks the controller image (or source release) against the ingress chart version. */
-export function checkKicImage(kic: IngressControllerImageSettings, chartVersion: string, { r, keyOf }: Lookup, findings: Findings): void {
+export function checkIngressControllerImage(kic: IngressControllerImageSettings, chartVersion: string, { r, keyOf }: Lookup, findings: Findings): void {
     // A chart version without recorded facts is reported by the chart-version check.
     const facts = KIC_CHARTS[chartVersion];
     if (!facts) return;

@@ -20,7 +20,7 @@ const tmp = () => {
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 /** The eight platform add-ons, in the order the tree shows them. */
-const ADDONS = ["Secrets", "CertManager", "Prometheus", "KicImage", "IngressController", "Logstore", "Observability", "LogAgent"];
+const ADDONS = ["Secrets", "CertManager", "Prometheus", "IngressControllerImage", "IngressController", "Logstore", "Observability", "LogAgent"];
 
 describe("mara plan on MARA's own stack file format", () => {
     let r: Run;
@@ -46,13 +46,14 @@ describe("mara plan on MARA's own stack file format", () => {
         expect(r.stdout).toContain("4. Kubeconfig  (mara:infra:Kubeconfig, 1 resource)  after Eks, ClusterDrain: drain");
         expect(r.stdout).toMatch(/5\. Platform {2}\(mara:platform:Platform, \d+ resources in all\) {2}after Ecr, Kubeconfig/);
         // Pull, tag and push.
-        expect(r.stdout).toContain("├─ 1. KicImage  (mara:registry:KicImage, 3 resources)  after Ecr");
+        // Its child name is the one deployed stacks hold (kic-image), so the label names it.
+        expect(r.stdout).toContain("├─ 1. IngressControllerImage: kic-image  (mara:registry:IngressControllerImage, 3 resources)  after Ecr");
         // The controller is deployed once its image is in the registry, not before.
-        expect(r.stdout).toMatch(/├─ 2\. IngressController .* after KicImage/);
+        expect(r.stdout).toMatch(/├─ 2\. IngressController .* after IngressControllerImage/);
         expect(r.stdout).toMatch(/LogAgent .* after Secrets, Logstore, Kubeconfig/);
         expect(r.stdout).toMatch(/6\. Application: bank-of-sirius {2}\(mara:app:Application, \d+ resources\) {2}after Kubeconfig, Platform/);
         // Nested under Platform: the eight add-ons are indented.
-        for (const addon of ADDONS) expect(r.stdout).toMatch(new RegExp(`^   [├└]─ \\d\\. ${addon} `, "m"));
+        for (const addon of ADDONS) expect(r.stdout).toMatch(new RegExp(`^   [├└]─ \\d\\. ${addon}[: ]`, "m"));
     });
 
     it("counts resources per type", () => {

@@ -54,7 +54,7 @@ describe("Platform from literals", () => {
     });
 
     it("pulls the given image directly when there is no registry", () => {
-        expect(ofType(regs, "mara:registry:KicImage")).toEqual([]);
+        expect(ofType(regs, "mara:registry:IngressControllerImage")).toEqual([]);
         expect(find(regs, "kubernetes:helm.sh/v3:Release", "edge-ingress-controller-release").inputs!.values).toMatchObject({
             controller: { image: { repository: "registry.example.com/nginx/nginx-ingress", tag: "5.5.4" }, replicaCount: 2 },
         });

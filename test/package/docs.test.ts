@@ -16,12 +16,12 @@ const read = (file: string) => fs.readFileSync(file, "utf8");
 
 /** Component pages; each documents `components/<page>.ts` (or a unit's `components/<page>/component.ts`), class `<Page>` and interface `<Page>Args`. */
 const PAGES = [
-    "vpc", "eks", "ecr", "doks", "docr", "dnsRecord", "lke", "kubeconfig", "clusterDrain", "secrets", "kicImage",
+    "vpc", "eks", "ecr", "doks", "docr", "dnsRecord", "lke", "kubeconfig", "clusterDrain", "secrets", "ingressControllerImage",
     "ingressController", "certManager", "logstore", "logAgent", "prometheus", "observability", "application", "platform",
     "volumeRetention", "admissionPolicies", "argoCd", "pulumiOperator",
 ];
-/** Components that live in a unit named after another: the KicImage is the ingress controller's image. */
-const IN_UNIT: Readonly<Record<string, string>> = { kicImage: "ingressController/image.ts" };
+/** Components that live in a unit named after another: the IngressControllerImage is the ingress controller's image. */
+const IN_UNIT: Readonly<Record<string, string>> = { ingressControllerImage: "ingressController/image.ts" };
 /** The drain and the retention step have no outputs: their work is what they do at destroy. */
 const NO_OUTPUTS = new Set(["clusterDrain", "volumeRetention"]);
 const COMPONENTS = Object.fromEntries(

@@ -69,7 +69,7 @@ describe("entry points", () => {
         expect(pkg.files).toEqual(["dist", "README.md", "CHANGELOG.md", "docs"]);
         expect(pkg.scripts.prepack).toBe("npm run build");
         expect(pkg.scripts.build).toContain("tsc -p tsconfig.build.json");
-        // KicImage reads its Dockerfile from next to the compiled module.
+        // IngressControllerImage reads its Dockerfile from next to the compiled module.
         expect(pkg.scripts.build).toContain("cpSync('components/docker','dist/components/docker'");
         // The Prometheus and IngressController components read their charts' CRDs, and the dashboards, the same way.
         expect(pkg.scripts.build).toContain("cpSync('components/crds','dist/components/crds'");

@@ -99,7 +99,7 @@ let deep = "importable";
 try { require("mara-platform/dist/components/eks"); } catch (e) { deep = e.code; }
 const remoteContext = lib.REMOTE_BUILD_CONTEXT;
 console.log(JSON.stringify({
-    components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"].filter((c) => typeof lib[c] === "function"),
+    components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "IngressControllerImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"].filter((c) => typeof lib[c] === "function"),
     charts: Object.keys(lib.CHARTS).length,
     configKeys: Object.keys(config.KEYS).length > 50,
     program: typeof program.platformArgsFromConfig,
@@ -155,7 +155,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         // at a load average of 23 to 29.
     }, 300_000);
 
-    it("contains the compiled library with declarations and maps, KicImage's remote build context, the README, the changelog and the docs", () => {
+    it("contains the compiled library with declarations and maps, IngressControllerImage's remote build context, the README, the changelog and the docs", () => {
         const files = report.files.map((f) => f.path);
         for (const file of [
             "package.json",
@@ -237,11 +237,11 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         timings.typecheck = run(process.execPath, [TSC, "-p", consumer], consumer).seconds;
     }, 120_000);
 
-    it("loads every entry point with Node.js and finds KicImage's remote build context inside the package", () => {
+    it("loads every entry point with Node.js and finds IngressControllerImage's remote build context inside the package", () => {
         const { stdout, seconds } = run(process.execPath, ["-e", SMOKE], consumer);
         timings.load = seconds;
         expect(JSON.parse(stdout)).toEqual({
-            components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "KicImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"],
+            components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "IngressControllerImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"],
             // The installed package's catalogue is the sources' one.
             charts: CHART_IDS.length,
             configKeys: true,

@@ -62,13 +62,13 @@ const ADDED_SINCE_RECORDING: readonly { type: string; name: RegExp; why: string 
 ];
 
 /**
- * Resources replaced on purpose, not renamed: KicImage's `docker.Image` (which pulled with the host's `docker login`
+ * Resources replaced on purpose, not renamed: IngressControllerImage's `docker.Image` (which pulled with the host's `docker login`
  * only and could not pass BuildKit secrets) became a pull or build, a tag and a push (issue 14). Deleting the old
  * `docker.Image` removes nothing from the registry (its documentation: it does not delete tags), so the update
  * pushes the same image again under the new resources and the cluster keeps running it.
  */
 const REPLACED_OLD = /\$mara:registry:KicImage\$docker:index\/image:Image::/;
-const REPLACED_NEW = /\$mara:registry:KicImage\$docker:index\/(remoteImage:RemoteImage|tag:Tag|registryImage:RegistryImage)::/;
+const REPLACED_NEW = /\$mara:registry:IngressControllerImage\$docker:index\/(remoteImage:RemoteImage|tag:Tag|registryImage:RegistryImage)::/;
 
 /** For each old URN, the current resources that answer to it (by URN or alias). */
 function matches(old: readonly string[], regs: readonly Registration[]): Map<string, Registration[]> {
@@ -121,8 +121,31 @@ describe.each(Object.keys(SCENARIOS))("a stack created before the rename (%s)", 
             ],
         );
         expect(current).toHaveLength(old.length + added.length);
-        // The replacement is only KicImage's image, and only where a registry receives it.
+        // The replacement is only IngressControllerImage's image, and only where a registry receives it.
         expect(recorded.length - old.length).toBe(run.registrations.length - current.length > 0 ? 1 : 0);
+    }, 120_000);
+});
+
+/**
+ * The ingress controller's image component was `KicImage` (`mara:registry:KicImage`) until 0.2.0 and is
+ * `IngressControllerImage` now: a stack deployed with the old type, under the current child names, must update in
+ * place too. Its URNs were recorded from the program just before the rename (test/fixtures/urns-before-image-rename.json),
+ * with the engine's URNs, as above: the image and its pull, tag and push, under the old type chain.
+ */
+const BEFORE_IMAGE_RENAME = JSON.parse(fs.readFileSync(path.join(FIXTURES, "urns-before-image-rename.json"), "utf8")) as Record<string, string[]>;
+
+describe.each(Object.keys(BEFORE_IMAGE_RENAME))("a stack created before the image component's rename (%s)", (scenario) => {
+    it("updates in place: each old resource is matched by exactly one current resource, and nothing is new", async () => {
+        const run = await runProgram(SCENARIOS[scenario]!(), { engineUrns: true });
+        expect(run.error).toBeUndefined();
+        const old = BEFORE_IMAGE_RENAME[scenario]!;
+        const found = matches(old, run.registrations);
+        expect(old.filter((u) => found.get(u)!.length === 0), "old resources the update would delete").toEqual([]);
+        expect(old.filter((u) => found.get(u)!.length > 1), "old resources claimed twice").toEqual([]);
+        const oldSet = new Set(old);
+        expect(run.registrations.filter((r) => ![r.urn!, ...(r.aliases ?? [])].some((u) => oldSet.has(u))).map((r) => r.urn), "resources the update would create").toEqual([]);
+        // Each scenario has a registry, so it holds the image and its three children under the old type.
+        expect(old.filter((u) => u.includes("$mara:registry:KicImage")), "the recorded image and its children").toHaveLength(4);
     }, 120_000);
 });
 

@@ -27,7 +27,7 @@ const stack = (delivery: string, more: Record<string, string> = {}) => withValue
 
 const under = (r: Registration, type: string) => r.urn!.split("::")[2]!.split("$").includes(type);
 const IN_CLUSTER = ["mara:platform:Platform", "mara:app:Application", "mara:k8s:VolumeRetention"];
-const inCluster = (r: Registration) => IN_CLUSTER.some((t) => under(r, t)) && !under(r, "mara:registry:KicImage");
+const inCluster = (r: Registration) => IN_CLUSTER.some((t) => under(r, t)) && !under(r, "mara:registry:IngressControllerImage");
 const outputValue = async (v: unknown) => new Promise<unknown>((resolve) => (pulumi.Output.isInstance(v) ? (v as pulumi.Output<unknown>).apply(resolve) : resolve(v)));
 
 /**
@@ -62,7 +62,7 @@ describe("mara:delivery: gitops", { timeout: 240_000 }, () => {
         // What pulumi had outside the platform and the application, the image included, gitops has too.
         expect(replaced(pulumiRun.registrations.filter((r) => !inCluster(r)), gitops.registrations)).toEqual([]);
         const pushed = gitops.registrations.find((r) => r.type === "docker:index/registryImage:RegistryImage")!;
-        expect(pushed.urn).toBe("urn:pulumi:dev::mara::mara:registry:KicImage$docker:index/registryImage:RegistryImage::platform-kic-image-push");
+        expect(pushed.urn).toBe("urn:pulumi:dev::mara::mara:registry:IngressControllerImage$docker:index/registryImage:RegistryImage::platform-kic-image-push");
         expect(pushed.aliases).toContain(pulumiRun.registrations.find((r) => r.type === "docker:index/registryImage:RegistryImage")!.urn);
         // Switching back: everything but Argo CD is matched again.
         const argo = (r: Registration) => under(r, "mara:gitops:ArgoCd");

@@ -35,7 +35,7 @@ const NO_TOKEN = { "mara:operatorAccessToken": undefined };
 
 const under = (r: Registration, type: string) => r.urn!.split("::")[2]!.split("$").includes(type);
 const IN_CLUSTER = ["mara:platform:Platform", "mara:app:Application", "mara:k8s:VolumeRetention"];
-const inCluster = (r: Registration) => IN_CLUSTER.some((t) => under(r, t)) && !under(r, "mara:registry:KicImage");
+const inCluster = (r: Registration) => IN_CLUSTER.some((t) => under(r, t)) && !under(r, "mara:registry:IngressControllerImage");
 const operatorOwn = (r: Registration) => under(r, "mara:gitops:PulumiOperator");
 const outputValue = async (v: unknown) => new Promise<unknown>((resolve) => (pulumi.Output.isInstance(v) ? (v as pulumi.Output<unknown>).apply(resolve) : resolve(v)));
 

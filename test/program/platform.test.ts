@@ -12,7 +12,7 @@ import { ProgramRun, runProgram } from "../support/program";
 
 const COMPONENTS = [
     "mara:platform:Secrets",
-    "mara:registry:KicImage",
+    "mara:registry:IngressControllerImage",
     "mara:addons:IngressController",
     "mara:addons:CertManager",
     "mara:observability:Logstore",
@@ -100,7 +100,7 @@ describe("platform on AWS", () => {
         expect(values.config.outputs).toMatch(/\n {4}HTTP_User +\$\{ES_USER\}\n {4}HTTP_Passwd +\$\{ES_PASSWORD\}\n/);
     });
 
-    it("deploys the image KicImage pushed to ECR, through an NLB", async () => {
+    it("deploys the image IngressControllerImage pushed to ECR, through an NLB", async () => {
         const values = release("platform-ingress-controller-release").inputs!.values as { controller: { image: unknown } };
         // By the digest the registry recorded for the push: a tag moved later does not change the running controller.
         expect(values.controller.image).toEqual({

@@ -136,7 +136,7 @@ describe("mara plan with NGINX Plus credentials", () => {
         );
         const r = await runMara(["plan", "--config-file", stack, "--mermaid", "plan.mmd", "--dot", "plan.dot"], { cwd: dir });
         expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toContain("KicImage");
+        expect(r.stdout).toContain("IngressControllerImage");
         const written = ["plan.mmd", "plan.dot"].map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
         for (const text of [r.stdout, r.stderr, ...written]) expect(text).not.toContain(JWT);
     }, 120_000);

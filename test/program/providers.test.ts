@@ -157,7 +157,7 @@ describe("Linode", () => {
     });
 
     it("pulls the image from its source without a registry, and says MARA's Harbor keys are unused", () => {
-        expect(ofType(run.registrations, "mara:registry:KicImage")).toEqual([]);
+        expect(ofType(run.registrations, "mara:registry:IngressControllerImage")).toEqual([]);
         expect(ofType(run.registrations, "pulumi:providers:docker")).toEqual([]);
         const values = find(run.registrations, "kubernetes:helm.sh/v3:Release", "platform-ingress-controller-release").inputs!.values as { controller: { image: unknown } };
         expect(values.controller.image).toEqual({ repository: "nginx/nginx-ingress", tag: "5.5.4", pullPolicy: "IfNotPresent" });

@@ -301,6 +301,10 @@ describe("MARA keys and canonical keys", () => {
         expect(validateConfig(aws({ "mara:ingressImageName": "registry.example.com/team/nginx-ingress:5.5.4" })).warnings.filter((w) => /renamed/.test(w))).toEqual([]);
     });
 
+    it("suggests a renamed key's new name for a typo of its old one", () => {
+        expect(formatProblem(only({ "mara:kicImageNam": "nginx/nginx-ingress:5.5.4" }))).toContain("did you mean mara:ingressImageName?");
+    });
+
     it("reads the old name of a renamed key when the new one holds only its Pulumi.yaml default, and refuses the two disagreeing", () => {
         const old = validateConfig(aws({ "mara:ingressImageOrigin": "registry", "mara:kicImageOrigin": "source" }));
         expect(old.config!.ingressController.image.imageOrigin).toBe("source");

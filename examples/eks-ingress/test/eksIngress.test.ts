@@ -64,7 +64,7 @@ describe("eks-ingress example", () => {
             ]),
         );
         // No registry was given, so no image is copied and no Docker provider is needed.
-        expect(regs.filter((r) => r.type === "mara:registry:KicImage" || r.type === "pulumi:providers:docker")).toEqual([]);
+        expect(regs.filter((r) => r.type === "mara:registry:IngressControllerImage" || r.type === "pulumi:providers:docker")).toEqual([]);
     });
 
     it("deploys the platform through the new cluster's Kubernetes provider only", () => {

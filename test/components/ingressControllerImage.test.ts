@@ -2,7 +2,7 @@ import * as docker from "@pulumi/docker";
 import * as fs from "fs";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { imageTag, KicImage, KicImageArgs, MAKE_TARGETS, planKicImage, REMOTE_BUILD_CONTEXT } from "../../components";
+import { imageTag, IngressControllerImage, IngressControllerImageArgs, MAKE_TARGETS, planIngressControllerImage, REMOTE_BUILD_CONTEXT } from "../../components";
 import { DEFAULTS, KIC_VERSION } from "../../contracts";
 import { find, installMocks, ofType, plainStrings, promiseOf, Registration, settle, unwrapSecrets } from "../support/mocks";
 
@@ -21,22 +21,22 @@ async function providerRef(p: docker.Provider): Promise<string> {
     return `${urn}::${id}`;
 }
 
-/** One KicImage under mocks, with the registrations it made and its provider reference. */
-async function build(args: Omit<KicImageArgs, "repositoryUrl">, preview = false) {
+/** One IngressControllerImage under mocks, with the registrations it made and its provider reference. */
+async function build(args: Omit<IngressControllerImageArgs, "repositoryUrl">, preview = false) {
     const { registrations } = await installMocks({ preview });
     const provider = new docker.Provider("docker", {});
-    const kic = new KicImage("kic-image", { repositoryUrl: REPO, ...args }, { providers: [provider] });
+    const kic = new IngressControllerImage("kic-image", { repositoryUrl: REPO, ...args }, { providers: [provider] });
     await settle();
     return { regs: registrations, kic, provider: preview ? "" : await providerRef(provider) };
 }
 
-describe("planKicImage, origin registry", () => {
+describe("planIngressControllerImage, origin registry", () => {
     it("pulls the image and pushes it under its own tag", () => {
-        expect(planKicImage({ origin: "registry", imageName: "nginx/nginx-ingress:5.4.1-alpine" })).toEqual({ origin: "registry", source: "nginx/nginx-ingress:5.4.1-alpine", tag: "5.4.1-alpine" });
+        expect(planIngressControllerImage({ origin: "registry", imageName: "nginx/nginx-ingress:5.4.1-alpine" })).toEqual({ origin: "registry", source: "nginx/nginx-ingress:5.4.1-alpine", tag: "5.4.1-alpine" });
     });
 
     it("is the default origin and copies the default image when none is given", () => {
-        expect(planKicImage({})).toEqual({ origin: "registry", source: DEFAULTS.kicImage.imageName, tag: KIC_VERSION });
+        expect(planIngressControllerImage({})).toEqual({ origin: "registry", source: DEFAULTS.kicImage.imageName, tag: KIC_VERSION });
     });
 
     it.each([
@@ -51,17 +51,17 @@ describe("planKicImage, origin registry", () => {
     });
 
     it.each([
-        ["NGINX/ingress:latest", 'KicImage: imageName "NGINX/ingress:latest" has an invalid repository name component "NGINX" (lower-case letters, digits, \'.\', \'_\' and \'-\' only).'],
-        ["nginx/nginx-ingress@sha256:abc", 'KicImage: imageName "nginx/nginx-ingress@sha256:abc" has a malformed digest (expected @sha256:<64 hex digits>).'],
-        ["https://docker.io/nginx", 'KicImage: imageName "https://docker.io/nginx" starts with a URL scheme (leave out http:// or https://).'],
+        ["NGINX/ingress:latest", 'IngressControllerImage: imageName "NGINX/ingress:latest" has an invalid repository name component "NGINX" (lower-case letters, digits, \'.\', \'_\' and \'-\' only).'],
+        ["nginx/nginx-ingress@sha256:abc", 'IngressControllerImage: imageName "nginx/nginx-ingress@sha256:abc" has a malformed digest (expected @sha256:<64 hex digits>).'],
+        ["https://docker.io/nginx", 'IngressControllerImage: imageName "https://docker.io/nginx" starts with a URL scheme (leave out http:// or https://).'],
     ])("rejects the image name %s", (imageName, message) => {
-        expect(() => planKicImage({ imageName })).toThrow(message);
+        expect(() => planIngressControllerImage({ imageName })).toThrow(message);
     });
 });
 
-describe("planKicImage, origin source", () => {
+describe("planIngressControllerImage, origin source", () => {
     it("builds the git repository's build/Dockerfile to the `container` stage, version and tag from the ref", () => {
-        expect(planKicImage({ origin: "source", source: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4" })).toEqual({
+        expect(planIngressControllerImage({ origin: "source", source: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4" })).toEqual({
             origin: "source",
             source: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4",
             location: { kind: "git", url: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4", ref: "v5.5.4" },
@@ -75,12 +75,12 @@ describe("planKicImage, origin source", () => {
     });
 
     it("builds by default the git repository at the default image's release", () => {
-        const plan = planKicImage({ origin: "source" });
+        const plan = planIngressControllerImage({ origin: "source" });
         expect(plan).toMatchObject({ location: { kind: "git", url: `https://github.com/nginx/kubernetes-ingress.git#v${KIC_VERSION}` }, tag: `${KIC_VERSION}-debian` });
     });
 
     it("reproduces the Makefile's BUILD_OS and App Protect modules per target, and tags like MARA's alias", () => {
-        const plan = (makeTarget: string) => planKicImage({ origin: "source", makeTarget, nginxRepo: PLUS_FILES, source: "/src/kic#5.5.4" });
+        const plan = (makeTarget: string) => planIngressControllerImage({ origin: "source", makeTarget, nginxRepo: PLUS_FILES, source: "/src/kic#5.5.4" });
         expect(plan("alpine-image")).toMatchObject({ buildArgs: { BUILD_OS: "alpine", IC_VERSION: "5.5.4" }, tag: "5.5.4-alpine" });
         expect(plan("ubi-image")).toMatchObject({ buildArgs: { BUILD_OS: "ubi" }, tag: "5.5.4-ubi" });
         expect(plan("debian-image-nap-dos-plus")).toMatchObject({ buildArgs: { BUILD_OS: "debian-plus-nap", NAP_MODULES: "waf,dos" }, tag: "5.5.4-debian-nap-dos-plus" });
@@ -88,18 +88,18 @@ describe("planKicImage, origin source", () => {
     });
 
     it("versions a build whose source names no version `source`, and takes an explicit version first", () => {
-        expect(planKicImage({ origin: "source", source: "/src/kubernetes-ingress" })).toMatchObject({ buildArgs: { IC_VERSION: "source" }, tag: "source-debian" });
-        expect(planKicImage({ origin: "source", source: "https://github.com/nginx/kubernetes-ingress.git#main" })).toMatchObject({ tag: "source-debian" });
-        expect(planKicImage({ origin: "source", source: "/src#v5.5.4", version: "5.5.4-mine" })).toMatchObject({ tag: "5.5.4-mine-debian" });
+        expect(planIngressControllerImage({ origin: "source", source: "/src/kubernetes-ingress" })).toMatchObject({ buildArgs: { IC_VERSION: "source" }, tag: "source-debian" });
+        expect(planIngressControllerImage({ origin: "source", source: "https://github.com/nginx/kubernetes-ingress.git#main" })).toMatchObject({ tag: "source-debian" });
+        expect(planIngressControllerImage({ origin: "source", source: "/src#v5.5.4", version: "5.5.4-mine" })).toMatchObject({ tag: "5.5.4-mine-debian" });
     });
 
     it("builds an https tarball, version from its file name", () => {
-        const plan = planKicImage({ origin: "source", source: "https://artifacts.example.com/kic/kubernetes-ingress-5.5.3.tar.gz" });
+        const plan = planIngressControllerImage({ origin: "source", source: "https://artifacts.example.com/kic/kubernetes-ingress-5.5.3.tar.gz" });
         expect(plan).toMatchObject({ location: { kind: "tarball", url: "https://artifacts.example.com/kic/kubernetes-ingress-5.5.3.tar.gz" }, tag: "5.5.3-debian" });
     });
 
     it("passes the NGINX Plus repository certificate and key as BuildKit secrets with the ids the Dockerfile mounts", () => {
-        const files = planKicImage({ origin: "source", makeTarget: "debian-image-plus", nginxRepo: PLUS_FILES });
+        const files = planIngressControllerImage({ origin: "source", makeTarget: "debian-image-plus", nginxRepo: PLUS_FILES });
         expect(files).toMatchObject({
             buildArgs: { BUILD_OS: "debian-plus", IC_VERSION: KIC_VERSION },
             secrets: [
@@ -107,30 +107,30 @@ describe("planKicImage, origin source", () => {
                 { id: "nginx-repo.key", src: "/etc/ssl/nginx/nginx-repo.key" },
             ],
         });
-        const env = planKicImage({ origin: "source", makeTarget: "alpine-image-plus", nginxRepo: { certificate: { env: "NGINX_REPO_CRT" }, key: { env: "NGINX_REPO_KEY" } } });
+        const env = planIngressControllerImage({ origin: "source", makeTarget: "alpine-image-plus", nginxRepo: { certificate: { env: "NGINX_REPO_CRT" }, key: { env: "NGINX_REPO_KEY" } } });
         expect(env.origin === "source" && env.secrets).toEqual([
             { id: "nginx-repo.crt", env: "NGINX_REPO_CRT" },
             { id: "nginx-repo.key", env: "NGINX_REPO_KEY" },
         ]);
         // Open-source targets get no secrets even when credentials are at hand.
-        expect(planKicImage({ origin: "source", nginxRepo: PLUS_FILES })).toMatchObject({ secrets: [] });
+        expect(planIngressControllerImage({ origin: "source", nginxRepo: PLUS_FILES })).toMatchObject({ secrets: [] });
     });
 
     it("refuses a Plus target without the repository credentials, and says what they are", () => {
-        expect(() => planKicImage({ origin: "source", makeTarget: "debian-image-plus" })).toThrow(
-            'KicImage: makeTarget "debian-image-plus" builds NGINX Plus and needs nginxRepo, the NGINX Plus repository certificate and key (nginx-repo.crt and nginx-repo.key from MyF5) as files or environment variables.',
+        expect(() => planIngressControllerImage({ origin: "source", makeTarget: "debian-image-plus" })).toThrow(
+            'IngressControllerImage: makeTarget "debian-image-plus" builds NGINX Plus and needs nginxRepo, the NGINX Plus repository certificate and key (nginx-repo.crt and nginx-repo.key from MyF5) as files or environment variables.',
         );
     });
 
     it("refuses MARA's retired targets with their replacement, and unknown targets with the list", () => {
-        expect(() => planKicImage({ origin: "source", makeTarget: "openshift-image" })).toThrow('KicImage: makeTarget "openshift-image" no longer exists in nginx/kubernetes-ingress; ubi-image replaced it. Use one of debian-image, alpine-image, ubi-image,');
-        expect(() => planKicImage({ origin: "source", makeTarget: "ubi-image-nap-plus" })).toThrow("needs a Red Hat license secret (rhel_license)");
-        expect(() => planKicImage({ origin: "source", makeTarget: "windows-image" })).toThrow('KicImage: makeTarget "windows-image" is not an image target of nginx/kubernetes-ingress.');
+        expect(() => planIngressControllerImage({ origin: "source", makeTarget: "openshift-image" })).toThrow('IngressControllerImage: makeTarget "openshift-image" no longer exists in nginx/kubernetes-ingress; ubi-image replaced it. Use one of debian-image, alpine-image, ubi-image,');
+        expect(() => planIngressControllerImage({ origin: "source", makeTarget: "ubi-image-nap-plus" })).toThrow("needs a Red Hat license secret (rhel_license)");
+        expect(() => planIngressControllerImage({ origin: "source", makeTarget: "windows-image" })).toThrow('IngressControllerImage: makeTarget "windows-image" is not an image target of nginx/kubernetes-ingress.');
     });
 
     it("refuses a source it cannot build from, naming it", () => {
-        expect(() => planKicImage({ origin: "source", source: "http://example.com/kic.tar.gz" })).toThrow('KicImage: source "http://example.com/kic.tar.gz" is a plain http URL; the sources are fetched over https only.');
-        expect(() => planKicImage({ origin: "source", source: "/tmp/kic.tar.gz" })).toThrow("is a local tarball; Docker builds from a directory or a URL, so extract it and give the directory");
+        expect(() => planIngressControllerImage({ origin: "source", source: "http://example.com/kic.tar.gz" })).toThrow('IngressControllerImage: source "http://example.com/kic.tar.gz" is a plain http URL; the sources are fetched over https only.');
+        expect(() => planIngressControllerImage({ origin: "source", source: "/tmp/kic.tar.gz" })).toThrow("is a local tarball; Docker builds from a directory or a URL, so extract it and give the directory");
     });
 
     it("knows every image target of the pinned kubernetes-ingress Makefile that needs no secret beyond the Plus repository's", () => {
@@ -139,9 +139,9 @@ describe("planKicImage, origin source", () => {
     });
 });
 
-describe("KicImage, mirror of a public image", () => {
+describe("IngressControllerImage, mirror of a public image", () => {
     let regs: Registration[];
-    let kic: KicImage;
+    let kic: IngressControllerImage;
     let provider: string;
 
     beforeAll(async () => {
@@ -176,7 +176,7 @@ describe("KicImage, mirror of a public image", () => {
     });
 });
 
-describe("KicImage, mirror of an NGINX Plus image", () => {
+describe("IngressControllerImage, mirror of an NGINX Plus image", () => {
     it("pulls from private-registry.nginx.com by name alone: the JWT lives in the provider's registryAuth, not in any input", async () => {
         const { regs } = await build({ imageName: "private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4" });
         expect(find(regs, PULL, "kic-image-pull").inputs!.name).toBe("private-registry.nginx.com/nginx-ic/nginx-plus-ingress:5.5.4");
@@ -186,7 +186,7 @@ describe("KicImage, mirror of an NGINX Plus image", () => {
     });
 });
 
-describe("KicImage, source builds", () => {
+describe("IngressControllerImage, source builds", () => {
     it("clones a git URL in BuildKit (remoteContext) and sends only the tiny local context", async () => {
         const { regs } = await build({ origin: "source", source: "https://github.com/nginx/kubernetes-ingress.git#v5.5.4" });
         const built = find(regs, PULL, "kic-image-build");
@@ -261,15 +261,15 @@ describe("KicImage, source builds", () => {
 
     it("fails in the constructor on a bad plan, before registering anything", async () => {
         const { registrations } = await installMocks();
-        expect(() => new KicImage("bad", { origin: "source", makeTarget: "debian-image-plus", repositoryUrl: REPO })).toThrow("needs nginxRepo");
+        expect(() => new IngressControllerImage("bad", { origin: "source", makeTarget: "debian-image-plus", repositoryUrl: REPO })).toThrow("needs nginxRepo");
         await settle();
         expect(registrations.filter((r) => r.type.startsWith("docker:"))).toEqual([]);
     });
 });
 
-describe("KicImage on a first preview", () => {
+describe("IngressControllerImage on a first preview", () => {
     let regs: Registration[];
-    let kic: KicImage;
+    let kic: IngressControllerImage;
 
     beforeAll(async () => {
         ({ regs, kic } = await build({ imageName: "nginx/nginx-ingress:5.5.4" }, true));
