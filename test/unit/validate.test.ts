@@ -301,6 +301,14 @@ describe("MARA keys and canonical keys", () => {
         expect(validateConfig(aws({ "mara:ingressImageName": "registry.example.com/team/nginx-ingress:5.5.4" })).warnings.filter((w) => /renamed/.test(w))).toEqual([]);
     });
 
+    it("refuses a bad value under a renamed key's old name, naming the key as written and the fix under it", () => {
+        const p = only({ "mara:kicImageOrigin": "mirror" });
+        expect(p.key).toBe("mara:kicImageOrigin");
+        expect(formatProblem(p)).toContain('mara:kicImageOrigin = "mirror"');
+        expect(formatProblem(p)).toContain('Allowed: one of "registry", "source"');
+        expect(formatProblem(p)).toContain("Fix: pulumi config set mara:kicImageOrigin registry");
+    });
+
     it("suggests a renamed key's new name for a typo of its old one", () => {
         expect(formatProblem(only({ "mara:kicImageNam": "nginx/nginx-ingress:5.5.4" }))).toContain("did you mean mara:ingressImageName?");
     });
