@@ -4,7 +4,7 @@
  * platform's namespaces outside the Platform.
  */
 import type { MaraConfig } from "../../config/model";
-import type { PlatformAdmissionPoliciesArgs } from "../platform";
+import type { PlatformAdmissionPoliciesArgs } from "./platformUnit";
 
 /**
  * The Platform's `admissionPolicies` argument, or undefined when no policies are installed (`mara:admissionPolicies` none).

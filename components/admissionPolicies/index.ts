@@ -3,6 +3,7 @@
  * cluster versions that serve the policies (settings.ts) and its mapping onto the Platform's arguments (args.ts); its
  * page is docs/components/admissionPolicies.md. It has no chart and no defaults of its own (the default scope is
  * DEFAULTS.platform's), so no defaults.ts; the rules it applies stay in policy/, which the policy pack shares. This
- * index is the library's view of the unit, the component alone: components never read configuration.
+ * index is the library's view of the unit, the component and its place on the Platform (platformUnit.ts): components never read configuration.
  */
 export * from "./component";
+export * from "./platformUnit";

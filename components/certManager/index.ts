@@ -2,7 +2,8 @@
  * The cert-manager add-on unit: its component (component.ts), its defaults and chart pin (defaults.ts), its
  * configuration keys (keys.ts), their rules and settings (settings.ts) and its mapping onto the Platform's
  * arguments (args.ts); its page is docs/components/certManager.md. This index is the library's view of the unit,
- * the component alone: components never read configuration, so the keys, settings and mapping are imported by
+ * the component and its place on the Platform (platformUnit.ts): components never read configuration, so the keys, settings and mapping are imported by
  * config/ and program/ from their own files.
  */
 export * from "./component";
+export * from "./platformUnit";

@@ -2,7 +2,7 @@
  * The NGINX Ingress Controller's mapping from its validated settings (`MaraConfig.ingressController`) onto the Platform's `ingressController` argument: the one place where its
  * `mara:*` settings become arguments. Called by program/platformArgs.ts.
  */
-import type { PlatformImageArgs, PlatformIngressControllerArgs } from "../platform";
+import type { PlatformImageArgs, PlatformIngressControllerArgs } from "./platformUnit";
 import type { IngressControllerImageSettings, IngressControllerSettings } from "./settings";
 
 /** The image to copy or build (or, without a registry, to pull): every image setting the IngressControllerImage takes. */

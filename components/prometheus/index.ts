@@ -4,6 +4,7 @@
  * configuration keys (keys.ts), its settings (settings.ts) and its mapping onto the Platform's arguments (args.ts);
  * its page is docs/components/prometheus.md. Alerting (components/alerts/, config/alerting.ts) and the dashboards
  * (components/grafanaDashboards.ts) stay outside it: the application's monitoring uses them too. This index is the
- * library's view of the unit, the component alone: components never read configuration.
+ * library's view of the unit, the component and its place on the Platform (platformUnit.ts): components never read configuration.
  */
 export * from "./component";
+export * from "./platformUnit";

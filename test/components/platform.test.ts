@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CHARTS, Platform, PlatformContext } from "../../components";
+import { createdBefore } from "../../components/platformUnit";
 import { EKS_PLATFORM, EXISTING_CLUSTER_PLATFORM } from "../../providers/platformFacts";
 import { testProvider } from "../support/k8s";
 import { find, installMocks, ofType, Registration, settle, unwrapSecrets } from "../support/mocks";
@@ -242,4 +243,10 @@ describe("a user's add-on on the Platform", () => {
         expect(given!.ingressController).toBe(platform.ingressController);
         expect(Object.keys(platform.addOns)).toEqual(["probe"]);
     }, 300_000);
+});
+
+describe("the Platform's table of units", () => {
+    it("says which unit must come first when one is created before an add-on it is created from", () => {
+        expect(() => createdBefore({}, "logstore", "logAgent")).toThrow("the Platform's logAgent is created from its logstore, which components/platformUnits.ts must list first");
+    });
 });

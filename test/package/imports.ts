@@ -16,7 +16,7 @@ export function files(rel: string): string[] {
     return fs.readdirSync(abs).flatMap((f) => (f === "node_modules" || f === "results" ? [] : f.endsWith(".ts") || fs.statSync(path.join(abs, f)).isDirectory() ? files(path.join(rel, f)) : []));
 }
 
-/** Every specifier a file imports, exports from or requires, type-only imports and `import("...")` types included. */
+/** Every specifier a file imports, exports from or requires, type-only imports, `import("...")` types and module augmentations included. */
 export function imports(file: string): string[] {
     const src = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.ES2022, true);
     const out: string[] = [];
@@ -26,6 +26,8 @@ export function imports(file: string): string[] {
             const callee = n.expression.getText(src);
             if (callee === "require" || n.expression.kind === ts.SyntaxKind.ImportKeyword) out.push((n.arguments[0] as ts.StringLiteral).text);
         }
+        // A module augmentation (`declare module "../platformUnit"`) is an arrow too: it adds to that module's types.
+        if (ts.isModuleDeclaration(n) && ts.isStringLiteral(n.name)) out.push(n.name.text);
         if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) out.push(n.argument.literal.text);
         ts.forEachChild(n, visit);
     };

@@ -71,6 +71,13 @@ export function build(): pulumi.Output<string> {
 }
 export const used = [CertManager, IngressController, Vpc, Platform, CHARTS.certManager.version, DEFAULTS.kicImage.imageName, EKS_PLATFORM.containerLogPath, NotExported];
 export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replicas: 2 } };
+// The groups and members each add-on unit declares in its folder reach a consumer through the package's types.
+export const groups: PlatformArgs = { cluster: EKS_PLATFORM, certManager: {}, logstore: { storageSize: "10Gi" }, prometheus: {} };
+// @ts-expect-error a misspelt group is refused, not typed as anything
+export const misspelt: PlatformArgs = { cluster: EKS_PLATFORM, certManagr: {} };
+export const members = (p: Platform): [CertManager, IngressController] => [p.certManager, p.ingressController];
+// @ts-expect-error a member no unit declares does not exist
+export const noSuchMember = (p: Platform) => p.certManagr;
 // @ts-expect-error the facts about the cluster are required
 export const withoutFacts: PlatformArgs = { ingress: { replicas: 2 } };
 export const entryPoints: [() => MaraConfig, (c: MaraConfig) => ClusterInfrastructure, (c: MaraConfig, i: ClusterInfrastructure) => PlatformArgs] = [loadConfig, createInfrastructure, platformArgsFromConfig];

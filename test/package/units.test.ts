@@ -9,6 +9,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { KEYS, KeySpec, validateConfig } from "../../config";
+import { PLATFORM_UNITS } from "../../components/platformUnits";
 import { CHARTS, DEFAULTS } from "../../contracts";
 import { fixture, TEST_TODAY } from "../support/config";
 
@@ -88,6 +89,19 @@ describe("add-on units", () => {
             if (hasDefaults) expect(data.includes((DEFAULTS as Record<string, unknown>)[unit]), `DEFAULTS.${unit} is its defaults.ts's`).toBe(true);
         });
     }
+
+    it("every unit with a place on the Platform is in the Platform's table once, and the table holds nothing else", async () => {
+        const listed = [...PLATFORM_UNITS.cluster, ...PLATFORM_UNITS.addOns, ...PLATFORM_UNITS.guards];
+        const declared: unknown[] = [];
+        for (const unit of UNITS.filter((u) => fs.existsSync(path.join(ROOT, "components", u, "platformUnit.ts")))) {
+            const exported = Object.entries((await import(path.join(ROOT, "components", unit, "platformUnit.ts"))) as Record<string, unknown>).filter(([k]) => k.endsWith("_UNIT"));
+            expect(exported.map(([k]) => k), `components/${unit}/platformUnit.ts exports one unit`).toHaveLength(1);
+            expect(listed.filter((u) => u === exported[0]![1]), `${unit} in components/platformUnits.ts`).toHaveLength(1);
+            declared.push(exported[0]![1]);
+        }
+        expect(declared.length).toBeGreaterThanOrEqual(9);
+        expect(listed.filter((u) => !declared.includes(u))).toEqual([]);
+    });
 
     it("no two units share a section of the configuration reference", () => {
         const byUnit = [...sections.entries()];
