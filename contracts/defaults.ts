@@ -17,7 +17,7 @@ import { NFS_STORAGE_DEFAULTS } from "../components/nfsStorage/defaults";
 import { LOGSTORE_DEFAULTS } from "../components/logstore/defaults";
 import { LOG_AGENT_DEFAULTS } from "../components/logAgent/defaults";
 import { ARGO_CD_DEFAULTS } from "../components/argoCd/defaults";
-import { INGRESS_CONTROLLER_DEFAULTS, KIC_IMAGE_DEFAULTS } from "../components/ingressController/defaults";
+import { INGRESS_CONTROLLER_DEFAULTS, INGRESS_CONTROLLER_IMAGE_DEFAULTS } from "../components/ingressController/defaults";
 import { APPLICATION_DEFAULTS } from "../components/application/defaults";
 
 /** Default arguments per component, keyed by the component's name in camel case. */
@@ -33,7 +33,9 @@ export const DEFAULTS = {
     clusterDrain: { removeCrds: true, retainVolumes: false, timeoutMinutes: 15 },
     volumeRetention: { retainVolumes: false },
     secrets: { demoUser: "testuser", length: 24 },
-    kicImage: KIC_IMAGE_DEFAULTS,
+    ingressControllerImage: INGRESS_CONTROLLER_IMAGE_DEFAULTS,
+    /** @deprecated Use `DEFAULTS.ingressControllerImage`, the same defaults under the component's name; read until 1.0.0. */
+    kicImage: INGRESS_CONTROLLER_IMAGE_DEFAULTS,
     ingressController: INGRESS_CONTROLLER_DEFAULTS,
     certManager: CERT_MANAGER_DEFAULTS,
     logstore: LOGSTORE_DEFAULTS,
@@ -49,7 +51,7 @@ export const DEFAULTS = {
 } as const;
 
 /** The NGINX Ingress Controller release of the default image; the default source build checks out the same tag. */
-export const KIC_VERSION = splitImageName(DEFAULTS.kicImage.imageName)[1];
+export const KIC_VERSION = splitImageName(DEFAULTS.ingressControllerImage.imageName)[1];
 
 /** The EKS node group's starting size when none is given: the default, kept within [minSize, maxSize]. */
 export function defaultDesiredSize(minSize: number, maxSize: number): number {

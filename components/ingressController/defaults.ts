@@ -25,7 +25,7 @@ export const INGRESS_CONTROLLER_DEFAULTS = {
 } as const;
 
 /** Defaults of {@link IngressControllerImageArgs}'s arguments: the image the controller runs, and how it is pulled or built. */
-export const KIC_IMAGE_DEFAULTS = {
+export const INGRESS_CONTROLLER_IMAGE_DEFAULTS = {
     origin: "registry",
     // The controller release matching the pinned nginx-ingress chart (its appVersion).
     imageName: "nginx/nginx-ingress:5.5.4",

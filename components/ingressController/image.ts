@@ -136,10 +136,10 @@ export class IngressControllerImage extends pulumi.ComponentResource {
         // Deployed stacks hold the type token the component had until 0.2.0: it answers to it, and its children with it.
         super(INGRESS_CONTROLLER_IMAGE_TYPE, name, {}, { ...opts, aliases: [...(opts?.aliases ?? []), { type: KIC_IMAGE_TYPE }] });
         const plan = planIngressControllerImage(args);
-        const platform = args.platform ?? DEFAULTS.kicImage.platform;
+        const platform = args.platform ?? DEFAULTS.ingressControllerImage.platform;
         const target = pulumi.interpolate`${args.repositoryUrl}:${plan.tag}`;
         // A plain setting decides it; the nonce is the only input that changes between runs when asked to.
-        const rebuild = (args.alwaysRebuild ?? DEFAULTS.kicImage.alwaysRebuild) ? { rebuild: String(Date.now()) } : undefined;
+        const rebuild = (args.alwaysRebuild ?? DEFAULTS.ingressControllerImage.alwaysRebuild) ? { rebuild: String(Date.now()) } : undefined;
         // The old local image goes first: a replacement under the same name would otherwise find it instead of pulling,
         // or lose its name when the old one is deleted after it.
         const local = { parent: this, deleteBeforeReplace: true };
@@ -214,23 +214,23 @@ export class IngressControllerImage extends pulumi.ComponentResource {
 
 /** Decides how to produce the image; throws naming the argument, its value and the fix when it cannot be produced. */
 export function planIngressControllerImage(args: Omit<IngressControllerImageArgs, "repositoryUrl">): IngressControllerImagePlan {
-    if ((args.origin ?? DEFAULTS.kicImage.origin) === "registry") {
-        const source = args.imageName ?? DEFAULTS.kicImage.imageName;
+    if ((args.origin ?? DEFAULTS.ingressControllerImage.origin) === "registry") {
+        const source = args.imageName ?? DEFAULTS.ingressControllerImage.imageName;
         const problem = imageReferenceProblem(source);
         if (problem) throw new Error(`IngressControllerImage: imageName "${source}" ${problem}.`);
         return { origin: "registry", source, tag: imageTag(source) };
     }
-    const makeTarget = args.makeTarget ?? DEFAULTS.kicImage.makeTarget;
+    const makeTarget = args.makeTarget ?? DEFAULTS.ingressControllerImage.makeTarget;
     const targetProblem = makeTargetProblem(makeTarget);
     if (targetProblem) throw new Error(`IngressControllerImage: makeTarget "${makeTarget}" ${targetProblem}. Use one of ${Object.keys(MAKE_TARGETS).join(", ")}.`);
     const spec = MAKE_TARGETS[makeTarget]!;
-    const source = args.source ?? DEFAULTS.kicImage.source;
+    const source = args.source ?? DEFAULTS.ingressControllerImage.source;
     const classified = classifyKicSource(source);
     if ("problem" in classified) throw new Error(`IngressControllerImage: source "${source}" ${classified.problem}. Use ${KIC_SOURCE_ALLOWED}.`);
     if (spec.plus && !args.nginxRepo) {
         throw new Error(`IngressControllerImage: makeTarget "${makeTarget}" builds NGINX Plus and needs nginxRepo, the NGINX Plus repository certificate and key (nginx-repo.crt and nginx-repo.key from MyF5) as files or environment variables.`);
     }
-    const version = args.version ?? kicSourceVersion(classified.source) ?? DEFAULTS.kicImage.version;
+    const version = args.version ?? kicSourceVersion(classified.source) ?? DEFAULTS.ingressControllerImage.version;
     const secret = (id: string, s: BuildSecretSource) => ("file" in s ? { id, src: s.file } : { id, env: s.env });
     return {
         origin: "source",

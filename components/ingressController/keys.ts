@@ -8,7 +8,7 @@
 import { INFRA_TYPES, KIC_SOURCE_ALLOWED, PATTERNS } from "../../contracts";
 import { chartKeys, renamedFrom, spec } from "../../config/keySpec";
 import { boolean, imageReference, integer, oneOf, text } from "../../config/valueTypes";
-import { INGRESS_CONTROLLER_DEFAULTS, KIC_IMAGE_DEFAULTS } from "./defaults";
+import { INGRESS_CONTROLLER_DEFAULTS, INGRESS_CONTROLLER_IMAGE_DEFAULTS } from "./defaults";
 
 /** The Service type, a key of the "Existing cluster" group. */
 export const INGRESS_CONTROLLER_SERVICE_KEYS = {
@@ -28,7 +28,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         key: "mara:ingressImageOrigin",
         legacy: [renamedFrom("mara:kicImageOrigin", "0.2.0"), "kic:image_origin"],
         type: oneOf(["registry", "source"] as const),
-        default: KIC_IMAGE_DEFAULTS.origin,
+        default: INGRESS_CONTROLLER_IMAGE_DEFAULTS.origin,
         description: "registry: pull mara:ingressImageName and push it to the cluster's registry; source: build it from mara:ingressSrcUrl.",
         group: "Ingress controller",
     }),
@@ -36,7 +36,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         key: "mara:ingressImageName",
         legacy: [renamedFrom("mara:kicImageName", "0.2.0"), "kic:image_name"],
         type: imageReference(),
-        default: KIC_IMAGE_DEFAULTS.imageName,
+        default: INGRESS_CONTROLLER_IMAGE_DEFAULTS.imageName,
         description: "NGINX Ingress Controller image to pull (NGINX Plus images live in private-registry.nginx.com).",
         group: "Ingress controller",
     }),
@@ -44,7 +44,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         key: "mara:ingressMakeTarget",
         legacy: [renamedFrom("mara:kicMakeTarget", "0.2.0"), "kic:make_target"],
         type: text({ pattern: /^[a-z0-9][a-z0-9-]*$/, allowed: "a make target of the kubernetes-ingress repository such as debian-image" }),
-        default: KIC_IMAGE_DEFAULTS.makeTarget,
+        default: INGRESS_CONTROLLER_IMAGE_DEFAULTS.makeTarget,
         description: "make target of nginx/kubernetes-ingress reproduced when building from source: debian-image, alpine-image, ubi-image, or an NGINX Plus target such as debian-image-plus (needs the repository certificate and key).",
         group: "Ingress controller",
     }),
@@ -52,7 +52,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         key: "mara:ingressSrcUrl",
         legacy: [renamedFrom("mara:kicSrcUrl", "0.2.0"), "kic:src_url"],
         type: text({ pattern: /^\S+$/, allowed: KIC_SOURCE_ALLOWED }),
-        default: KIC_IMAGE_DEFAULTS.source,
+        default: INGRESS_CONTROLLER_IMAGE_DEFAULTS.source,
         description: "Source built when mara:ingressImageOrigin is source: a git URL with #<tag> (BuildKit clones it), an https tarball, or a local directory (~ and paths relative to the project allowed).",
         group: "Ingress controller",
     }),
@@ -60,7 +60,7 @@ export const INGRESS_CONTROLLER_KEYS = {
         key: "mara:ingressAlwaysRebuild",
         legacy: [renamedFrom("mara:kicAlwaysRebuild", "0.2.0"), "kic:always_rebuild"],
         type: boolean(),
-        default: KIC_IMAGE_DEFAULTS.alwaysRebuild,
+        default: INGRESS_CONTROLLER_IMAGE_DEFAULTS.alwaysRebuild,
         description: "Pull or build the image and push it on every update, even when its inputs did not change; the cluster moves only if the digest changed.",
         group: "Ingress controller",
     }),

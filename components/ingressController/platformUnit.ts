@@ -91,7 +91,7 @@ export const INGRESS_CONTROLLER_UNIT: PlatformUnit = {
         const { name, args, facts } = ctx;
         const { image, ...ingress } = platformIngressControllerArgs(args);
         const pushed = pushedImage(ctx, image);
-        const published = splitImageName(image.imageName ?? DEFAULTS.kicImage.imageName);
+        const published = splitImageName(image.imageName ?? DEFAULTS.ingressControllerImage.imageName);
         // Pushed images run by the digest the registry recorded; a published reference as it is written.
         const [imageRepository, imageTag, imageDigest] = pushed
             ? [pushed.repository, pushed.tag, pushed.digest]

@@ -36,7 +36,7 @@ describe("planIngressControllerImage, origin registry", () => {
     });
 
     it("is the default origin and copies the default image when none is given", () => {
-        expect(planIngressControllerImage({})).toEqual({ origin: "registry", source: DEFAULTS.kicImage.imageName, tag: KIC_VERSION });
+        expect(planIngressControllerImage({})).toEqual({ origin: "registry", source: DEFAULTS.ingressControllerImage.imageName, tag: KIC_VERSION });
     });
 
     it.each([

@@ -56,7 +56,7 @@ const DOCS_ROW: Readonly<Record<string, string>> = {
 
 const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
-/** The component an entry of the table is named for, where the table keeps an earlier name (`kicImage`, until 1.0.0). */
+/** The component an entry of the table is named for, where the table also keeps an earlier name (`kicImage`, deprecated, until 1.0.0). */
 const COMPONENT_OF: Readonly<Record<string, string>> = { kicImage: "ingressControllerImage" };
 const componentOf = (e: Entry) => COMPONENT_OF[e.component] ?? e.component;
 

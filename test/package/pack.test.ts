@@ -69,7 +69,7 @@ export function build(): pulumi.Output<string> {
     new Kubeconfig("kc", { kubeconfig: eks.kubeconfig, clusterName: eks.clusterName, waitFor: [eks] });
     return eks.kubeconfig;
 }
-export const used = [CertManager, IngressController, Vpc, Platform, CHARTS.certManager.version, DEFAULTS.kicImage.imageName, EKS_PLATFORM.containerLogPath, NotExported];
+export const used = [CertManager, IngressController, Vpc, Platform, CHARTS.certManager.version, DEFAULTS.ingressControllerImage.imageName, DEFAULTS.kicImage.imageName, EKS_PLATFORM.containerLogPath, NotExported];
 export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replicas: 2 } };
 // The groups and members each add-on unit declares in its folder reach a consumer through the package's types.
 export const groups: PlatformArgs = { cluster: EKS_PLATFORM, certManager: {}, logstore: { storageSize: "10Gi" }, prometheus: {} };

@@ -97,7 +97,7 @@ describe("classifyKicSource: every source form MARA's kic:src_url took", () => {
     });
 
     it("builds by default the release the default image is", () => {
-        expect(DEFAULTS.kicImage.source).toBe(`https://github.com/nginx/kubernetes-ingress.git#v${KIC_VERSION}`);
+        expect(DEFAULTS.ingressControllerImage.source).toBe(`https://github.com/nginx/kubernetes-ingress.git#v${KIC_VERSION}`);
     });
 });
 

@@ -39,7 +39,7 @@ describe("the pins", () => {
 
     it("are every image the program runs by default: the controller, nine Bank of Sirius images, Elasticsearch, Kibana, the collector, the Kibana setup Job, the NFS provisioner", () => {
         expect(pins.filter((p) => p.kind === "image").map(reference)).toEqual([
-            DEFAULTS.kicImage.imageName,
+            DEFAULTS.ingressControllerImage.imageName,
             ...["frontend", "userservice", "contacts", "balancereader", "ledgerwriter", "transactionhistory", "accounts-db", "ledger-db", "loadgenerator"].map(
                 (s) => `ghcr.io/nginxinc/bos-${s}:v1.3.0`,
             ),
@@ -129,7 +129,7 @@ describe("no image pin hides in the sources", () => {
     it("every image reference written in components/, config/ or contracts/ is a pin `mara outdated` checks", () => {
         const literals = imageLiterals();
         // The scan must see the two pins written as whole references; otherwise it is looking in the wrong place.
-        expect(literals).toEqual(expect.arrayContaining([DEFAULTS.kicImage.imageName, CONTRIB_COLLECTOR_IMAGE]));
+        expect(literals).toEqual(expect.arrayContaining([DEFAULTS.ingressControllerImage.imageName, CONTRIB_COLLECTOR_IMAGE]));
         const checked = new Set(pinsOf(defaultPinSettings()).map(reference));
         for (const l of literals) expect(checked.has(l), `${l} is pinned in the source but not checked by mara outdated (cli/outdated/pins.ts)`).toBe(true);
     }, 120_000);
