@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { describeUnestablished, establishCrds, NUDGE_ANNOTATION, unestablishedCrds } from "../../cli/operation/recovery/crds";
+import { lastRunFailed } from "../../cli/operation/recovery/repair";
 
 const crd = (name: string, namespace: string | undefined, conditions: Record<string, string>, extra: Record<string, unknown> = {}) => ({
     metadata: { name, ...(namespace ? { annotations: { "meta.helm.sh/release-name": "rel", "meta.helm.sh/release-namespace": namespace } } : {}), ...extra },
@@ -77,5 +78,40 @@ describe("CRDs left unestablished by an API server restart", () => {
         err = "";
         await establishCrds({ get: async () => Promise.reject(new Error("GET crds: 403 forbidden")), mergePatch: async () => ({}) as never }, ["cert-manager"], io);
         expect(err).toContain("the CustomResourceDefinitions were not checked (GET crds: 403 forbidden)");
+    });
+
+    it("after a run that did not succeed, with nothing else to repair: a heading only when a CRD is found or the list fails", async () => {
+        let err = "";
+        const io = { stderr: { write: (t: string) => ((err += t), true) } } as never;
+        const heading = 'The last run on stack "dev" did not succeed:';
+        const established = { items: [crd("issuers.cert-manager.io", "cert-manager", { NamesAccepted: "True", Established: "True" })] };
+        await establishCrds({ get: async () => established as never, mergePatch: async () => ({}) as never }, ["cert-manager"], io, [], heading);
+        expect(err).toBe("");
+        const left = { items: [crd("virtualserverroutes.k8s.nginx.org", undefined, { NamesAccepted: "True", Established: "False" })] };
+        await establishCrds({ get: async () => left as never, mergePatch: async () => ({}) as never }, [], io, ["virtualserverroutes.k8s.nginx.org"], heading);
+        expect(err.split("\n")[0]).toBe(heading);
+        expect(err).toContain("✓ asked the API server to establish virtualserverroutes.k8s.nginx.org");
+        err = "";
+        await establishCrds({ get: async () => Promise.reject(new Error("connect ECONNREFUSED")), mergePatch: async () => ({}) as never }, [], io, [], heading);
+        expect(err.split("\n")[0]).toBe(heading);
+        expect(err).toContain("the CustomResourceDefinitions were not checked (connect ECONNREFUSED)");
+    });
+
+    it("are looked for only when the stack's last update did not succeed, as its history says", async () => {
+        const history = (result: string | undefined, fails = false) => ({
+            history: async (pageSize?: number, page?: number, showSecrets?: boolean) => {
+                if (fails) throw new Error("pulumi stack history: exit 255");
+                // One summary, the newest, without its secrets: no more is read than the decision needs.
+                expect([pageSize, page, showSecrets]).toEqual([1, 1, false]);
+                return (result ? [{ result }] : []) as never;
+            },
+        });
+        expect(await lastRunFailed(history("failed"))).toBe(true);
+        // A killed run's update is never closed.
+        expect(await lastRunFailed(history("in-progress"))).toBe(true);
+        expect(await lastRunFailed(history("succeeded"))).toBe(false);
+        // A new stack, or history that cannot be read: nothing to look for.
+        expect(await lastRunFailed(history(undefined))).toBe(false);
+        expect(await lastRunFailed(history("failed", true))).toBe(false);
     });
 });

@@ -74,16 +74,19 @@ export function describeUnestablished(c: UnestablishedCrd): string {
 
 /**
  * Lists the CRDs and nudges each unestablished one of the stack's (an annotation set, then removed). Never fails the
- * run: a CRD left as it was is established by the API server's resync, and the install waits for it.
+ * run: a CRD left as it was is established by the API server's resync, and the install waits for it. `heading`, when
+ * given, is printed before the first line this prints, so a check that finds nothing prints nothing.
  */
-export async function establishCrds(client: Pick<KubeContextClient, "get" | "mergePatch">, namespaces: readonly string[], io: CliIo, own: readonly string[] = []): Promise<void> {
+export async function establishCrds(client: Pick<KubeContextClient, "get" | "mergePatch">, namespaces: readonly string[], io: CliIo, own: readonly string[] = [], heading?: string): Promise<void> {
     let crds: UnestablishedCrd[];
     try {
         crds = unestablishedCrds(await client.get(CRDS), namespaces, own);
     } catch (e) {
+        if (heading) line(io.stderr, heading);
         line(io.stderr, `  - the CustomResourceDefinitions were not checked (${isKubeApiError(e) || e instanceof Error ? e.message : String(e)}); one left unestablished by an API server restart makes the install wait up to five minutes`);
         return;
     }
+    if (heading && crds.length) line(io.stderr, heading);
     for (const crd of crds) {
         line(io.stderr, `  - ${describeUnestablished(crd)}`);
         const path = `${CRDS}/${encodeURIComponent(crd.name)}`;

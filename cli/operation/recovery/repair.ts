@@ -51,7 +51,12 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
     const upgrading = state.pending.flatMap((op) => (op.operation === "updating" && op.release ? [op.release] : []));
     const repairs = planReleaseRepairs(ownedReleases(state, revisions), revisions, upgrading);
     const { forget, refused } = planUnrecorded(state, revisions, repairs);
-    if (!state.pending.length && !repairs.length) return;
+    if (!state.pending.length && !repairs.length) {
+        // A run that failed with nothing left under way (a step failed cleanly while the API server restarted) can still
+        // have left a CRD unestablished; only then is the cluster's CRD list read, so a healthy stack's run pays nothing.
+        if (target && (await lastRunFailed(stack))) await establishCrds(clientFor(target), namespaces, io, state.crds, `The last run on stack "${stack.name}" did not succeed:`);
+        return;
+    }
     if (refused.length) throw new CliError(refused.map((u) => refuseUnrecorded(u, stack.name)).join("\n"));
 
     line(io.stderr, `The last run on stack "${stack.name}" was interrupted:`);
@@ -94,6 +99,20 @@ export async function recoverInterrupted(stack: Stack, target: ClusterTarget, io
             if (!isCommandError(err)) throw err;
             throw new CliError(`pulumi refresh of the rolled-back releases failed on stack "${stack.name}" (its output is above); run again: ${repairCommand(stack.name)}`);
         }
+    }
+}
+
+/**
+ * Whether the stack's last update did not succeed (failed, or still marked under way because its process was
+ * killed), from `pulumi stack history`: a local read on a self-managed backend. Unknown (no history, or it cannot be
+ * read) counts as succeeded: this only decides whether to look for CRDs to nudge.
+ */
+export async function lastRunFailed(stack: Pick<Stack, "history">): Promise<boolean> {
+    try {
+        const [last] = await stack.history(1, 1, false);
+        return last !== undefined && last.result !== "succeeded";
+    } catch {
+        return false;
     }
 }
 
