@@ -7,8 +7,8 @@
  * right after is clean.
  *
  * The stack is the tier's smallest existing-cluster stack (the benchmark's: the test cluster and the vendored
- * charts), which both versions accept; the chart folder is HEAD's, whose archives of the charts this stack
- * installs are the same files in both versions.
+ * charts), which both versions accept, with one key under the name 0.1.0 gave it, as a stack file written then has;
+ * the chart folder is HEAD's, whose archives of the charts this stack installs are the same files in both versions.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -19,6 +19,7 @@ import { installPreviousRelease, locatePreviousRelease, PreviousRelease } from "
 import { pulumi, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
 import { airGappedCharts, baseConfig, createStack, TierStack } from "./stack";
 import { ROOT } from "./cluster";
+import { DEFAULTS } from "../../contracts";
 
 const located = locatePreviousRelease();
 if (located.kind === "shallow") console.warn(`upgrade.test.ts skipped: ${located.reason}`);
@@ -121,13 +122,19 @@ function changelogAllowed(): string[] {
     return [...list.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]!).sort();
 }
 
+/**
+ * A key under the name 0.1.0 gave it (`mara:ingressImageName` since 0.2.0), set to the image both versions default to:
+ * 0.1.0 reads it as its own; HEAD reads it under its old name with one warning, and deploys the same image.
+ */
+const OLD_KEY_NAMES = { "mara:kicImageName": DEFAULTS.ingressControllerImage.imageName };
+
 beforeAll(async () => {
     if (located.kind === "missing") throw new Error(located.message);
     if (located.kind !== "found") return;
     [cluster, release] = await Promise.all([startCluster(), installPreviousRelease(located)]);
     sandbox = pulumiSandbox();
     charts = airGappedCharts();
-    stack = await createStack(sandbox, `upgrade-${process.pid}`, baseConfig(cluster, charts));
+    stack = await createStack(sandbox, `upgrade-${process.pid}`, { ...baseConfig(cluster, charts), ...OLD_KEY_NAMES });
     // The same stack file (its configuration and encryption salt) beside the old program.
     fs.copyFileSync(stack.file, path.join(release.dir, path.basename(stack.file)));
 });
@@ -164,6 +171,7 @@ describe.skipIf(located.kind === "shallow")(located.kind === "shallow" ? `upgrad
         // The CLI offers --event-log only with PULUMI_DEBUG_COMMANDS set (pkg/cmd/pulumi/operations/up.go).
         const up = await pulumi(["up", "--yes", "--skip-preview", "--event-log", eventLog, "--stack", stack.name, "--non-interactive"], { ...sandbox.env, PULUMI_DEBUG_COMMANDS: "true" });
         expect(up.code, tail(up, 80)).toBe(0);
+        expect(up.stdout + up.stderr, "HEAD reads 0.1.0's key name, and says how to rename it").toContain("are read under their old names until 1.0.0: mara:kicImageName → mara:ingressImageName");
         const after = await uids();
         const gone = [...before].filter(([k, uid]) => after.get(k) !== uid).map(([k]) => (after.has(k) ? `${k} (recreated)` : `${k} (deleted)`));
         const steps = stepsOfUpdate(fs.readFileSync(eventLog, "utf8"));
