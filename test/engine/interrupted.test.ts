@@ -31,7 +31,7 @@
  * Kill 1 also falls while Bank of Sirius's databases are created: it waits until the state records the create of a
  * StatefulSet under way and the StatefulSet is on the API server (the killed run's apply reached it); an admission
  * policy holds the databases' pods back until then, so that the window lasts (holdPods; kill 3 holds the exporters'
- * pods the same way). The next `mara up` clears that pending create and creates the StatefulSet again; it applies as the field manager the killed run
+ * pods the same way, and the Ctrl-C the new controller pods, released at once after it so its cancellation can end). The next `mara up` clears that pending create and creates the StatefulSet again; it applies as the field manager the killed run
  * did (components/ownership/fieldManager.ts), so the API server takes it as the same owner's apply rather than a
  * conflict on `.spec.volumeClaimTemplates` (an atomic list it fills with defaults). The StatefulSets keep their UIDs,
  * their claims (the databases' data) theirs, and the stable manager is their only applier at the end.
@@ -76,8 +76,16 @@ async function helmRecords(status?: string): Promise<{ name: string; namespace: 
  * Starts `mara up --yes` in a process group of its own and kills the whole group with `signal` as soon as
  * `when` holds (polled against the cluster and what the run printed so far). Resolves with what it printed and whether it was killed; a run that
  * ends by itself first, or a condition that does not hold within `boundMs` (far above normal), is the test's failure.
+ * `afterSignal` runs right after the signal is sent, before the group's end is awaited: a hold a SIGINT'd run must see
+ * lifted to finish its cancellation is released there.
  */
-async function upKilledWhen(when: (output: string) => Promise<boolean>, signal: NodeJS.Signals, wholeTree: boolean, boundMs = 10 * 60_000): Promise<{ killed: boolean; output: string; code: number | null; pid: number; survivors: number[] }> {
+async function upKilledWhen(
+    when: (output: string) => Promise<boolean>,
+    signal: NodeJS.Signals,
+    wholeTree: boolean,
+    boundMs = 10 * 60_000,
+    afterSignal?: () => Promise<void>,
+): Promise<{ killed: boolean; output: string; code: number | null; pid: number; survivors: number[] }> {
     const child = spawn(process.execPath, [path.join(ROOT, "bin", "mara.js"), "up", "--stack", stack.name, "--yes"], { cwd: ROOT, env: sandbox.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
@@ -94,6 +102,7 @@ async function upKilledWhen(when: (output: string) => Promise<boolean>, signal: 
             process.kill(-child.pid!, signal);
             for (const pid of tree) killQuietly(pid, signal);
             killed = true;
+            await afterSignal?.();
             break;
         }
         await new Promise((r) => setTimeout(r, 100));
@@ -469,7 +478,10 @@ describe("an interrupted mara up", () => {
 
     it("interrupted with SIGINT (Ctrl-C: the terminal's process group, not the plugins') during a Helm upgrade: the next mara up converges", async () => {
         await stack.set("mara:ingressReplicas", "3");
-        const first = await upKilledWhen(async () => (await helmRecords("pending-upgrade")).length > 0, "SIGINT", false);
+        // The upgrade waits for the new replicas, whose pods are held back until the Ctrl-C, as kills 1 and 3 hold theirs;
+        // released right after it, so that the CLI's cancellation does not wait on the hold.
+        const releaseController = await holdPods("hold-controller-pods", "nginx-ingress", "ReplicaSet", { "app.kubernetes.io/instance": "kic" });
+        const first = await upKilledWhen(async () => (await helmRecords("pending-upgrade")).length > 0, "SIGINT", false, 10 * 60_000, releaseController);
         expect(first.killed, `mara up ended before the upgrade started\n${first.output.slice(-4000)}`).toBe(true);
         expect(groupAlive(first.pid), "the interrupted run's group did not end within its bound").toBe(false);
         const left = (await helmRecords()).filter((r) => r.namespace === "nginx-ingress").map((r) => `v${r.version} ${r.status}`);
