@@ -5,7 +5,7 @@
  *
  * Bounds: the operations (`up`, `preview`, `destroy`, `refresh`, `import`) run as long as the cloud takes, bounded by
  * Pulumi's own resource timeouts and by Ctrl+C, which cancels them; every other command (`version`, stack selection,
- * configuration, outputs, `stack export`, `login`, `whoami`) is a query of the state backend — a service, a bucket
+ * configuration, outputs, `stack export`, `stack history`, `login`, `whoami`) is a query of the state backend — a service, a bucket
  * or a folder — and runs within {@link PULUMI_QUERY_TIMEOUT_MS}, in a process group the deadline kills, so a backend
  * that stops answering cannot hang `mara` before it has changed anything.
  */

@@ -58,7 +58,7 @@ const EXPECTED: [string, string][] = [
     ["`outdated` | the whole command, in times `--timeout`", String(RUN_BOUND_FACTOR)],
     ["`outdated` | an answer read", b(DEFAULT_MAX_BYTES)],
     ["`outdated` | redirects followed", String(MAX_REDIRECTS)],
-    [`${PULUMI} | each Pulumi CLI query (\`version\`, stack selection, configuration, outputs, \`stack export\`, \`login\`)`, s(PULUMI_QUERY_TIMEOUT_MS)],
+    [`${PULUMI} | each Pulumi CLI query (\`version\`, stack selection, configuration, outputs, \`stack export\`, \`stack history\`, \`login\`)`, s(PULUMI_QUERY_TIMEOUT_MS)],
     [`${PULUMI} | what a Pulumi CLI query prints`, b(PULUMI_QUERY_MAX_BYTES)],
     ["`up` | `docker version`", s(DOCKER_CHECK_TIMEOUT_MS)],
     ["`init --ci` | `git symbolic-ref` (the repository's default branch)", s(GIT_TIMEOUT_MS)],
