@@ -6,4 +6,5 @@
  * index is the library's view of the unit, the component and its place on the Platform (platformUnit.ts): components never read configuration.
  */
 export * from "./component";
-export * from "./platformUnit";
+// Its place on the Platform: the argument types, and (loaded with them) its group of PlatformArgs and member of Platform.
+export type { PlatformAdmissionPoliciesArgs, PlatformGuardrailsArgs } from "./platformUnit";

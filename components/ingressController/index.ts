@@ -7,4 +7,5 @@
  * image is pushed, so a cluster without a registry never loads @pulumi/docker; components never read configuration.
  */
 export * from "./component";
-export * from "./platformUnit";
+// Its place on the Platform: the argument types, and (loaded with them) its group of PlatformArgs and member of Platform.
+export type { PlatformImageArgs, PlatformIngressArgs, PlatformIngressControllerArgs } from "./platformUnit";

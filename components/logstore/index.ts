@@ -6,4 +6,5 @@
  * read configuration, so the keys, settings and mapping are imported by config/ and program/ from their own files.
  */
 export * from "./component";
-export * from "./platformUnit";
+// Its place on the Platform: the argument types, and (loaded with them) its group of PlatformArgs and member of Platform.
+export type { PlatformLogstoreArgs } from "./platformUnit";

@@ -6,4 +6,5 @@
  * configuration.
  */
 export * from "./component";
-export * from "./platformUnit";
+// Its place on the Platform (PlatformArgs.metalLb, Platform.metalLb): loaded for every reader of the package's types.
+import "./platformUnit";

@@ -6,4 +6,5 @@
  * MetalLB's. This index is the library's view of the unit, the component and its place on the Platform (platformUnit.ts): components never read configuration.
  */
 export * from "./component";
-export * from "./platformUnit";
+// Its place on the Platform (PlatformStorageArgs.nfsStorage, Platform.nfsStorage): loaded for every reader of the package's types.
+import "./platformUnit";

@@ -6,4 +6,5 @@
  * never read configuration.
  */
 export * from "./component";
-export * from "./platformUnit";
+// Its place on the Platform: the argument types, and (loaded with them) its group of PlatformArgs and member of Platform.
+export type { PlatformObservabilityArgs, PlatformTracingArgs } from "./platformUnit";

@@ -72,7 +72,16 @@ export function build(): pulumi.Output<string> {
 export const used = [CertManager, IngressController, Vpc, Platform, CHARTS.certManager.version, DEFAULTS.ingressControllerImage.imageName, DEFAULTS.kicImage.imageName, EKS_PLATFORM.containerLogPath, NotExported];
 export const literal: PlatformArgs = { cluster: EKS_PLATFORM, ingress: { replicas: 2 } };
 // The groups and members each add-on unit declares in its folder reach a consumer through the package's types.
-export const groups: PlatformArgs = { cluster: EKS_PLATFORM, certManager: {}, logstore: { storageSize: "10Gi" }, prometheus: {} };
+export const groups: PlatformArgs = {
+    cluster: EKS_PLATFORM,
+    certManager: {},
+    logstore: { storageSize: "10Gi" },
+    prometheus: {},
+    metalLb: { addresses: ["192.0.2.240-192.0.2.250"] },
+    storage: { nfsStorage: { server: "nfs.example.org", path: "/exports/mara" } },
+};
+// @ts-expect-error how a unit is created on the Platform is the package's own, not an export
+export { CERT_MANAGER_UNIT } from "mara-platform";
 // @ts-expect-error a misspelt group is refused, not typed as anything
 export const misspelt: PlatformArgs = { cluster: EKS_PLATFORM, certManagr: {} };
 export const members = (p: Platform): [CertManager, IngressController] => [p.certManager, p.ingressController];
