@@ -98,6 +98,9 @@ describe("CRDs left unestablished by an API server restart", () => {
     });
 
     it("are looked for only when the stack's last update did not succeed, as its history says", async () => {
+        // A fake of the Automation API's Stack.history, which runs `pulumi stack history --json` and answers
+        // UpdateSummary objects whose `result` is not-started, in-progress, succeeded or failed
+        // (@pulumi/pulumi automation/stack.d.ts); the engine tier's `mara up` runs the real one.
         const history = (result: string | undefined, fails = false) => ({
             history: async (pageSize?: number, page?: number, showSecrets?: boolean) => {
                 if (fails) throw new Error("pulumi stack history: exit 255");
