@@ -30,8 +30,10 @@
  *
  * Kill 1 also falls while Bank of Sirius's databases are created: it waits until the state records the create of a
  * StatefulSet under way and the StatefulSet is on the API server (the killed run's apply reached it); an admission
- * policy holds the databases' pods back until then, so that the window lasts (holdPods; kill 3 holds the exporters'
- * pods the same way, and the Ctrl-C the new controller pods, released at once after it so its cancellation can end). The next `mara up` clears that pending create and creates the StatefulSet again; it applies as the field manager the killed run
+ * policy holds the databases' pods back until then, so that the window lasts (holdPods; the ECK operator's pods are
+ * held from before kill 1 to kill 2, which keeps kill 2's window open however late kill 1 falls; kill 3 holds the
+ * exporters' pods the same way, and the Ctrl-C the new controller pods, released at once after it so its cancellation
+ * can end). The next `mara up` clears that pending create and creates the StatefulSet again; it applies as the field manager the killed run
  * did (components/ownership/fieldManager.ts), so the API server takes it as the same owner's apply rather than a
  * conflict on `.spec.volumeClaimTemplates` (an atomic list it fills with defaults). The StatefulSets keep their UIDs,
  * their claims (the databases' data) theirs, and the stable manager is their only applier at the end.
@@ -263,7 +265,7 @@ async function waitForClaims(names: readonly string[], boundMs = 2 * 60_000): Pr
  * then cannot miss it: at the pace pods start on this tier a StatefulSet or a small release is ready within a second
  * or two, and kill 1, aimed at that alone, once missed it on a loaded machine. A controller still does what comes
  * before each pod (the StatefulSet controller makes the pod's claim first). Returns the release of the hold, after
- * which the controller creates the pods at its next retry.
+ * which the controller creates the pods at once (the `ownerKind` objects in `namespace` are nudged).
  */
 async function holdPods(name: string, namespace: string, ownerKind: string, labels: Record<string, string> = {}): Promise<() => Promise<void>> {
     const admission = "/apis/admissionregistration.k8s.io/v1";
@@ -290,6 +292,16 @@ async function holdPods(name: string, namespace: string, ownerKind: string, labe
     return async () => {
         await request(cluster, "DELETE", `${admission}/validatingadmissionpolicybindings/${name}`);
         await request(cluster, "DELETE", `${admission}/validatingadmissionpolicies/${name}`);
+        // Each refused pod was a failed sync, retried after a delay that doubles with each failure (the
+        // controller-manager's default rate limiter, up to 1000 s): after a hold of minutes the next retry could be
+        // minutes away. A change to the owner is an event the controller syncs at once; an annotation set and
+        // removed leaves the object as it was.
+        const owners = `/apis/apps/v1/namespaces/${namespace}/${ownerKind.toLowerCase()}s`;
+        for (const owner of (await request<{ items: any[] }>(cluster, "GET", owners)).items) {
+            for (const value of [String(Date.now()), null]) {
+                await request(cluster, "PATCH", `${owners}/${owner.metadata.name}`, { metadata: { annotations: { "engine.test/hold-released": value } } }, "application/merge-patch+json");
+            }
+        }
     };
 }
 
@@ -326,6 +338,10 @@ describe("an interrupted mara up", () => {
         });
         // For the report: where each kill fell, and what came next.
         const report = (text: string) => console.log(text);
+
+        // The ECK operator's pods held back until kill 2: its install stays pending with its CRDs applied, so the
+        // Elasticsearch cluster (created once the operator is ready) cannot come before kill 2, however late kill 1 falls.
+        const releaseEckOperator = await holdPods("hold-eck-operator-pods", "logstore", "StatefulSet", { "app.kubernetes.io/name": "elastic-operator" });
 
         // Kill 1: the first Helm installs, while the databases' StatefulSets are created (their pods held back until then).
         const releaseDatabases = await holdPods("hold-database-pods", "bos", "StatefulSet");
@@ -368,6 +384,7 @@ describe("an interrupted mara up", () => {
 
         // Kill 2: the next mara up repairs kill 1, and is killed while the ECK operator's CRDs exist but its Elasticsearch does not.
         const second = await upKilledWhen(async (output) => UPDATING.test(output) && (await crdExists("elasticsearches.elasticsearch.k8s.elastic.co")) && !(await anyObject("elasticsearch.k8s.elastic.co/v1", "elasticsearches", "logstore")) && (await workUnderWay()), "SIGKILL", true);
+        await releaseEckOperator();
         report(`kill 1 left ${stuck1.map((r) => `${r.namespace}/${r.name}`).join(", ")} in pending-install and ${pending1.length} pending operation(s); the next mara up said:\n${recoveryLines(second.output)}`);
         expect(second.killed, `mara up ended before the ECK CRDs were applied\n${second.output.slice(-4000)}`).toBe(true);
         expect(second.survivors, "processes of the killed run still running").toEqual([]);
