@@ -19,7 +19,7 @@ import * as os from "os";
 import { creationsFromEventLog, Creation, figuresOf, MEASURED_FILE, MeasuredDurations } from "../../bench/lib/measuredDurations";
 import { ROOT, startCluster } from "./cluster";
 import { floorProject } from "./floorProgram";
-import { pulumiSandbox } from "./pulumiEnv";
+import { pulumiSandbox, STATE_SAVED_AT_EVERY_STEP } from "./pulumiEnv";
 import { median, Timing, timed } from "./timedPulumi";
 import { airGappedCharts, baseConfig, createStack } from "./stack";
 import { traceBreakdown, TraceBreakdown } from "./traceBreakdown";
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     const given = process.argv[2] ?? "3";
     const rounds = Number(given);
     // Each round deploys the platform from nothing (minutes): a count past 20 is a typo, not a plan.
-    if (!/^\d+$/.test(given) || rounds < 1 || rounds > 20) throw new Error(`rounds must be a whole number from 1 to 20 (each round deploys the platform from nothing); got "${given}". Run: npm run ${process.argv[1]?.includes("benchPace") ? "bench:engine:pace" : "bench:engine"} 3`);
+    if (!/^\d+$/.test(given) || rounds < 1 || rounds > 20) throw new Error(`rounds must be a whole number from 1 to 20 (each round deploys the platform from nothing); got "${given}". Run: npm run bench:engine 3`);
     fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
     const steps: Record<string, Timing[]> = { up: [], preview: [], "up (no change)": [], refresh: [], destroy: [], "floor preview": [], "floor up (no change)": [] };
     const creations: Creation[] = [];
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < rounds; i++) {
         // kwok's own pace: the creation times this writes stand for a cluster's, where pods take seconds to start (kubeletStages.ts).
         const cluster = await startCluster({ podPace: "kwok" });
-        const sandbox = pulumiSandbox();
+        const sandbox = pulumiSandbox(STATE_SAVED_AT_EVERY_STEP);
         const charts = airGappedCharts();
         const stack = await createStack(sandbox, `bench-${process.pid}-${i}`, baseConfig(cluster, charts));
         const floor = await floorProject(sandbox, cluster, `floor-${process.pid}-${i}`);

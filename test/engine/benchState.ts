@@ -16,7 +16,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { ENGINE_BIN, ROOT, startCluster } from "./cluster";
-import { pulumiSandbox } from "./pulumiEnv";
+import { pulumiSandbox, STATE_SAVED_AT_EVERY_STEP } from "./pulumiEnv";
 import { Timing, timed } from "./timedPulumi";
 import { airGappedCharts, baseConfig, createStack } from "./stack";
 
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
     const profiles = fs.mkdtempSync(path.join(os.tmpdir(), "mara-state-profile-"));
     const cluster = await startCluster();
-    const sandbox = pulumiSandbox();
+    const sandbox = pulumiSandbox(STATE_SAVED_AT_EVERY_STEP);
     const charts = airGappedCharts();
     const stack = await createStack(sandbox, `state-${process.pid}`, baseConfig(cluster, charts));
     const load = [os.loadavg()[0]!];

@@ -44,7 +44,7 @@ import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startCluster, TestCluster } from "./cluster";
 import { request } from "./kubeApi";
-import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
+import { mara, pulumiSandbox, PulumiSandbox, STATE_SAVED_AT_EVERY_STEP, tail } from "./pulumiEnv";
 import { airGappedCharts, baseConfig, initStack, TierStack } from "./stack";
 
 let cluster: TestCluster;
@@ -54,7 +54,8 @@ let charts: string;
 
 beforeAll(async () => {
     cluster = await startCluster();
-    sandbox = pulumiSandbox();
+    // It reads the state a killed run left: the state saved after every step, as a user's run saves it.
+    sandbox = pulumiSandbox(STATE_SAVED_AT_EVERY_STEP);
     charts = airGappedCharts();
     const { "mara:infraType": _infraType, ...base } = baseConfig(cluster, charts);
     ({ stack } = await initStack(sandbox, `interrupted-${process.pid}`, base));

@@ -3,6 +3,13 @@
  * PATH (found as ambient plugins), automatic plugin download off (there is no network), the state in a local file
  * backend in a throw-away folder encrypted with a passphrase, and a Pulumi home of its own so that nothing on the
  * machine (other plugins, a logged-in backend) takes part.
+ *
+ * The CLI saves the state once, when a run ends, rather than after every step (`PULUMI_SKIP_CHECKPOINTS`, the
+ * engine's own switch: pkg/backend/snapshot.go's unsafeServiceLoop saves at Close, after a failed or cancelled run
+ * too). Saving the whole state after every step is the CLI's largest cost in a platform `up` or `destroy` (the CRDs
+ * make it 8.6 MB; docs/benchmarks.md, "Where the CLI's CPU goes") and what it buys is a state that records how far a
+ * run got when the run is killed. A test that kills a run, and a benchmark that measures what a user's run costs,
+ * passes {@link STATE_SAVED_AT_EVERY_STEP}.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
@@ -21,6 +28,12 @@ export interface PulumiSandbox {
 /** The passphrase the tier's stacks are encrypted with. */
 export const PASSPHRASE = "real-engine-tier-passphrase";
 
+/**
+ * The state saved after every step, as a user's `pulumi up` saves it: for a test that kills a run and reads what the
+ * state recorded, and for a benchmark of what a user's run costs.
+ */
+export const STATE_SAVED_AT_EVERY_STEP: NodeJS.ProcessEnv = { PULUMI_SKIP_CHECKPOINTS: "false" };
+
 /** A new sandbox; `extra` is added to the environment; `binaries` must have been built. */
 export function pulumiSandbox(extra: NodeJS.ProcessEnv = {}, binaries: readonly string[] = ["pulumi", "pulumi-resource-kubernetes"]): PulumiSandbox {
     requireBinaries(binaries);
@@ -35,6 +48,8 @@ export function pulumiSandbox(extra: NodeJS.ProcessEnv = {}, binaries: readonly 
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
         PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+        // The state saved when a run ends (see above); STATE_SAVED_AT_EVERY_STEP restores a user's default.
+        PULUMI_SKIP_CHECKPOINTS: "true",
         // No color codes in what the tests read.
         NO_COLOR: "1",
         ...extra,

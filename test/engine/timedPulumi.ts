@@ -1,4 +1,4 @@
-/** The engine benchmarks' measurement of one Pulumi CLI command (test/engine/bench.ts, benchPace.ts). */
+/** The engine benchmarks' measurement of one Pulumi CLI command (test/engine/bench.ts, benchSideBySide.ts). */
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
