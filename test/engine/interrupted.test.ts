@@ -44,6 +44,7 @@ import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startCluster, TestCluster } from "./cluster";
 import { request } from "./kubeApi";
+import { holdPods as holdPodsOn } from "./podHold";
 import { mara, pulumiSandbox, PulumiSandbox, STATE_SAVED_AT_EVERY_STEP, tail } from "./pulumiEnv";
 import { airGappedCharts, baseConfig, initStack, TierStack } from "./stack";
 
@@ -259,52 +260,8 @@ async function waitForClaims(names: readonly string[], boundMs = 2 * 60_000): Pr
     }
 }
 
-/**
- * Holds back the creation of pods in `namespace` (those `labels` select, owned by a `ownerKind`): an admission policy
- * named `name` refuses them, so whatever waits for them (the engine for a StatefulSet's replicas, `helm install
- * --wait` for a release's Deployment) stays under way for as long as the hold lasts. A kill aimed at such a window
- * then cannot miss it: at the pace pods start on this tier a StatefulSet or a small release is ready within a second
- * or two, and kill 1, aimed at that alone, once missed it on a loaded machine. A controller still does what comes
- * before each pod (the StatefulSet controller makes the pod's claim first). Returns the release of the hold, after
- * which the controller creates the pods at once (the `ownerKind` objects in `namespace` are nudged).
- */
-async function holdPods(name: string, namespace: string, ownerKind: string, labels: Record<string, string> = {}): Promise<() => Promise<void>> {
-    const admission = "/apis/admissionregistration.k8s.io/v1";
-    await request(cluster, "POST", `${admission}/validatingadmissionpolicies`, {
-        apiVersion: "admissionregistration.k8s.io/v1",
-        kind: "ValidatingAdmissionPolicy",
-        metadata: { name },
-        spec: {
-            failurePolicy: "Fail",
-            matchConstraints: {
-                namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": namespace } },
-                objectSelector: { matchLabels: labels },
-                resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
-            },
-            validations: [{ expression: `!has(object.metadata.ownerReferences) || !object.metadata.ownerReferences.exists(r, r.kind == '${ownerKind}')`, message: "held by the test until its kill" }],
-        },
-    });
-    await request(cluster, "POST", `${admission}/validatingadmissionpolicybindings`, {
-        apiVersion: "admissionregistration.k8s.io/v1",
-        kind: "ValidatingAdmissionPolicyBinding",
-        metadata: { name },
-        spec: { policyName: name, validationActions: ["Deny"] },
-    });
-    return async () => {
-        await request(cluster, "DELETE", `${admission}/validatingadmissionpolicybindings/${name}`);
-        await request(cluster, "DELETE", `${admission}/validatingadmissionpolicies/${name}`);
-        // Each refused pod was a failed sync, retried after a delay that doubles with each failure (the
-        // controller-manager's default rate limiter, up to 1000 s): after a hold of minutes the next retry could be
-        // minutes away. A change to the owner is an event the controller syncs at once; an annotation set and
-        // removed leaves the object as it was.
-        const owners = `/apis/apps/v1/namespaces/${namespace}/${ownerKind.toLowerCase()}s`;
-        for (const owner of (await request<{ items: any[] }>(cluster, "GET", owners)).items) {
-            for (const value of [String(Date.now()), null]) {
-                await request(cluster, "PATCH", `${owners}/${owner.metadata.name}`, { metadata: { annotations: { "engine.test/hold-released": value } } }, "application/merge-patch+json");
-            }
-        }
-    };
-}
+/** {@link holdPodsOn} on this file's cluster. */
+const holdPods = (name: string, namespace: string, ownerKind: string, labels: Record<string, string> = {}) => holdPodsOn(cluster, name, namespace, ownerKind, labels);
 
 /** The lines of what `mara up` printed that say what the recovery found and did. */
 const recoveryLines = (output: string) =>
