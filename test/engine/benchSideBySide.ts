@@ -56,7 +56,8 @@ async function round(setting: Setting, id: string): Promise<{ up: Timing; destro
 
 async function main(): Promise<void> {
     const comparison = process.argv[2] ?? "";
-    const pair = COMPARISONS[comparison];
+    // Own keys only: "constructor" or "__proto__" is no comparison.
+    const pair = Object.hasOwn(COMPARISONS, comparison) ? COMPARISONS[comparison] : undefined;
     const given = process.argv[3] ?? "1";
     const rounds = Number(given);
     if (!pair) throw new Error(`the comparison must be one of ${Object.keys(COMPARISONS).join(", ")}; got "${comparison}". Run: npm run bench:engine:pace 3`);
