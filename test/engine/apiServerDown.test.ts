@@ -1,8 +1,10 @@
 /**
  * The API server going away in the middle of `mara up` (issue 33, item 2), as in a control-plane upgrade or restart:
- * while the first Helm installs run (the ingress controller's held pending until the API server is back, so that the
- * outage cannot miss them: test/engine/podHold.ts), the test cluster's API server is stopped (SIGTERM) and, a quarter
- * of a minute later, started again on the same port with the same etcd data (test/engine/cluster.ts). The run ends by itself
+ * while the first Helm installs run, the test cluster's API server is stopped (SIGTERM) and, a quarter of a minute
+ * later, started again on the same port with the same etcd data (test/engine/cluster.ts). No install is held open for
+ * it (test/engine/podHold.ts): once, with the ingress controller's held through the outage, the interrupted run ran
+ * 660 s, to what fits Helm's wait timing out, and the test passed its limit; each of the first Helm installs lasts
+ * seconds, far longer than the 200 ms poll. The run ends by itself
  * (it does not hang: the bound below is far above the charts' and the provider's own timeouts), successfully or with
  * an error that names the connection to the API server and mara's own line, never a stack trace; and the next
  * `mara up` converges: every release deployed, no pending operation, a preview with no changes.
@@ -11,7 +13,6 @@ import * as fs from "fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, TestCluster } from "./cluster";
 import { request, waitFor } from "./kubeApi";
-import { holdPods } from "./podHold";
 import { mara, pulumiSandbox, PulumiSandbox, tail } from "./pulumiEnv";
 import { airGappedCharts, baseConfig, initStack, TierStack } from "./stack";
 
@@ -51,27 +52,20 @@ describe("the API server down in the middle of mara up", () => {
     it("the run ends with a clear error or succeeds, never hangs; the next mara up converges", async () => {
         // Far above the charts' timeouts (at most ten minutes) and the provider's default await of ten minutes.
         const bound = 30 * 60_000;
-        // The ingress controller's pods held back until the API server is back: its install stays pending-install, so
-        // the outage cannot miss a Helm install under way, however quickly the others finish on a quiet machine.
-        const releaseController = await holdPods(cluster, "hold-controller-pods", "nginx-ingress", "ReplicaSet", { "app.kubernetes.io/instance": "kic" });
         const run = mara(["up", "--stack", stack.name, "--yes"], sandbox.env, { timeoutMs: bound });
         let outage = "";
         const outageDone = (async () => {
-            try {
-                await waitFor(
-                    "a Helm install under way",
-                    async () => ([...(await newestReleases()).values()].includes("pending-install") ? true : undefined),
-                    bound,
-                    200,
-                );
-                await cluster.stopApiServer();
-                outage = `stopped at ${new Date().toISOString()}`;
-                await new Promise((r) => setTimeout(r, 15_000));
-                await cluster.startApiServer();
-                outage += `, ready again at ${new Date().toISOString()}`;
-            } finally {
-                await releaseController();
-            }
+            await waitFor(
+                "a Helm install under way",
+                async () => ([...(await newestReleases()).values()].includes("pending-install") ? true : undefined),
+                bound,
+                200,
+            );
+            await cluster.stopApiServer();
+            outage = `stopped at ${new Date().toISOString()}`;
+            await new Promise((r) => setTimeout(r, 15_000));
+            await cluster.startApiServer();
+            outage += `, ready again at ${new Date().toISOString()}`;
         })();
         const first = await run;
         await outageDone.catch((e) => expect.fail(`the outage was not staged: ${(e as Error).message}\n${tail(first)}`));
