@@ -9,7 +9,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EXEC_PLUGIN_MAX_BYTES, EXEC_PLUGIN_TIMEOUT_MS } from "../../cli/kube/execPlugin";
 import { hostileServer, HostileServer, kubernetesAnswer } from "../support/hostileServer";
 import { kubeconfigFile, removeKubeconfigDirs, tempDir, TEST_TOKEN } from "./support/kubeconfigFor";
@@ -26,9 +26,14 @@ afterEach(async () => {
 
 const PLUGIN_TOKEN = "plugin-issued-token-0123456789abcdef";
 
-/** An API server that accepts only the plugin's token. */
+/** A new API server that accepts only the plugin's token. */
+function pluginCluster(): Promise<HostileServer> {
+    return hostileServer((m, p, headers) => (headers.authorization === `Bearer ${PLUGIN_TOKEN}` ? kubernetesAnswer(m, p) : { kind: "json", status: 401, body: { kind: "Status", message: "Unauthorized" } }));
+}
+
+/** The test's API server, closed after it. */
 async function cluster(): Promise<HostileServer> {
-    server = await hostileServer((m, p, headers) => (headers.authorization === `Bearer ${PLUGIN_TOKEN}` ? kubernetesAnswer(m, p) : { kind: "json", status: 401, body: { kind: "Status", message: "Unauthorized" } }));
+    server = await pluginCluster();
     return server;
 }
 
@@ -160,38 +165,60 @@ describe("a plugin that never exits", () => {
     // says it did; a run still going after many times the deadline is killed, and fails its test, rather than hanging.
     const killAfterMs = (EXEC_PLUGIN_TIMEOUT_MS * 3 + 30_000) * 2;
 
+    // Both commands wait out the same deadline, so they run at the same time, each in its own process against its own
+    // server and plugin; each test then checks its own run. The folders stay until the first test has read its child's id.
+    let doctorRun: { run: Awaited<ReturnType<typeof maraProcess>>; childPidFile: string };
+    let upRun: { run: Awaited<ReturnType<typeof maraProcess>>; calls: string[] };
+    const servers: HostileServer[] = [];
+    beforeAll(async () => {
+        const ownCluster = async () => {
+            const s = await pluginCluster();
+            servers.push(s);
+            return s;
+        };
+        const runDoctor = async () => {
+            const dir = tempDir();
+            const file = withPlugin(await ownCluster(), dir, { command: hangingPlugin(dir) });
+            return { run: await maraProcess(["doctor", "--kubeconfig", file], { killAfterMs }), childPidFile: path.join(dir, "child.pid") };
+        };
+        const runUp = async () => {
+            const dir = tempDir();
+            const file = withPlugin(await ownCluster(), dir, { command: hangingPlugin(dir) });
+            const config = { "mara:infraType": { value: "kubeconfig", secret: false }, "mara:kubeconfig": { value: file, secret: false }, "mara:fqdn": { value: "mara.example.com", secret: false } };
+            const standin = makeStandin({ current: "lab", stacks: { lab: { config, outputs: {} } } });
+            try {
+                const run = await maraProcess(["up", "--yes", "--stack", "lab"], { env: { ...process.env, PATH: standin.path, HOME: standin.home }, killAfterMs });
+                return { run, calls: standin.calls().map((c) => c.args[0] ?? "") };
+            } finally {
+                standin.remove();
+            }
+        };
+        [doctorRun, upRun] = await Promise.all([runDoctor(), runUp()]);
+    }, 600_000);
+    afterAll(async () => {
+        for (const s of servers.splice(0)) await s.close();
+    });
+
     it("mara doctor stops it (and what it started) at its deadline and ends with exit 7", async () => {
-        const s = await cluster();
-        const dir = tempDir();
-        const file = withPlugin(s, dir, { command: hangingPlugin(dir) });
-        const run = await maraProcess(["doctor", "--kubeconfig", file], { killAfterMs });
+        const { run, childPidFile } = doctorRun;
         expect(run.killed, `still running after ${killAfterMs} ms`).toBe(false);
         expect(run.code, run.stderr).toBe(7);
         expect(run.stdout).toContain(`did not finish within ${EXEC_PLUGIN_TIMEOUT_MS / 1000} s and was stopped; it said: waiting for the browser login`);
         expect(run.stdout).toContain("log in once with kubectl");
         expect(`${run.stdout}${run.stderr}`).not.toMatch(JS_TEXT);
         // The plugin's child (an hour's sleep) was killed with its group: it goes, or the test's timeout fails the test.
-        const pid = Number(fs.readFileSync(path.join(dir, "child.pid"), "utf8"));
+        const pid = Number(fs.readFileSync(childPidFile, "utf8"));
         while (!gone(pid)) await new Promise((r) => setTimeout(r, 100));
     }, 600_000);
 
-    it("mara up's pre-flight (the doctor) ends too: exit 3, nothing deployed", async () => {
-        const s = await cluster();
-        const dir = tempDir();
-        const file = withPlugin(s, dir, { command: hangingPlugin(dir) });
-        const config = { "mara:infraType": { value: "kubeconfig", secret: false }, "mara:kubeconfig": { value: file, secret: false }, "mara:fqdn": { value: "mara.example.com", secret: false } };
-        const standin = makeStandin({ current: "lab", stacks: { lab: { config, outputs: {} } } });
-        try {
-            const run = await maraProcess(["up", "--yes", "--stack", "lab"], { env: { ...process.env, PATH: standin.path, HOME: standin.home }, killAfterMs });
-            expect(run.killed, `still running after ${killAfterMs} ms`).toBe(false);
-            expect(run.code, run.stderr).toBe(3);
-            expect(run.stderr).toContain("mara doctor (skip with --skip-doctor):");
-            expect(run.stderr).toContain(`did not finish within ${EXEC_PLUGIN_TIMEOUT_MS / 1000} s and was stopped`);
-            expect(run.stderr).toContain("mara: mara doctor found the cluster unreachable with the stack's kubeconfig (above); nothing was run.");
-            expect(run.stderr).not.toMatch(JS_TEXT);
-            expect(standin.calls().map((c) => c.args[0])).not.toContain("up");
-        } finally {
-            standin.remove();
-        }
-    }, 600_000);
+    it("mara up's pre-flight (the doctor) ends too: exit 3, nothing deployed", () => {
+        const { run, calls } = upRun;
+        expect(run.killed, `still running after ${killAfterMs} ms`).toBe(false);
+        expect(run.code, run.stderr).toBe(3);
+        expect(run.stderr).toContain("mara doctor (skip with --skip-doctor):");
+        expect(run.stderr).toContain(`did not finish within ${EXEC_PLUGIN_TIMEOUT_MS / 1000} s and was stopped`);
+        expect(run.stderr).toContain("mara: mara doctor found the cluster unreachable with the stack's kubeconfig (above); nothing was run.");
+        expect(run.stderr).not.toMatch(JS_TEXT);
+        expect(calls).not.toContain("up");
+    });
 });
