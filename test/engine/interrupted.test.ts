@@ -45,18 +45,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startCluster, TestCluster } from "./cluster";
 import { request } from "./kubeApi";
 import { holdPods as holdPodsOn } from "./podHold";
-import { mara, pulumiSandbox, PulumiSandbox, STATE_SAVED_AT_EVERY_STEP, tail } from "./pulumiEnv";
+import { mara, pulumiSandbox, PulumiSandbox, STATE_SAVED_AT_EVERY_STEP, STATE_SAVED_AT_THE_END, tail } from "./pulumiEnv";
 import { airGappedCharts, baseConfig, initStack, TierStack } from "./stack";
 
 let cluster: TestCluster;
 let sandbox: PulumiSandbox;
 let stack: TierStack;
 let charts: string;
+/**
+ * For the runs no kill falls in (each case's last `mara up`): nothing reads their state before they end, and the engine
+ * saves it when they end, so they save it once, as every other file of the tier does. Each killed run, and the run
+ * each kill cuts short, keeps the state saved after every step.
+ */
+let convergingEnv: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
     cluster = await startCluster();
     // It reads the state a killed run left: the state saved after every step, as a user's run saves it.
     sandbox = pulumiSandbox(STATE_SAVED_AT_EVERY_STEP);
+    convergingEnv = { ...sandbox.env, ...STATE_SAVED_AT_THE_END };
     charts = airGappedCharts();
     const { "mara:infraType": _infraType, ...base } = baseConfig(cluster, charts);
     ({ stack } = await initStack(sandbox, `interrupted-${process.pid}`, base));
@@ -367,7 +374,7 @@ describe("an interrupted mara up", () => {
         expect(stuck3.filter((r) => r.namespace === appNamespace).length, "the kill left no release of the application in pending-install").toBeGreaterThan(0);
 
         // The last mara up repairs kill 3 and converges.
-        const last = await mara(["up", "--stack", stack.name, "--yes"], sandbox.env, { timeoutMs: 20 * 60_000 });
+        const last = await mara(["up", "--stack", stack.name, "--yes"], convergingEnv, { timeoutMs: 20 * 60_000 });
         report(`kill 3 left ${stuck3.map((r) => `${r.namespace}/${r.name}`).join(", ")} in pending-install and ${pending3.length} pending operation(s) (${pending3.map((p) => p.resource.type.split(":").pop()).join(", ")}); the last mara up took ${last.wallSeconds.toFixed(0)} s and said:\n${recoveryLines(last.stderr)}`);
         expect(last.code, tail(last, 80)).toBe(0);
         expectFound(last.stdout + last.stderr, pending3.filter((p) => p.type === "creating"), stuck3);
@@ -436,7 +443,7 @@ describe("an interrupted mara up", () => {
         latest.pending_operations = [{ resource: pendingResource, type: "creating" }];
         fs.writeFileSync(stateFile(), JSON.stringify(checkpoint));
 
-        const next = await mara(["up", "--stack", stack.name, "--yes"], sandbox.env, { timeoutMs: 15 * 60_000 });
+        const next = await mara(["up", "--stack", stack.name, "--yes"], convergingEnv, { timeoutMs: 15 * 60_000 });
         console.log(`a release installed but never recorded (${namespace}/${name}); the next mara up took ${next.wallSeconds.toFixed(0)} s and said:\n${recoveryLines(next.stderr)}`);
         expect(next.code, tail(next, 80)).toBe(0);
         expect(next.stderr).toContain(`Helm release ${namespace}/${name} was installed (revision ${newestBefore.version}, deployed) but the state never recorded it: removing its Helm records`);
@@ -462,7 +469,7 @@ describe("an interrupted mara up", () => {
         const left = (await helmRecords()).filter((r) => r.namespace === "nginx-ingress").map((r) => `v${r.version} ${r.status}`);
         const pending = await pendingOperations();
 
-        const second = await mara(["up", "--stack", stack.name, "--yes"], sandbox.env, { timeoutMs: 20 * 60_000 });
+        const second = await mara(["up", "--stack", stack.name, "--yes"], convergingEnv, { timeoutMs: 20 * 60_000 });
         console.log(`after SIGINT: kic's records ${left.join(", ")}, ${pending.length} pending operation(s), exit ${first.code}; the next mara up took ${second.wallSeconds.toFixed(0)} s and said:\n${second.stderr.split("\n").filter((l) => /interrupted|stuck|import|clear|stale|repaired|rolling/i.test(l)).join("\n")}`);
         expect(second.code, tail(second, 80)).toBe(0);
         const newest = new Map<string, { status: string; version: number }>();

@@ -33,6 +33,8 @@ export const PASSPHRASE = "real-engine-tier-passphrase";
  * state recorded, and for a benchmark of what a user's run costs.
  */
 export const STATE_SAVED_AT_EVERY_STEP: NodeJS.ProcessEnv = { PULUMI_SKIP_CHECKPOINTS: "false" };
+/** The tier's default, the state saved once when a run ends: for a run in a sandbox made with {@link STATE_SAVED_AT_EVERY_STEP} that no kill falls in. */
+export const STATE_SAVED_AT_THE_END: NodeJS.ProcessEnv = { PULUMI_SKIP_CHECKPOINTS: "true" };
 
 /** A new sandbox; `extra` is added to the environment; `binaries` must have been built. */
 export function pulumiSandbox(extra: NodeJS.ProcessEnv = {}, binaries: readonly string[] = ["pulumi", "pulumi-resource-kubernetes"]): PulumiSandbox {
@@ -49,7 +51,7 @@ export function pulumiSandbox(extra: NodeJS.ProcessEnv = {}, binaries: readonly 
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
         PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
         // The state saved when a run ends (see above); STATE_SAVED_AT_EVERY_STEP restores a user's default.
-        PULUMI_SKIP_CHECKPOINTS: "true",
+        ...STATE_SAVED_AT_THE_END,
         // No color codes in what the tests read.
         NO_COLOR: "1",
         ...extra,
