@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RawConfig } from "../config";
 import { answerCalls, useLinearStructs, waitForRegistrations } from "./mockRuntime";
 import { invokeAnswer } from "./simulatedCloud";
+import { withShortStackTraces } from "./stackTraces";
 
 /** One resource the program registered. */
 export interface RecordedResource {
@@ -100,14 +101,18 @@ export async function runOffline(raw: RawConfig, program: () => unknown, project
     const restoreCwd = enter(projectDir);
     let error: unknown;
     try {
-        program();
-    } catch (e) {
-        error = e;
-    }
-    try {
-        await waitForRegistrations();
-    } catch (e) {
-        if (error === undefined) error = e;
+        await withShortStackTraces(async () => {
+            try {
+                program();
+            } catch (e) {
+                error = e;
+            }
+            try {
+                await waitForRegistrations();
+            } catch (e) {
+                if (error === undefined) error = e;
+            }
+        });
     } finally {
         restoreCwd();
         restoreEnv();

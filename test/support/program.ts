@@ -5,6 +5,7 @@ import program from "../../index";
 import type { RawConfig } from "../../config";
 import { TEST_DAY } from "./config";
 import { installMocks, Registration, settle } from "./mocks";
+import { withShortStackTraces } from "../../offline/stackTraces";
 
 /** Environment variables the program consults; cleared so the host's settings cannot leak into tests. */
 const PROGRAM_ENV = ["AWS_REGION", "AWS_DEFAULT_REGION", "DIGITALOCEAN_TOKEN", "LINODE_TOKEN", "MARA_TODAY"];
@@ -41,12 +42,15 @@ export async function runProgram(raw: RawConfig, opts: { preview?: boolean; engi
         });
         let outputs: ProgramRun["outputs"];
         let error: unknown;
-        try {
-            outputs = program();
-        } catch (e) {
-            error = e;
-        }
-        await settle();
+        // As an offline run of the program does (offline/stackTraces.ts): the SDK's trace of each promise kept short.
+        await withShortStackTraces(async () => {
+            try {
+                outputs = program();
+            } catch (e) {
+                error = e;
+            }
+            await settle();
+        });
         return { registrations, calls, outputs, warnings, error };
     } finally {
         warn.mockRestore();
