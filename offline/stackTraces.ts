@@ -5,7 +5,7 @@
  * `debuggablePromise`, which reads `new Error().stack`) so that it can name leaked promises when
  * PULUMI_DEBUG_PROMISE_LEAKS is set; nothing else reads them. One offline run of the platform makes thousands, and
  * wherever stack frames are mapped back to sources (the test runner's source maps, source-map-support) formatting
- * them is a quarter of the run's CPU (docs/benchmarks.md, "The SDK's stack trace per promise"). While the program
+ * them is a sixth to a quarter of the run's CPU (docs/benchmarks.md, "The SDK's stack trace per promise"). While the program
  * runs offline, every trace keeps its innermost {@link OFFLINE_STACK_FRAMES} frames: enough to find where an error was
  * thrown, and cheap to make. A process started with a limit of its own (`node --stack-trace-limit=N`), or with
  * PULUMI_DEBUG_PROMISE_LEAKS set, keeps its limit.
