@@ -48,6 +48,8 @@ type Setting = keyof typeof SETTINGS;
 function runOnce(args: readonly string[], setting: Setting): { wall: number; cpu: number } {
     const env: NodeJS.ProcessEnv = { ...process.env, ...SETTINGS[setting] };
     if (setting === "short") delete env.PULUMI_DEBUG_PROMISE_LEAKS;
+    // A limit inherited from the caller's NODE_OPTIONS would keep both settings' traces alike (offline/stackTraces.ts).
+    if (env.NODE_OPTIONS) env.NODE_OPTIONS = env.NODE_OPTIONS.split(/\s+/).filter((o) => !o.startsWith("--stack-trace-limit")).join(" ");
     const cpuBefore = childrenCpuSeconds();
     const start = process.hrtime.bigint();
     const res = spawnSync(process.execPath, args, { cwd: REPO, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 20 * 60_000 });

@@ -34,6 +34,11 @@ describe("withShortStackTraces", () => {
         expect(Error.stackTraceLimit).toBe(DEFAULT);
     });
 
+    it("reads PULUMI_DEBUG_PROMISE_LEAKS as the SDK does (runtime/debuggable.js: set and not empty), even as \"0\"", async () => {
+        expect(await withShortStackTraces(async () => Error.stackTraceLimit, { PULUMI_DEBUG_PROMISE_LEAKS: "" })).toBe(OFFLINE_STACK_FRAMES);
+        expect(await withShortStackTraces(async () => Error.stackTraceLimit, { PULUMI_DEBUG_PROMISE_LEAKS: "0" })).toBe(DEFAULT);
+    });
+
     it("leaves every frame with PULUMI_DEBUG_PROMISE_LEAKS, and a limit the process chose", async () => {
         expect(await withShortStackTraces(async () => framesNow(), { PULUMI_DEBUG_PROMISE_LEAKS: "1" })).toBe(DEFAULT);
         Error.stackTraceLimit = 50;
