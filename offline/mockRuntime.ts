@@ -4,12 +4,15 @@
  * monitor's protobuf Structs in linear time. Shared by the offline plan, the test helpers and the benchmarks so
  * the SDK internals they rely on are named in one place (and break in one place when the SDK changes).
  */
+import { createRequire } from "module";
 import * as pulumi from "@pulumi/pulumi";
 
+// google-protobuf as the SDK loads it: the same module instance, whose builders the SDK's messages call, wherever
+// the package manager put it (this package does not depend on it; @pulumi/pulumi does).
+const sdkRequire = createRequire(require.resolve("@pulumi/pulumi"));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const provproto = require("@pulumi/pulumi/proto/provider_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const structproto = require("google-protobuf/google/protobuf/struct_pb");
+const structproto = sdkRequire("google-protobuf/google/protobuf/struct_pb");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const settings: { waitForRPCs(): Promise<void> } = require("@pulumi/pulumi/runtime/settings");
 
@@ -40,8 +43,7 @@ export function waitForRegistrations(): Promise<void> {
     return settings.waitForRPCs();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const jspb: { typeOf(value: unknown): string } = require("google-protobuf");
+const jspb: { typeOf(value: unknown): string } = sdkRequire("google-protobuf");
 
 /**
  * The data array of a `google.protobuf.Value`: jspb keeps field number n of a message without a message id at

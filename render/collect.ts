@@ -6,6 +6,7 @@
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { isMap } from "../contracts/kubeObject";
+import { unwrapSecrets } from "../offline/wrappedSecrets";
 
 /** What collecting needs of one registration; both the offline run's records and the tests' mock records fit. */
 export interface Registration {
@@ -19,22 +20,6 @@ export interface Registration {
     read?: boolean;
     /** URNs this resource waits for. */
     dependencies: readonly string[];
-}
-
-/** Whether a monitor input value is a wrapped secret. */
-export function isWrappedSecret(value: unknown): boolean {
-    return !!value && typeof value === "object" && (value as Record<string, unknown>)[pulumi.runtime.specialSigKey] === pulumi.runtime.specialSecretSig;
-}
-
-/** A monitor input value with every secret wrapper replaced by the value inside. */
-export function unwrapSecrets(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map(unwrapSecrets);
-    if (value && typeof value === "object") {
-        const v = value as Record<string, unknown>;
-        if (isWrappedSecret(v)) return unwrapSecrets(v.value);
-        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
-    }
-    return value;
 }
 
 /** The type token of Helm releases. */

@@ -11,7 +11,7 @@ import { packPolicies } from "../../policy/policies";
 import type { Level } from "../../policy/rule";
 import { RULES } from "../../policy/rules";
 import type { RecordedResource } from "../../offline/run";
-import { unwrapSecrets } from "../../render/collect";
+import { unwrapSecrets } from "../../offline/wrappedSecrets";
 
 /** One violation of a rule. */
 export interface PolicyViolation {

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { validateConfig } from "../../config";
 import { isMap, type KubeObject } from "../../contracts/kubeObject";
-import { isWrappedSecret } from "../../render/collect";
+import { isWrappedSecret } from "../../offline/wrappedSecrets";
 import { PLACEHOLDER_PATTERN } from "../../render/deployValues";
 import { ARGO_HOOK } from "../../render/hooks";
 import { SYNC_WAVE } from "../../render/layout";
