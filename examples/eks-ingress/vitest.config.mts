@@ -24,6 +24,7 @@ const librarySources = [
     { find: /^mara-platform\/config$/, replacement: path.join(repository, "config", "index.ts") },
     { find: /^mara-platform\/providers$/, replacement: path.join(repository, "providers", "index.ts") },
     { find: /^mara-platform\/program$/, replacement: path.join(repository, "program", "index.ts") },
+    { find: /^mara-platform\/testing$/, replacement: path.join(repository, "testing", "index.ts") },
 ];
 
 export default defineConfig({

@@ -8,7 +8,7 @@ import * as path from "path";
 import { describe, expect, it } from "vitest";
 import { files, imports, ROOT } from "./imports";
 
-const MODULES = ["contracts", "config", "policy", "components", "providers", "program", "index.ts", "host", "offline", "render", "cli", "tools", "bench", "test"] as const;
+const MODULES = ["contracts", "config", "policy", "components", "providers", "program", "index.ts", "host", "offline", "testing", "render", "cli", "tools", "bench", "test"] as const;
 type Module = (typeof MODULES)[number];
 
 /** What each module may import from the package (itself always). */
@@ -27,6 +27,9 @@ const ALLOWED: Readonly<Record<Exclude<Module, "test">, readonly Module[]>> = {
     host: ["contracts", "config"],
     // The offline runner: the real program under Pulumi's mocks, answered by the simulated cloud.
     offline: ["contracts", "config"],
+    // The mocks the npm package offers for users' tests (`mara-platform/testing`): the simulated cloud and the mock
+    // runtime of offline/, and nothing of the commands.
+    testing: ["contracts", "config", "offline"],
     // The GitOps render and its Argo CD sync model: it runs the program offline, and builds the Argo CD objects
     // from the Argo CD unit's own builders (components/argoCd/), which the component applies too.
     render: ["contracts", "config", "components", "host", "offline"],

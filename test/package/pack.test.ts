@@ -58,6 +58,7 @@ import { createInfrastructure, EKS_PLATFORM, type ClusterInfrastructure } from "
 import { applicationArgsFromPlatform, platformArgsFromConfig, siriusArgsFromPlatform } from "mara-platform/program";
 import { Application, type ApplicationArgs, SIRIUS_CONFIG, siriusWorkloads } from "mara-platform";
 import { admissionPolicies, kubernetesFixtures, type AdmissionMode, type KubeObject } from "mara-platform/policy";
+import { find, installMocks, promiseOf, settle, type Registration } from "mara-platform/testing";
 // @ts-expect-error only the package's entry points are public, not its files
 import { Eks as NotExported } from "mara-platform/dist/components/eks";
 
@@ -101,6 +102,15 @@ export const policies: KubeObject[] = admissionPolicies({ mode, config: { "ingre
 export const failing: readonly KubeObject[] = kubernetesFixtures()[0]!.fail;
 // @ts-expect-error the mode is one of audit, warn, deny
 export const wrongMode: AdmissionMode = "strict";
+// A consumer's mock test: the package's mocks, the registrations typed.
+export async function mockTest(): Promise<[Registration, string]> {
+    const { registrations } = await installMocks({ project: "consumer", stack: "test", config: { "consumer:x": "1" } });
+    const cm = new CertManager("cm", {});
+    await settle();
+    return [find(registrations, "kubernetes:helm.sh/v3:Release", "cm-release"), await promiseOf(cm.namespace)];
+}
+// @ts-expect-error the options are typed
+export const badOptions = () => installMocks({ preview: "yes" });
 `;
 
 /** Loads each entry point with plain Node.js and reports what a consumer would rely on at run time. */
@@ -110,10 +120,28 @@ const config = require("mara-platform/config");
 const providers = require("mara-platform/providers");
 const program = require("mara-platform/program");
 const policy = require("mara-platform/policy");
+const testing = require("mara-platform/testing");
 const packDir = require("path").dirname(require.resolve("mara-platform/policy/pack/PulumiPolicy.yaml"));
 let deep = "importable";
 try { require("mara-platform/dist/components/eks"); } catch (e) { deep = e.code; }
 const remoteContext = lib.REMOTE_BUILD_CONTEXT;
+(async () => {
+// A component under the package's mocks, run by plain Node.js from dist/: what a consumer's unit test does.
+const { registrations } = await testing.installMocks({ project: "consumer", stack: "test" });
+const cm = new lib.CertManager("cm", {});
+await testing.settle();
+// Its ownership guard's provider as Pulumi serialized it, loaded as Pulumi's dynamic-provider host loads it (here, in the
+// consumer's project): the modules it needs of the package are named through the package's exports.
+const serialized = testing.find(registrations, "pulumi-nodejs:dynamic:Resource", "cm-ownership").inputs.__provider;
+const sdkRequire = require("module").createRequire(require.resolve("@pulumi/pulumi"));
+const provider = sdkRequire("require-from-string")(serialized).handler();
+const mocked = {
+    release: testing.find(registrations, "kubernetes:helm.sh/v3:Release", "cm-release").inputs.chart,
+    namespace: await testing.promiseOf(cm.namespace),
+    // The entry point each of its requires of the package goes through.
+    requires: [...new Set(serialized.split('require("mara-platform/').slice(1).map((r) => r.split("/")[0]))],
+    guard: ["create", "diff", "update"].filter((m) => typeof provider[m] === "function"),
+};
 console.log(JSON.stringify({
     components: ["Vpc", "Eks", "Ecr", "Kubeconfig", "Secrets", "IngressControllerImage", "IngressController", "CertManager", "Logstore", "LogAgent", "Prometheus", "Observability", "Application", "Platform"].filter((c) => typeof lib[c] === "function"),
     charts: Object.keys(lib.CHARTS).length,
@@ -127,7 +155,9 @@ console.log(JSON.stringify({
     fixtures: policy.kubernetesFixtures().every((f) => f.pass.length > 0 && f.fail.length > 0),
     pack: fs.readdirSync(packDir).filter((f) => !f.endsWith(".map") && !f.endsWith(".d.ts")).sort(),
     packVersion: require(require("path").join(packDir, "package.json")).version,
+    mocked,
 }));
+})().catch((e) => { console.error(e); process.exit(1); });
 `;
 
 describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
@@ -198,6 +228,10 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             "dist/components/dashboards/nginx-ingress-controller.json",
             "dist/components/dashboards/bank-of-sirius.json",
             // The policy pack, run by path: pulumi preview --policy-pack node_modules/mara-platform/dist/policy/pack
+            // The mocks for consumers' tests, with the simulated cloud they answer from.
+            "dist/testing/index.js",
+            "dist/testing/index.d.ts",
+            "dist/offline/simulatedCloud.js",
             "dist/policy/index.js",
             "dist/policy/pack/index.js",
             "dist/policy/pack/PulumiPolicy.yaml",
@@ -223,7 +257,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         }
     });
 
-    it("type-checks a consumer of the components, config, providers, program and policy entry points, and the example with its test", () => {
+    it("type-checks a consumer of the components, config, providers, program, policy and testing entry points, and the example with its test", () => {
         fs.writeFileSync(path.join(consumer, "consumer.ts"), CONSUMER);
         // examples/eks-ingress as it is, now against the installed package instead of the sources its vitest config aliases.
         const example = path.join(ROOT, "examples", "eks-ingress");
@@ -253,7 +287,7 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         timings.typecheck = run(process.execPath, [TSC, "-p", consumer], consumer).seconds;
     }, 120_000);
 
-    it("loads every entry point with Node.js and finds IngressControllerImage's remote build context inside the package", () => {
+    it("loads every entry point with Node.js, runs a component under the package's mocks, and finds IngressControllerImage's remote build context inside the package", () => {
         const { stdout, seconds } = run(process.execPath, ["-e", SMOKE], consumer);
         timings.load = seconds;
         expect(JSON.parse(stdout)).toEqual({
@@ -273,6 +307,8 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
             // @pulumi/policy reads the pack's version from the package.json in the directory Pulumi runs it in.
             pack: ["PulumiPolicy.yaml", "index.js", "package.json"],
             packVersion: pkg.version,
+            // Pulumi's closure serializer names a module of the package only through its exports: "internal/*" (package.json).
+            mocked: { release: "cert-manager", namespace: "cert-manager", requires: ["internal"], guard: ["create", "diff", "update"] },
         });
     }, 60_000);
 });

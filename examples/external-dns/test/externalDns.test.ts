@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import externalDnsExample from "../index";
 
 const { externalDns } = externalDnsExample;
-import { find, recordResources, Registration, settle } from "./mocks";
+import { find, installMocks, type Registration, settle } from "mara-platform/testing";
 
 const KUBECONFIG = JSON.stringify({ apiVersion: "v1", kind: "Config", clusters: [{ name: "c", cluster: { server: "https://203.0.113.1" } }] });
 const BASE = { "external-dns-example:kubeconfig": KUBECONFIG, "externalDns:provider": "cloudflare", "externalDns:domainFilters": JSON.stringify(["example.com"]) };
@@ -15,7 +15,7 @@ const SECRETS = ["external-dns-example:kubeconfig", "externalDns:apiToken"];
 
 /** Runs the program with `config`; returns what was registered, or the error it stopped with. */
 async function run(config: Record<string, string>, secretKeys = SECRETS): Promise<{ regs: Registration[]; error?: unknown }> {
-    const regs = await recordResources(config, "external-dns-example", secretKeys);
+    const { registrations: regs } = await installMocks({ config, project: "external-dns-example", stack: "test", secretKeys });
     try {
         externalDnsExample();
     } catch (error) {
