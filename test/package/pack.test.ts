@@ -12,6 +12,7 @@ import * as os from "os";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHART_IDS } from "../../contracts";
+import { nestedNpmEnv } from "../support/npmEnv";
 
 const ROOT = path.join(__dirname, "..", "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
@@ -23,22 +24,12 @@ interface PackReport {
     files: { path: string; size: number }[];
 }
 
-/**
- * The environment for nested npm commands: without what `npm test` itself sets for its script (its package,
- * lifecycle and local prefix), which would otherwise make a nested npm think it runs inside this project.
- */
-function childEnv(): NodeJS.ProcessEnv {
-    return Object.fromEntries(
-        Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|config_local_prefix$|command$)/i.test(k) && k !== "INIT_CWD"),
-    );
-}
-
 /** Runs a command; throws with its output when it fails. Returns stdout and the seconds it took. */
 function run(command: string, args: string[], cwd: string): { stdout: string; seconds: number } {
     const start = Date.now();
     const r = spawnSync(command, args, {
         cwd,
-        env: childEnv(),
+        env: nestedNpmEnv(),
         encoding: "utf8",
         maxBuffer: 64 * 1024 * 1024,
         // npm is npm.cmd on Windows, which only a shell runs.
