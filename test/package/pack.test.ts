@@ -248,15 +248,18 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
         }
     });
 
-    it("type-checks a consumer of the components, config, providers, program, policy and testing entry points, and the example with its test", () => {
+    it("type-checks a consumer of the components, config, providers, program, policy and testing entry points, and both examples with their tests", () => {
         fs.writeFileSync(path.join(consumer, "consumer.ts"), CONSUMER);
-        // examples/eks-ingress as it is, now against the installed package instead of the sources its vitest config aliases.
-        const example = path.join(ROOT, "examples", "eks-ingress");
-        const files = ["index.ts", ...fs.readdirSync(path.join(example, "test")).filter((f) => f.endsWith(".ts")).map((f) => `test/${f}`)];
-        for (const f of files) {
-            fs.mkdirSync(path.dirname(path.join(consumer, "example", f)), { recursive: true });
-            fs.copyFileSync(path.join(example, f), path.join(consumer, "example", f));
-        }
+        // Both examples as they are (a Platform from literals; an add-on of your own), now against the installed package
+        // instead of the sources their vitest configs alias.
+        const files = ["eks-ingress", "external-dns"].flatMap((name) => {
+            const example = path.join(ROOT, "examples", name);
+            return ["index.ts", ...fs.readdirSync(path.join(example, "test")).filter((f) => f.endsWith(".ts")).map((f) => `test/${f}`)].map((f) => {
+                fs.mkdirSync(path.dirname(path.join(consumer, "examples", name, f)), { recursive: true });
+                fs.copyFileSync(path.join(example, f), path.join(consumer, "examples", name, f));
+                return `examples/${name}/${f}`;
+            });
+        });
         fs.writeFileSync(
             path.join(consumer, "tsconfig.json"),
             JSON.stringify({
@@ -269,10 +272,10 @@ describe.skipIf(process.env.SKIP_PACK_TEST === "1")("the npm package", () => {
                     skipLibCheck: true,
                     noEmit: true,
                     types: ["node"],
-                    // The example's test imports vitest, which the consumer does not install: take the repository's types.
+                    // The examples' tests import vitest, which the consumer does not install: take the repository's types.
                     paths: { vitest: [path.join(ROOT, "node_modules", "vitest")] },
                 },
-                files: ["consumer.ts", ...files.map((f) => `example/${f}`)],
+                files: ["consumer.ts", ...files],
             }),
         );
         timings.typecheck = run(process.execPath, [TSC, "-p", consumer], consumer).seconds;
