@@ -90,11 +90,41 @@ function regionOf(providerRef: string | undefined, regs: readonly Registration[]
     return (provider?.inputs?.region as string | undefined) ?? "us-east-1";
 }
 
+/** What each option of {@link MockOptions} must be, for callers without TypeScript's checks. */
+const OPTION_RULES: Readonly<Record<keyof MockOptions, { allowed: string; ok(v: unknown): boolean }>> = {
+    preview: { allowed: "true or false", ok: (v) => typeof v === "boolean" },
+    engineUrns: { allowed: "true or false", ok: (v) => typeof v === "boolean" },
+    project: { allowed: "a non-empty string", ok: (v) => typeof v === "string" && v.length > 0 },
+    stack: { allowed: "a non-empty string", ok: (v) => typeof v === "string" && v.length > 0 },
+    config: {
+        allowed: "an object of `namespace:key` → string, as `pulumi config` stores every value",
+        ok: (v) => !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string"),
+    },
+    secretKeys: { allowed: "a list of configuration keys (strings)", ok: (v) => Array.isArray(v) && v.every((x) => typeof x === "string") },
+    outputs: { allowed: "a function", ok: (v) => typeof v === "function" },
+    invokes: { allowed: "a function", ok: (v) => typeof v === "function" },
+};
+
+/** What a value is, for a message: its kind, never the value itself (a configuration value may be a secret). */
+const kindOf = (v: unknown): string => (Array.isArray(v) ? "a list" : v === null ? "null" : typeof v === "object" ? "an object of another shape" : `a ${typeof v}`);
+
+/** Refuses options the mocks would otherwise ignore or misread (a misspelt name, a string for a flag), naming the option and what it takes. */
+function checkOptions(o: unknown): asserts o is MockOptions {
+    const names = Object.keys(OPTION_RULES).join(", ");
+    if (typeof o !== "object" || o === null || Array.isArray(o)) throw new TypeError(`installMocks: the options must be an object (${names}); got ${kindOf(o)}.`);
+    for (const [name, value] of Object.entries(o)) {
+        const rule = (OPTION_RULES as Record<string, { allowed: string; ok(v: unknown): boolean } | undefined>)[name];
+        if (!rule) throw new TypeError(`installMocks: there is no option "${name}"; the options are ${names}.`);
+        if (value !== undefined && !rule.ok(value)) throw new TypeError(`installMocks: option "${name}" must be ${rule.allowed}; got ${kindOf(value)}.`);
+    }
+}
+
 /**
  * Installs recording mocks, with the options' configuration; call it before the program or component under test is
  * constructed, and {@link settle} before reading what it registered.
  */
 export async function installMocks(o: MockOptions = {}): Promise<RecordedMocks> {
+    checkOptions(o);
     const registrations: Registration[] = [];
     const calls: pulumi.runtime.MockCallArgs[] = [];
     const preview = o.preview ?? false;
